@@ -1,0 +1,159 @@
+// The data contract of the core: what importers produce (RawProfile), what folding produces
+// (FoldedProfile), and how problems are reported (ProfileWarning, ProfileError).
+// Pure TypeScript: no DOM, no React. Columnar (typed arrays), never an object per sample.
+
+export type FormatId = 'gperftools' | 'folded' | 'dcpi' | 'pprof-raw';
+export type ByteOrder = 'little' | 'big';
+
+/** A problem that did not stop parsing. `offset` is a byte offset into the file, `line` 1-based. */
+export interface ProfileWarning {
+  message: string;
+  offset?: number;
+  line?: number;
+}
+
+/** A problem that stopped parsing with nothing usable. The message is for users. */
+export class ProfileError extends Error {
+  readonly format: FormatId | 'unknown';
+  readonly offset?: number;
+  readonly line?: number;
+  constructor(message: string, format: FormatId | 'unknown', where: { offset?: number; line?: number } = {}) {
+    super(message);
+    this.name = 'ProfileError';
+    this.format = format;
+    if (where.offset !== undefined) this.offset = where.offset;
+    if (where.line !== undefined) this.line = where.line;
+  }
+  /** The message with its location, as shown in the UI and printed by the CLI. */
+  describe(): string {
+    if (this.offset !== undefined) return `${this.message} (at byte ${this.offset})`;
+    if (this.line !== undefined) return `${this.message} (at line ${this.line})`;
+    return this.message;
+  }
+}
+
+/** An executable mapping from the profile's mapped-objects text. Addresses are exact (bigint). */
+export interface Mapping {
+  start: bigint;
+  end: bigint;
+  offset: bigint;
+  path: string;
+  buildId?: string;
+}
+
+/**
+ * A growable table of unique 64-bit addresses, stored as two uint32 halves.
+ * Ids are dense, in first-seen order. Addresses never pass through a JS number above 2^53.
+ */
+export interface AddressTable {
+  count: number;
+  hi: Uint32Array; // length >= count
+  lo: Uint32Array;
+}
+
+/**
+ * What an importer returns: samples as stacks of locations, leaf first (as the files store them).
+ *
+ * A location is either an address (gperftools, pprof-raw, dcpi) or a name (folded text), or
+ * both (pprof-raw carries names for addresses in its symbol section).
+ */
+export interface RawProfile {
+  format: FormatId;
+  meta: RawMeta;
+  /** Unique locations. `locName[i]` is -1 when the location has no name of its own. */
+  locations: {
+    count: number;
+    addrHi: Uint32Array;
+    addrLo: Uint32Array;
+    /** 1 where the location has an address, 0 for name-only locations. */
+    hasAddr: Uint8Array;
+    /** Index into `strings`, or -1. */
+    locName: Int32Array;
+  };
+  strings: string[];
+  /** Stack i is `stackLocs[stackStart[i] .. stackStart[i+1])`, leaf first. */
+  samples: {
+    count: number;
+    stackStart: Uint32Array; // length count + 1
+    stackLocs: Uint32Array;
+    weight: Float64Array;
+  };
+  /**
+   * True when caller addresses are return addresses that must be looked up at PC − 1
+   * (gperftools). False where the writer already adjusted them (pprof --raw) or for text formats.
+   */
+  adjustCallers: boolean;
+  /** Symbols an input carried itself (pprof --raw `--- symbol`): address (hex, no 0x) → names, outermost first. */
+  embeddedSymbols?: Map<string, string[]>;
+  /** Frames that are flat, i.e. samples have no call chain (DCPI). */
+  flat?: boolean;
+  warnings: ProfileWarning[];
+}
+
+export interface RawMeta {
+  wordSize?: 32 | 64;
+  byteOrder?: ByteOrder;
+  /** Sampling period in microseconds; 0 when unknown (counts only, no time units). */
+  periodUs: number;
+  mappings: Mapping[];
+  /** Format-specific header lines to show as they are (DCPI header, build=…). */
+  headerLines?: { key: string; value: string; known: boolean }[];
+  /** Extra key/value facts shown in the metadata panel. */
+  extra?: Record<string, string>;
+}
+
+/**
+ * Unique root-first stacks of frame ids with summed weights, a frame table and metadata.
+ * This is what the worker transfers to the page.
+ */
+export interface FoldedProfile {
+  meta: FoldedMeta;
+  frames: {
+    count: number;
+    /** Display name, e.g. `main`, `libc.so.6+0x2724a`, `0x7fff12345`. */
+    name: string[];
+    /** Index into `modules`, or -1 when unknown. */
+    module: Int32Array;
+  };
+  modules: string[];
+  stacks: {
+    count: number;
+    start: Uint32Array; // length count + 1
+    frames: Uint32Array; // root first
+    weight: Float64Array;
+  };
+}
+
+/** Metadata as plain data (bigints rendered as hex strings) so it survives postMessage and JSON. */
+export interface FoldedMeta {
+  fileName: string;
+  format: FormatId;
+  wordSize?: 32 | 64;
+  byteOrder?: ByteOrder;
+  periodUs: number;
+  totalSamples: number;
+  /** totalSamples × periodUs, or undefined when the period is unknown. */
+  samplingTimeUs?: number;
+  mappings: MappingInfo[];
+  warnings: ProfileWarning[];
+  headerLines?: { key: string; value: string; known: boolean }[];
+  extra?: Record<string, string>;
+  /** How many mappings were symbolized, by path. */
+  symbolized?: string[];
+}
+
+export interface MappingInfo {
+  start: string; // lowercase hex with 0x
+  end: string;
+  offset: string;
+  path: string;
+  buildId?: string;
+}
+
+/**
+ * Resolves an address (already PC − 1 adjusted for callers) to function names, outermost (the
+ * real function) first and innermost inlined last; null when it knows nothing of the address.
+ */
+export interface Symbolizer {
+  lookup(hi: number, lo: number): string[] | null;
+}
