@@ -1,0 +1,173 @@
+// Flame graph geometry as pure code: no canvas, no DOM. Tested in node.
+//
+// d3-hierarchy's partition lays out the part of the call tree that is visible at the current zoom;
+// children narrower than about a pixel are merged into one bar per parent; d3-scale maps the
+// partition's unit interval to pixels.
+
+import { type HierarchyRectangularNode, hierarchy, partition } from 'd3-hierarchy';
+import { type ScaleLinear, scaleLinear } from 'd3-scale';
+import type { CallTree } from '../core/model/calltree';
+
+export type Orientation = 'flame' | 'icicle';
+
+/** A node id, or MERGED for a bar standing for several narrow siblings. */
+export const MERGED = -1;
+
+export interface FrameRect {
+  /** Call tree node, or MERGED. */
+  node: number;
+  /** For a merged bar: its parent node and how many siblings it stands for. */
+  parent: number;
+  mergedCount: number;
+  /** Row from the root (0 = the focus node's first ancestor row, or the root). */
+  depth: number;
+  /** CSS pixels. */
+  x: number;
+  w: number;
+  /** Weight (samples) the bar stands for. */
+  value: number;
+  /** True for ancestors of the focus node, drawn full width above/below it. */
+  ancestor: boolean;
+}
+
+export interface FlameLayout {
+  rects: FrameRect[];
+  /** Rects of each row, sorted by x, for hit-testing. */
+  rows: FrameRect[][];
+  rowCount: number;
+  focus: number;
+  width: number;
+  x: ScaleLinear<number, number>;
+}
+
+export interface LayoutOptions {
+  focus: number;
+  width: number;
+  /** Bars narrower than this (CSS px) are merged. */
+  minWidth?: number;
+}
+
+interface Datum {
+  node: number;
+  parent: number;
+  value: number;
+  mergedCount: number;
+  children?: Datum[];
+}
+
+/** Collects the visible part of the focus subtree, iteratively (stacks are 250+ deep). */
+function visibleTree(tree: CallTree, focus: number, width: number, minWidth: number): Datum {
+  const focusTotal = tree.total[focus] || 1;
+  const minValue = (minWidth / Math.max(1, width)) * focusTotal;
+  const root: Datum = { node: focus, parent: tree.parent[focus], value: tree.total[focus], mergedCount: 0 };
+  const work: Datum[] = [root];
+  while (work.length > 0) {
+    const d = work.pop()!;
+    let merged: Datum | null = null;
+    for (let c = tree.firstChild[d.node]; c !== -1; c = tree.nextSibling[c]) {
+      const v = tree.total[c];
+      if (v <= 0) continue;
+      d.children ??= [];
+      if (v < minValue) {
+        if (!merged) {
+          merged = { node: MERGED, parent: d.node, value: 0, mergedCount: 0 };
+          d.children.push(merged);
+        }
+        merged.value += v;
+        merged.mergedCount++;
+        continue;
+      }
+      const child: Datum = { node: c, parent: d.node, value: v, mergedCount: 0 };
+      d.children.push(child);
+      work.push(child);
+    }
+    // Keep the merged bar after the real children (children lists are heaviest first).
+    if (merged && d.children && d.children[d.children.length - 1] !== merged) {
+      d.children.splice(d.children.indexOf(merged), 1);
+      d.children.push(merged);
+    }
+    if (merged && merged.value < minValue) {
+      // Too narrow even merged: leave the space empty, as self time is.
+      d.children!.pop();
+    }
+  }
+  return root;
+}
+
+/** Lays out the graph for a focus (zoomed) node at a given width. */
+export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayout {
+  const focus = opts.focus > 0 && opts.focus < tree.count ? opts.focus : 0;
+  const width = Math.max(1, opts.width);
+  const minWidth = opts.minWidth ?? 1;
+  const x = scaleLinear().domain([0, 1]).range([0, width]);
+
+  // Ancestors of the focus node, full width (the virtual root itself is not drawn).
+  const ancestors: number[] = [];
+  for (let v = focus; v > 0; v = tree.parent[v]) ancestors.push(v);
+  ancestors.reverse();
+  const focusDepth = ancestors.length; // rows above the focus subtree's first row
+  const rects: FrameRect[] = [];
+  for (let i = 0; i + 1 < ancestors.length; i++) {
+    const v = ancestors[i];
+    rects.push({ node: v, parent: tree.parent[v], mergedCount: 0, depth: i, x: 0, w: width, value: tree.total[v], ancestor: true });
+  }
+
+  const h = hierarchy<Datum>(visibleTree(tree, focus, width, minWidth), (d) => d.children);
+  // Each bar's value is its node's total (self time is the space its children leave free).
+  h.each((n) => {
+    (n as { value?: number }).value = n.data.value;
+  });
+  const laid = partition<Datum>().size([1, 1]).round(false)(h);
+  // With the virtual root as focus, its row is not drawn: depth 1 becomes row 0.
+  const rowOffset = focus === 0 ? -1 : focusDepth - 1;
+  laid.each((n: HierarchyRectangularNode<Datum>) => {
+    if (focus === 0 && n.depth === 0) return;
+    const x0 = x(n.x0);
+    const x1 = x(n.x1);
+    rects.push({
+      node: n.data.node,
+      parent: n.data.parent,
+      mergedCount: n.data.mergedCount,
+      depth: n.depth + rowOffset,
+      x: x0,
+      w: x1 - x0,
+      value: n.data.value,
+      ancestor: false,
+    });
+  });
+
+  let rowCount = 0;
+  for (const r of rects) rowCount = Math.max(rowCount, r.depth + 1);
+  const rows: FrameRect[][] = Array.from({ length: rowCount }, () => []);
+  for (const r of rects) rows[r.depth].push(r);
+  for (const row of rows) row.sort((a, b) => a.x - b.x);
+  return { rects, rows, rowCount, focus, width, x };
+}
+
+/** The row at a vertical position (CSS px from the top of the whole graph). */
+export function rowAt(y: number, rowHeight: number, orientation: Orientation, graphHeight: number): number {
+  const fromTop = Math.floor(y / rowHeight);
+  if (orientation === 'icicle') return fromTop;
+  return Math.floor((graphHeight - y) / rowHeight);
+}
+
+/** Top edge (CSS px, whole-graph coordinates) of a row. */
+export function rowTop(depth: number, rowHeight: number, orientation: Orientation, graphHeight: number): number {
+  return orientation === 'icicle' ? depth * rowHeight : graphHeight - (depth + 1) * rowHeight;
+}
+
+/** The bar under a point, or null. */
+export function hitTest(layout: FlameLayout, row: number, x: number): FrameRect | null {
+  const cells = layout.rows[row];
+  if (!cells) return null;
+  let lo = 0;
+  let hi = cells.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = cells[mid];
+    if (x < r.x) hi = mid - 1;
+    else if (x >= r.x + r.w) lo = mid + 1;
+    else return r;
+  }
+  return null;
+}
