@@ -1,0 +1,113 @@
+// Deterministic synthetic gperftools CPU profile (64-bit little endian) for benchmarks.
+// Shaped like a long real run: ~70k records of 120–250-frame stacks over a few thousand addresses
+// in a main binary (/opt/bench/bin/bench) and libc, a trailer and a /proc/maps text.
+//
+//   npx tsx bench/gen-synthetic.ts OUT.prof [MB]     (default 100 MB)
+
+import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const BIN_START = 0x5555_5555_4000;
+const BIN_TEXT = BIN_START + 0x1000;
+const BIN_TEXT_SIZE = 0x40_0000;
+const LIBC_START = 0x7f12_3450_0000;
+const LIBC_TEXT = LIBC_START + 0x2_6000;
+const LIBC_TEXT_SIZE = 0x15_6000;
+
+/** mulberry32: a small deterministic PRNG. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const MAPS = [
+  `${hex(BIN_START)}-${hex(BIN_TEXT)} r--p 00000000 08:01 131 /opt/bench/bin/bench`,
+  `${hex(BIN_TEXT)}-${hex(BIN_TEXT + BIN_TEXT_SIZE)} r-xp 00001000 08:01 131 /opt/bench/bin/bench`,
+  `${hex(BIN_TEXT + BIN_TEXT_SIZE)}-${hex(BIN_TEXT + BIN_TEXT_SIZE + 0x10000)} rw-p 00401000 08:01 131 /opt/bench/bin/bench`,
+  '555556000000-555556100000 rw-p 00000000 00:00 0 [heap]',
+  `${hex(LIBC_START)}-${hex(LIBC_TEXT)} r--p 00000000 08:01 900 /usr/lib/x86_64-linux-gnu/libc.so.6`,
+  `${hex(LIBC_TEXT)}-${hex(LIBC_TEXT + LIBC_TEXT_SIZE)} r-xp 00026000 08:01 900 /usr/lib/x86_64-linux-gnu/libc.so.6`,
+  '7fff12340000-7fff12342000 r-xp 00000000 00:00 0 [vdso]',
+  '7ffffffde000-7ffffffff000 rw-p 00000000 00:00 0 [stack]',
+];
+
+function hex(n: number): string {
+  return n.toString(16).padStart(12, '0');
+}
+
+/** A profile of about `targetBytes` bytes; the same (targetBytes, seed) gives the same bytes. */
+export function makeSyntheticProfile(targetBytes: number, seed: number): Uint8Array {
+  const rnd = prng(seed);
+  const pick = (n: number) => Math.floor(rnd() * n);
+  // Functions: 1500 in the binary, 200 in libc; each with 4 call-site (return) addresses.
+  const nBin = 1500;
+  const nLibc = 200;
+  const fnBase: number[] = [];
+  for (let f = 0; f < nBin; f++) fnBase.push(BIN_TEXT + 0x100 + f * 0x800);
+  for (let f = 0; f < nLibc; f++) fnBase.push(LIBC_TEXT + 0x200 + f * 0x1000);
+  const site = (f: number) => fnBase[f] + 0x10 + pick(4) * 0x37;
+  // Each binary function calls a few others: a sparse call graph gives realistic sharing.
+  const callees: number[][] = [];
+  for (let f = 0; f < nBin; f++) callees.push([pick(nBin), pick(nBin), pick(nBin)]);
+  const root = [BIN_TEXT + 0x25, LIBC_TEXT + 0x1305, LIBC_TEXT + 0x124a, fnBase[0] + 0x2b];
+
+  const words: number[] = [0, 3, 0, 250, 0];
+  const header = 5 * 8;
+  const trailer = 3 * 8;
+  const mapsText = `${MAPS.join('\n')}\n`;
+  const budget = targetBytes - header - trailer - mapsText.length;
+  const chunks: Float64Array[] = [];
+  let used = 0;
+  // Records are assembled as float64 numbers, then written as two uint32 halves.
+  const stack: number[] = [];
+  while (used < budget) {
+    const depth = 120 + pick(131);
+    stack.length = 0;
+    for (const r of root) stack.push(r);
+    let f = pick(nBin);
+    while (stack.length < depth - 1) {
+      stack.push(site(f));
+      f = callees[f][pick(3)];
+    }
+    stack.push(rnd() < 0.2 ? fnBase[nBin + pick(nLibc)] + pick(64) : fnBase[f] + 0x40 + pick(256));
+    const rec = new Float64Array(2 + stack.length);
+    rec[0] = 1 + (rnd() < 0.05 ? pick(3) : 0);
+    rec[1] = stack.length;
+    for (let k = 0; k < stack.length; k++) rec[2 + k] = stack[stack.length - 1 - k]; // leaf first
+    chunks.push(rec);
+    used += rec.length * 8;
+  }
+  const total = header + used + trailer + mapsText.length;
+  const out = new Uint8Array(total);
+  const dv = new DataView(out.buffer);
+  let off = 0;
+  const put = (v: number) => {
+    dv.setUint32(off, v % 4294967296, true);
+    dv.setUint32(off + 4, Math.floor(v / 4294967296), true);
+    off += 8;
+  };
+  for (const v of words) put(v);
+  for (const rec of chunks) for (let k = 0; k < rec.length; k++) put(rec[k]);
+  put(0);
+  put(1);
+  put(0);
+  out.set(new TextEncoder().encode(mapsText), off);
+  return out;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [outPath, mb] = process.argv.slice(2);
+  if (!outPath) {
+    process.stderr.write('usage: tsx bench/gen-synthetic.ts OUT.prof [MB]\n');
+    process.exit(2);
+  }
+  const bytes = makeSyntheticProfile(Math.round(Number(mb ?? 100) * 1e6), 1);
+  writeFileSync(outPath, bytes);
+  process.stdout.write(`${outPath}: ${bytes.length} bytes\n`);
+}

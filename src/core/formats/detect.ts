@@ -1,0 +1,83 @@
+// Format detection by sniffing bytes (never the file name) and dispatch to the importers.
+// gzip input (1f 8b) is decompressed first.
+
+import { gunzipSync } from 'fflate';
+import type { FormatId, RawProfile } from '../types.ts';
+import { ProfileError } from '../types.ts';
+import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
+import { looksLikeFolded, parseFolded } from './folded.ts';
+import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
+
+// Registration point for pprof --raw (src/core/formats/pprofraw.ts, not written yet): when it exists,
+//   import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
+// and add `{ id: 'pprof-raw', sniff: looksLikePprofRaw, parse: parsePprofRaw }` to IMPORTERS before
+// 'folded' (its text starts with `--- symbol` or `%`-lines, which are not folded stacks).
+
+export interface ParseProfileOptions {
+  onProgress?: (fraction: number) => void;
+}
+
+interface Importer {
+  id: FormatId;
+  sniff: (bytes: Uint8Array) => boolean;
+  parse: (bytes: Uint8Array, opts: ParseProfileOptions) => RawProfile;
+}
+
+/** In order of trust: binary magic first, the loosest text format last. */
+const IMPORTERS: Importer[] = [
+  { id: 'gperftools', sniff: (b) => looksLikeGperftools(b) || startsWithZeroWord(b), parse: parseGperftools },
+  { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
+  { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
+];
+
+export const NOT_RECOGNISED =
+  'not a recognised profile: expected a gperftools CPU profile, DCPI profile, pprof --raw output or folded stacks';
+
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/** Decompresses gzip input; other input is returned as is. */
+export function maybeGunzip(bytes: Uint8Array): Uint8Array {
+  if (!isGzip(bytes)) return bytes;
+  try {
+    return gunzipSync(bytes);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new ProfileError(`corrupt gzip data: ${why}`, 'unknown', { offset: 0 });
+  }
+}
+
+/** A binary file starting with a zero word is sent to the gperftools importer for a precise error. */
+function startsWithZeroWord(b: Uint8Array): boolean {
+  return b.length >= 8 && b[0] === 0 && b[1] === 0 && b[2] === 0 && b[3] === 0;
+}
+
+function sniff(bytes: Uint8Array): Importer | null {
+  for (const imp of IMPORTERS) if (imp.sniff(bytes)) return imp;
+  return null;
+}
+
+/** The format of the bytes (gzip is looked through), or null when none matches. */
+export function detectFormat(bytes: Uint8Array): FormatId | null {
+  if (bytes.length === 0) return null;
+  let data = bytes;
+  if (isGzip(bytes)) {
+    try {
+      data = gunzipSync(bytes);
+    } catch {
+      return null;
+    }
+  }
+  return sniff(data)?.id ?? null;
+}
+
+/** Detects the format and parses. Throws ProfileError for empty, unrecognised or unusable input. */
+export function parseProfile(bytes: Uint8Array, opts: ParseProfileOptions = {}): RawProfile {
+  if (bytes.length === 0) throw new ProfileError('empty file', 'unknown', { offset: 0 });
+  const data = maybeGunzip(bytes);
+  if (data.length === 0) throw new ProfileError('empty file (after gunzip)', 'unknown', { offset: 0 });
+  const imp = sniff(data);
+  if (!imp) throw new ProfileError(NOT_RECOGNISED, 'unknown', { offset: 0 });
+  return imp.parse(data, opts);
+}

@@ -1,0 +1,125 @@
+// Folded stacks (Brendan Gregg's `stackcollapse` output): `root;…;leaf WEIGHT` per line.
+// The weight is the last space-separated token; blank lines and lines starting with # are skipped.
+
+import { F64Builder, StringInterner, U32Builder } from '../address.ts';
+import type { ProfileWarning, RawProfile } from '../types.ts';
+import { ProfileError } from '../types.ts';
+
+const WEIGHT_RE = /^\d+(?:\.\d+)?$/;
+const MAX_LINE_WARNINGS = 20;
+
+/** Splits `stack weight`; null when the line is not a folded-stack line. */
+function splitLine(line: string): { stack: string; weight: number } | null {
+  const t = line.trimEnd();
+  const sp = Math.max(t.lastIndexOf(' '), t.lastIndexOf('\t'));
+  if (sp <= 0) return null;
+  const w = t.slice(sp + 1);
+  if (!WEIGHT_RE.test(w)) return null;
+  const stack = t.slice(0, sp).trimEnd();
+  if (stack === '') return null;
+  return { stack, weight: Number(w) };
+}
+
+/**
+ * Sniffs folded text: valid UTF-8 without control characters in the first 64 KB, and the first
+ * (up to 50) content lines all parse as `stack weight`.
+ */
+export function looksLikeFolded(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 65536);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(head);
+  } catch {
+    if (bytes.length <= 65536) return false;
+    // The cut may have split a multi-byte character: retry without the last 3 bytes.
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, head.length - 3));
+    } catch {
+      return false;
+    }
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting binary data is the point
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return false;
+  const lines = text.split('\n');
+  if (bytes.length > head.length) lines.pop(); // possibly cut
+  let seen = 0;
+  for (const line of lines) {
+    const t = line.trim();
+    if (t === '' || t.startsWith('#')) continue;
+    if (!splitLine(line)) return false;
+    if (++seen >= 50) break;
+  }
+  return seen > 0;
+}
+
+/** Parses folded stacks into name-only locations, stacks stored leaf first. */
+export function parseFolded(bytes: Uint8Array): RawProfile {
+  if (bytes.length === 0) throw new ProfileError('empty file', 'folded', { offset: 0 });
+  const text = new TextDecoder('utf-8').decode(bytes);
+  const strings = new StringInterner();
+  const stackLocs = new U32Builder(4096);
+  const stackStart = new U32Builder(1024);
+  const weight = new F64Builder(1024);
+  stackStart.push(0);
+  const warnings: ProfileWarning[] = [];
+  let bad = 0;
+  let firstBad = 0;
+  let lineNo = 0;
+  let pos = 0;
+  while (pos <= text.length) {
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = text.length;
+    const line = text.slice(pos, nl);
+    pos = nl + 1;
+    lineNo++;
+    const t = line.trim();
+    if (t === '' || t.startsWith('#')) continue;
+    const parsed = splitLine(line);
+    if (!parsed) {
+      if (bad++ === 0) firstBad = lineNo;
+      if (bad <= MAX_LINE_WARNINGS) {
+        warnings.push({ message: `line ${lineNo} is not \`frame;frame;… COUNT\`: skipped`, line: lineNo });
+      }
+      continue;
+    }
+    const names = parsed.stack.split(';');
+    // Leaf first: the last name of the line is the leaf.
+    for (let k = names.length - 1; k >= 0; k--) {
+      const name = names[k].trim();
+      if (name !== '') stackLocs.push(strings.intern(name));
+    }
+    stackStart.push(stackLocs.length);
+    weight.push(parsed.weight);
+  }
+  if (bad > MAX_LINE_WARNINGS) {
+    warnings.push({ message: `${bad - MAX_LINE_WARNINGS} more lines skipped` });
+  }
+  if (weight.length === 0) {
+    throw bad > 0
+      ? new ProfileError('no line is a folded stack (`frame;frame;… COUNT`)', 'folded', { line: firstBad })
+      : new ProfileError('no stacks: the file has only blank or comment lines', 'folded', { line: 1 });
+  }
+  const n = strings.strings.length;
+  const locName = new Int32Array(n);
+  for (let k = 0; k < n; k++) locName[k] = k;
+  return {
+    format: 'folded',
+    meta: { periodUs: 0, mappings: [] },
+    locations: {
+      count: n,
+      addrHi: new Uint32Array(n),
+      addrLo: new Uint32Array(n),
+      hasAddr: new Uint8Array(n),
+      locName,
+    },
+    strings: strings.strings,
+    samples: {
+      count: weight.length,
+      stackStart: stackStart.finish(),
+      stackLocs: stackLocs.finish(),
+      weight: weight.finish(),
+    },
+    adjustCallers: false,
+    warnings,
+  };
+}

@@ -1,0 +1,271 @@
+// RawProfile → FoldedProfile: names every location (embedded symbols, a Symbolizer, or the default
+// MODULE+0xOFFSET), reverses stacks to root first and sums identical stacks.
+// Pure over the RawProfile, so the worker can re-run it with a symbolizer without re-parsing.
+
+import { F64Builder, hexOf, minusOne, StringInterner, U32Builder } from '../address.ts';
+import { MappingIndex, mappingInfo } from '../symbols/modules.ts';
+import type { FoldedMeta, FoldedProfile, RawProfile, Symbolizer } from '../types.ts';
+
+export interface FoldOptions {
+  fileName: string;
+  symbolizer?: Symbolizer;
+}
+
+/** Interns frames by (name, module). */
+class FrameTable {
+  readonly names: string[] = [];
+  readonly module = new U32Builder(1024);
+  private readonly ids = new Map<string, number>();
+
+  intern(name: string, module: number): number {
+    const key = `${module}\u0000${name}`;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(name);
+      this.module.push(module + 1); // stored +1 so -1 fits in a uint32 builder
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+}
+
+/** Unique stacks of frame ids, found through an open-addressing hash of the id sequence. */
+class StackTable {
+  count = 0;
+  readonly start = new U32Builder(4096);
+  readonly frames = new U32Builder(1 << 16);
+  readonly weight = new F64Builder(4096);
+  private slots = new Int32Array(1 << 12).fill(-1);
+  private hashes = new Uint32Array(1 << 11);
+
+  constructor() {
+    this.start.push(0);
+  }
+
+  private static hashSeq(seq: Uint32Array, len: number): number {
+    let h = 0x811c9dc5 ^ len;
+    for (let i = 0; i < len; i++) h = Math.imul(h ^ seq[i], 0x01000193);
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    return (h ^ (h >>> 13)) >>> 0;
+  }
+
+  add(seq: Uint32Array, len: number, w: number): void {
+    const h = StackTable.hashSeq(seq, len);
+    const mask = this.slots.length - 1;
+    let p = h & mask;
+    const starts = this.start.data;
+    const frames = this.frames.data;
+    for (;;) {
+      const id = this.slots[p];
+      if (id < 0) break;
+      if (this.hashes[id] === h) {
+        const s = starts[id];
+        if (starts[id + 1] - s === len) {
+          let k = 0;
+          while (k < len && frames[s + k] === seq[k]) k++;
+          if (k === len) {
+            this.weight.data[id] += w;
+            return;
+          }
+        }
+      }
+      p = (p + 1) & mask;
+    }
+    const id = this.count++;
+    if (this.frames.length + len > this.frames.data.length) this.frames.grow(this.frames.length + len);
+    this.frames.data.set(seq.subarray(0, len), this.frames.length);
+    this.frames.length += len;
+    this.start.push(this.frames.length);
+    this.weight.push(w);
+    if (id === this.hashes.length) {
+      const nh = new Uint32Array(id * 2);
+      nh.set(this.hashes);
+      this.hashes = nh;
+    }
+    this.hashes[id] = h;
+    this.slots[p] = id;
+    if (this.count * 2 > this.slots.length) this.rehash();
+  }
+
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = slots.length - 1;
+    for (let id = 0; id < this.count; id++) {
+      let p = this.hashes[id] & mask;
+      while (slots[p] >= 0) p = (p + 1) & mask;
+      slots[p] = id;
+    }
+    this.slots = slots;
+  }
+}
+
+/** Folds a RawProfile into unique root-first stacks of named frames. */
+export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
+  const index = new MappingIndex(raw.meta.mappings);
+  const modules = new StringInterner();
+  const mappingModule = index.mappings.map((m) => modules.intern(m.path));
+  const frames = new FrameTable();
+  const { locations: locs, samples } = raw;
+  const embedded = raw.embeddedSymbols;
+  const symbolizer = opts.symbolizer;
+
+  // Frame ids per location, for its use as leaf (0) and as caller (1): a range in `seqs`.
+  const seqs = new U32Builder(Math.max(16, locs.count * 2));
+  const rangeStart = new Int32Array(locs.count * 2).fill(-1);
+  const rangeLen = new Uint32Array(locs.count * 2);
+
+  /** Names for an address from symbols (embedded, then the symbolizer), or null. */
+  const symbolNames = (hi: number, lo: number): string[] | null => {
+    if (embedded) {
+      const names = embedded.get(hexOf(hi, lo));
+      if (names && names.length > 0) return names;
+    }
+    if (symbolizer) {
+      const names = symbolizer.lookup(hi, lo);
+      if (names && names.length > 0) return names;
+    }
+    return null;
+  };
+
+  const resolve = (loc: number, caller: boolean): void => {
+    const slot = loc * 2 + (caller ? 1 : 0);
+    const begin = seqs.length;
+    if (!locs.hasAddr[loc]) {
+      const n = locs.locName[loc];
+      seqs.push(frames.intern(n >= 0 ? raw.strings[n] : '[unknown]', -1));
+    } else {
+      let hi = locs.addrHi[loc];
+      let lo = locs.addrLo[loc];
+      if (caller && raw.adjustCallers) [hi, lo] = minusOne(hi, lo);
+      const m = index.find(hi, lo);
+      const mod = m < 0 ? -1 : mappingModule[m];
+      const names = symbolNames(hi, lo);
+      if (names) {
+        for (const name of names) seqs.push(frames.intern(name, mod));
+      } else if (locs.locName[loc] >= 0) {
+        seqs.push(frames.intern(raw.strings[locs.locName[loc]], mod));
+      } else {
+        const name = m < 0 ? `0x${hexOf(hi, lo)}` : `${index.names[m]}+0x${index.offsetHex(m, hi, lo)}`;
+        seqs.push(frames.intern(name, mod));
+      }
+    }
+    rangeStart[slot] = begin;
+    rangeLen[slot] = seqs.length - begin;
+  };
+
+  /** Flat (DCPI) location: [module, function (if symbolized), MODULE+0xOFFSET]. */
+  const resolveFlat = (loc: number): void => {
+    const slot = loc * 2;
+    const begin = seqs.length;
+    if (!locs.hasAddr[loc]) {
+      const n = locs.locName[loc];
+      seqs.push(frames.intern(n >= 0 ? raw.strings[n] : '[unknown]', -1));
+    } else {
+      const hi = locs.addrHi[loc];
+      const lo = locs.addrLo[loc];
+      const m = index.find(hi, lo);
+      const mod = m < 0 ? -1 : mappingModule[m];
+      if (m >= 0) seqs.push(frames.intern(index.names[m], mod));
+      const names = symbolNames(hi, lo);
+      if (names) {
+        for (const name of names) seqs.push(frames.intern(name, mod));
+      } else if (locs.locName[loc] >= 0) {
+        seqs.push(frames.intern(raw.strings[locs.locName[loc]], mod));
+      }
+      const addrName = m < 0 ? `0x${hexOf(hi, lo)}` : `${index.names[m]}+0x${index.offsetHex(m, hi, lo)}`;
+      seqs.push(frames.intern(addrName, mod));
+    }
+    rangeStart[slot] = begin;
+    rangeLen[slot] = seqs.length - begin;
+  };
+
+  // Fast path: the single frame of a location, per slot; -1 = not resolved yet, -2 = several frames.
+  const single = new Int32Array(locs.count * 2).fill(-1);
+  const stacks = new StackTable();
+  let tmp = new Uint32Array(1024);
+  const { stackStart, stackLocs, weight } = samples;
+  let total = 0;
+  const flat = raw.flat === true;
+
+  /** Appends the frames of a location slot to tmp (resolving it first if needed). */
+  const append = (loc: number, slot: number, caller: boolean, len: number): number => {
+    if (rangeStart[slot] < 0) {
+      if (flat) resolveFlat(loc);
+      else resolve(loc, caller);
+      single[slot] = rangeLen[slot] === 1 ? seqs.data[rangeStart[slot]] : -2;
+    }
+    const rs = rangeStart[slot];
+    const rl = rangeLen[slot];
+    if (len + rl > tmp.length) {
+      const n = new Uint32Array(Math.max(tmp.length * 2, len + rl + 256));
+      n.set(tmp.subarray(0, len));
+      tmp = n;
+    }
+    const sd = seqs.data;
+    for (let k = 0; k < rl; k++) tmp[len++] = sd[rs + k];
+    return len;
+  };
+
+  for (let s = 0; s < samples.count; s++) {
+    const a = stackStart[s];
+    const b = stackStart[s + 1];
+    if (b <= a) continue;
+    let len = 0;
+    if (flat) {
+      for (let p = a; p < b; p++) len = append(stackLocs[p], stackLocs[p] * 2, false, len);
+    } else {
+      if (b - a > tmp.length) {
+        const n = new Uint32Array(Math.max(tmp.length * 2, b - a + 256));
+        tmp = n;
+      }
+      // Root first: walk the leaf-first stack backwards; callers use slot 2·loc+1, the leaf 2·loc.
+      for (let p = b - 1; p > a; p--) {
+        const loc = stackLocs[p];
+        const f = single[loc * 2 + 1];
+        if (f >= 0 && len < tmp.length) tmp[len++] = f;
+        else len = append(loc, loc * 2 + 1, true, len);
+      }
+      const leaf = stackLocs[a];
+      const f = single[leaf * 2];
+      if (f >= 0 && len < tmp.length) tmp[len++] = f;
+      else len = append(leaf, leaf * 2, false, len);
+    }
+    const w = weight[s];
+    stacks.add(tmp, len, w);
+    total += w;
+  }
+
+  const nFrames = frames.names.length;
+  const module = new Int32Array(nFrames);
+  const modData = frames.module.data;
+  for (let f = 0; f < nFrames; f++) module[f] = modData[f] - 1;
+
+  const periodUs = raw.meta.periodUs;
+  const meta: FoldedMeta = {
+    fileName: opts.fileName,
+    format: raw.format,
+    periodUs,
+    totalSamples: total,
+    mappings: raw.meta.mappings.map(mappingInfo),
+    warnings: raw.warnings.slice(),
+  };
+  if (raw.meta.wordSize !== undefined) meta.wordSize = raw.meta.wordSize;
+  if (raw.meta.byteOrder !== undefined) meta.byteOrder = raw.meta.byteOrder;
+  if (periodUs > 0) meta.samplingTimeUs = total * periodUs;
+  if (raw.meta.headerLines) meta.headerLines = raw.meta.headerLines.map((l) => ({ ...l }));
+  if (raw.meta.extra) meta.extra = { ...raw.meta.extra };
+
+  return {
+    meta,
+    frames: { count: nFrames, name: frames.names, module },
+    modules: modules.strings,
+    stacks: {
+      count: stacks.count,
+      start: stacks.start.finish(),
+      frames: stacks.frames.finish(),
+      weight: stacks.weight.finish(),
+    },
+  };
+}

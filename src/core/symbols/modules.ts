@@ -1,0 +1,110 @@
+// Mapping lookup (address → executable mapping) and the default frame naming `MODULE+0xOFFSET`.
+// Addresses are (hi, lo) uint32 pairs; the hot path compares pairs and never builds a bigint.
+
+import { hexOf, splitBig } from '../address.ts';
+import type { Mapping, MappingInfo } from '../types.ts';
+
+/** The last path component; `[vdso]` and other bracketed names stay as they are. */
+export function basename(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? path : path.slice(i + 1);
+}
+
+/** `0x` + lowercase hex of a bigint. */
+export function hex0x(v: bigint): string {
+  return `0x${v.toString(16)}`;
+}
+
+export function mappingInfo(m: Mapping): MappingInfo {
+  const info: MappingInfo = {
+    start: hex0x(m.start),
+    end: hex0x(m.end),
+    offset: hex0x(m.offset),
+    path: m.path,
+  };
+  if (m.buildId !== undefined) info.buildId = m.buildId;
+  return info;
+}
+
+/** (aHi, aLo) < (bHi, bLo) as unsigned 64-bit numbers. */
+function lt(aHi: number, aLo: number, bHi: number, bLo: number): boolean {
+  return aHi < bHi || (aHi === bHi && aLo < bLo);
+}
+
+/**
+ * Executable mappings sorted by start, searchable by address. Mappings without a path (anonymous)
+ * are left out, so their addresses are named `0x…` like any address outside every mapping.
+ * When mappings overlap, the one with the greatest start not above the address is used.
+ */
+export class MappingIndex {
+  readonly mappings: Mapping[];
+  private readonly startHi: Uint32Array;
+  private readonly startLo: Uint32Array;
+  private readonly endHi: Uint32Array;
+  private readonly endLo: Uint32Array;
+  private readonly offHi: Uint32Array;
+  private readonly offLo: Uint32Array;
+  /** Basename of each mapping's path. */
+  readonly names: string[];
+
+  constructor(mappings: readonly Mapping[]) {
+    this.mappings = mappings.filter((m) => m.path !== '' && m.end > m.start);
+    this.mappings.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+    const n = this.mappings.length;
+    this.startHi = new Uint32Array(n);
+    this.startLo = new Uint32Array(n);
+    this.endHi = new Uint32Array(n);
+    this.endLo = new Uint32Array(n);
+    this.offHi = new Uint32Array(n);
+    this.offLo = new Uint32Array(n);
+    this.names = [];
+    for (let i = 0; i < n; i++) {
+      const m = this.mappings[i];
+      [this.startHi[i], this.startLo[i]] = splitBig(m.start);
+      [this.endHi[i], this.endLo[i]] = splitBig(m.end);
+      [this.offHi[i], this.offLo[i]] = splitBig(m.offset);
+      this.names.push(basename(m.path));
+    }
+  }
+
+  /** Index of the mapping holding the address, or -1. */
+  find(hi: number, lo: number): number {
+    // Last mapping whose start <= address.
+    let a = 0;
+    let b = this.mappings.length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (lt(hi, lo, this.startHi[mid], this.startLo[mid])) b = mid;
+      else a = mid + 1;
+    }
+    const i = a - 1;
+    if (i < 0) return -1;
+    return lt(hi, lo, this.endHi[i], this.endLo[i]) ? i : -1;
+  }
+
+  /** address − start + file offset of mapping i, as lowercase hex without 0x (wraps at 2^64). */
+  offsetHex(i: number, hi: number, lo: number): string {
+    // (hi, lo) - (sHi, sLo) + (oHi, oLo), in 32-bit halves with borrow/carry.
+    let l = lo - this.startLo[i];
+    let h = hi - this.startHi[i];
+    if (l < 0) {
+      l += 0x100000000;
+      h -= 1;
+    }
+    l += this.offLo[i];
+    h += this.offHi[i];
+    if (l >= 0x100000000) {
+      l -= 0x100000000;
+      h += 1;
+    }
+    h = h >>> 0;
+    return hexOf(h, l);
+  }
+
+  /** The default frame name: `MODULE+0xOFFSET` inside a mapping, else `0x` + hex. */
+  frameName(hi: number, lo: number): string {
+    const i = this.find(hi, lo);
+    if (i < 0) return `0x${hexOf(hi, lo)}`;
+    return `${this.names[i]}+0x${this.offsetHex(i, hi, lo)}`;
+  }
+}
