@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { ProfileError } from '../types.ts';
+import { detectFormat, NOT_RECOGNISED, parseProfile } from './detect.ts';
+
+const fixture = (p: string) =>
+  new Uint8Array(readFileSync(new URL(`../../../test/fixtures/${p}`, import.meta.url)));
+const enc = (s: string) => new TextEncoder().encode(s);
+
+function errorOf(f: () => unknown): ProfileError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof ProfileError) return e;
+    throw e;
+  }
+  throw new Error('expected a ProfileError');
+}
+
+describe('detectFormat', () => {
+  it('sniffs bytes, not names', () => {
+    expect(detectFormat(fixture('gperf/tiny.prof'))).toBe('gperftools');
+    expect(detectFormat(fixture('gperf/tiny32.prof'))).toBe('gperftools');
+    expect(detectFormat(fixture('bad/ok_synthetic32_be.prof'))).toBe('gperftools');
+    expect(detectFormat(enc('main;a 1\n'))).toBe('folded');
+    expect(detectFormat(fixture('bad/text_file.prof'))).toBe(null);
+    expect(detectFormat(fixture('bad/random_bytes.prof'))).toBe(null);
+    expect(detectFormat(new Uint8Array(0))).toBe(null);
+  });
+
+  it('looks through gzip', () => {
+    const gz = gzipSync(fixture('gperf/tiny.prof'));
+    expect(detectFormat(gz)).toBe('gperftools');
+    expect(parseProfile(gz).samples.count).toBe(5);
+  });
+});
+
+describe('parseProfile', () => {
+  it('gives clear errors', () => {
+    expect(errorOf(() => parseProfile(new Uint8Array(0))).describe()).toBe('empty file (at byte 0)');
+    const e = errorOf(() => parseProfile(fixture('bad/text_file.prof')));
+    expect(e.message).toBe(NOT_RECOGNISED);
+    expect(e.offset).toBe(0);
+    expect(errorOf(() => parseProfile(new Uint8Array([0x1f, 0x8b, 1, 2, 3]))).message).toMatch(/gzip/);
+  });
+
+  it('dispatches folded text', () => {
+    expect(parseProfile(enc('a;b 2\n')).format).toBe('folded');
+  });
+});

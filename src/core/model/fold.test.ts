@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { parseFolded } from '../formats/folded.ts';
+import type { RawProfile, Symbolizer } from '../types.ts';
+import { foldProfile } from './fold.ts';
+import { toFoldedText } from './serialize.ts';
+
+/** A raw address profile from leaf-first stacks of bigints. */
+function rawOf(stacks: [bigint[], number][], extra: Partial<RawProfile> = {}): RawProfile {
+  const addrs: bigint[] = [];
+  const ids = new Map<bigint, number>();
+  const locs: number[] = [];
+  const starts = [0];
+  for (const [st] of stacks) {
+    for (const a of st) {
+      if (!ids.has(a)) {
+        ids.set(a, addrs.length);
+        addrs.push(a);
+      }
+      locs.push(ids.get(a)!);
+    }
+    starts.push(locs.length);
+  }
+  return {
+    format: 'gperftools',
+    meta: {
+      periodUs: 10000,
+      wordSize: 64,
+      byteOrder: 'little',
+      mappings: [{ start: 0x400000n, end: 0x500000n, offset: 0x1000n, path: '/bin/demo' }],
+    },
+    locations: {
+      count: addrs.length,
+      addrHi: Uint32Array.from(addrs, (a) => Number(a >> 32n)),
+      addrLo: Uint32Array.from(addrs, (a) => Number(a & 0xffffffffn)),
+      hasAddr: new Uint8Array(addrs.length).fill(1),
+      locName: new Int32Array(addrs.length).fill(-1),
+    },
+    strings: [],
+    samples: {
+      count: stacks.length,
+      stackStart: Uint32Array.from(starts),
+      stackLocs: Uint32Array.from(locs),
+      weight: Float64Array.from(stacks, ([, w]) => w),
+    },
+    adjustCallers: true,
+    warnings: [],
+    ...extra,
+  };
+}
+
+describe('foldProfile', () => {
+  it('adjusts callers by −1, names frames, sums identical stacks, root first', () => {
+    const raw = rawOf([
+      [[0x400101n, 0x400201n, 0x900001n], 2],
+      [[0x400101n, 0x400201n, 0x900001n], 3],
+      [[0x400200n, 0x400201n, 0x900001n], 1],
+    ]);
+    const p = foldProfile(raw, { fileName: 'x.prof' });
+    expect(toFoldedText(p)).toBe('0x900000;demo+0x1200;demo+0x1101 5\n0x900000;demo+0x1200;demo+0x1200 1\n');
+    expect(p.stacks.count).toBe(2);
+    // demo+0x1200 as caller and as leaf is one frame
+    expect(p.frames.count).toBe(3);
+    expect(p.meta.totalSamples).toBe(6);
+    expect(p.meta.samplingTimeUs).toBe(60000);
+    expect(p.meta.mappings).toEqual([
+      { start: '0x400000', end: '0x500000', offset: '0x1000', path: '/bin/demo' },
+    ]);
+    expect(p.modules).toEqual(['/bin/demo']);
+    expect(p.frames.module[p.frames.name.indexOf('demo+0x1101')]).toBe(0);
+    expect(p.frames.module[p.frames.name.indexOf('0x900000')]).toBe(-1);
+  });
+
+  it('uses a symbolizer (inline chains outermost first) and merges addresses of one function', () => {
+    const raw = rawOf([
+      [[0x400101n, 0x400201n], 1],
+      [[0x400105n, 0x400201n], 1],
+    ]);
+    const sym: Symbolizer = {
+      lookup: (_hi, lo) => (lo === 0x400200 ? ['main'] : lo >= 0x400100 && lo < 0x400110 ? ['f', 'g'] : null),
+    };
+    const p = foldProfile(raw, { fileName: 'x', symbolizer: sym });
+    expect(toFoldedText(p)).toBe('main;f;g 2\n');
+    expect(p.stacks.count).toBe(1);
+  });
+
+  it('prefers embedded symbols', () => {
+    const raw = rawOf([[[0x400101n, 0x400201n], 1]], { embeddedSymbols: new Map([['400200', ['caller']]]) });
+    expect(toFoldedText(foldProfile(raw, { fileName: 'x' }))).toBe('caller;demo+0x1101 1\n');
+  });
+
+  it('does not adjust when adjustCallers is false, and leaves period-less time undefined', () => {
+    const raw = rawOf([[[0x400101n, 0x400201n], 1]], { adjustCallers: false });
+    raw.meta.periodUs = 0;
+    const p = foldProfile(raw, { fileName: 'x' });
+    expect(toFoldedText(p)).toBe('demo+0x1201;demo+0x1101 1\n');
+    expect(p.meta.samplingTimeUs).toBeUndefined();
+  });
+
+  it('folds flat profiles as [module, function, address]', () => {
+    const raw = rawOf(
+      [
+        [[0x400100n], 4],
+        [[0x400104n], 1],
+      ],
+      { flat: true, adjustCallers: false, format: 'dcpi' },
+    );
+    const sym: Symbolizer = { lookup: (_h, lo) => (lo === 0x400100 ? ['f'] : null) };
+    expect(toFoldedText(foldProfile(raw, { fileName: 'x', symbolizer: sym }))).toBe(
+      'demo;demo+0x1104 1\ndemo;f;demo+0x1100 4\n',
+    );
+  });
+
+  it('folds name-only (folded text) profiles', () => {
+    const raw = parseFolded(new TextEncoder().encode('main;a;b 2\nmain;a;b 3\nmain;c 1\n'));
+    const p = foldProfile(raw, { fileName: 'x.folded' });
+    expect(toFoldedText(p)).toBe('main;a;b 5\nmain;c 1\n');
+    expect(p.meta.format).toBe('folded');
+  });
+
+  it('folds many deep stacks', () => {
+    const stacks: [bigint[], number][] = [];
+    let seed = 1;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+    for (let s = 0; s < 20000; s++) {
+      const st: bigint[] = [];
+      const depth = 120 + Math.floor(rnd() * 130);
+      for (let d = 0; d < depth; d++) st.push(0x400000n + BigInt(Math.floor(rnd() * 3000) * 16));
+      stacks.push([st, 1]);
+    }
+    const raw = rawOf(stacks);
+    const p = foldProfile(raw, { fileName: 'x' });
+    expect(p.meta.totalSamples).toBe(20000);
+    expect(p.stacks.count).toBe(20000);
+    expect(p.frames.count).toBeLessThanOrEqual(6000);
+  });
+});

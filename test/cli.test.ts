@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { type CliIo, main, parseArgs } from '../src/cli/main.ts';
+
+const fix = (rel: string) => fileURLToPath(new URL(`./fixtures/${rel}`, import.meta.url));
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIo = {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
+    readFile: (p) => new Uint8Array(readFileSync(p)),
+  };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+describe('flamelens CLI', () => {
+  it('fold prints the folded stacks', async () => {
+    const r = await run(['fold', fix('gperf/tiny.prof')]);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toBe(readFileSync(fix('gperf/expected-fold/tiny.folded'), 'utf8'));
+  });
+
+  it('fold prints warnings on stderr and still exits 0', async () => {
+    const r = await run(['fold', fix('bad/truncated_mid_record.prof')]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/warning: truncated at byte 80.*\(at byte 80\)/);
+    expect(r.out.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a file that cannot be read exits 1 with the message and byte offset', async () => {
+    const f = fix('bad/version_2.prof');
+    const r = await run(['fold', f]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(
+      `flamelens: ${f}: unsupported gperftools format version 2 (expected 0) (at byte 16)\n`,
+    );
+    const e = await run(['info', fix('bad/empty.prof')]);
+    expect(e.code).toBe(1);
+    expect(e.err).toMatch(/: empty file \(at byte 0\)\n$/);
+    const missing = await run(['fold', '/nonexistent/file.prof']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/cannot read file/);
+  });
+
+  it('info prints JSON metadata', async () => {
+    const r = await run(['info', fix('gperf/tiny32.prof')]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j).toMatchObject({
+      format: 'gperftools',
+      wordSize: 32,
+      byteOrder: 'little',
+      periodUs: 10000,
+      samples: 37,
+      stacks: 5,
+      warnings: [],
+    });
+    expect(j.mappings.length).toBeGreaterThan(3);
+    for (const m of j.mappings) {
+      expect(Object.keys(m).sort()).toEqual(['end', 'offset', 'path', 'start']);
+      expect(m.start).toMatch(/^0x[0-9a-f]+$/);
+    }
+    const w = JSON.parse((await run(['info', fix('bad/num_pcs_huge.prof')])).out);
+    expect(w.warnings[0]).toMatchObject({ offset: 120 });
+    expect(w.warnings[0].message).toMatch(/^corrupt record at byte 120/);
+  });
+
+  it('--help, usage errors', async () => {
+    const h = await run(['--help']);
+    expect(h.code).toBe(0);
+    expect(h.out).toMatch(/usage: flamelens/);
+    expect((await run([])).code).toBe(2);
+    expect((await run(['frobnicate', 'x'])).code).toBe(2);
+    expect((await run(['fold', '--nope', 'x'])).code).toBe(2);
+    expect((await run(['fold'])).code).toBe(2);
+  });
+
+  it('parses arguments generically', () => {
+    const a = parseArgs(['fold', 'a.prof', '--help']);
+    expect(a.command).toBe('fold');
+    expect(a.positional).toEqual(['a.prof']);
+    expect(a.options.get('help')).toEqual(['']);
+  });
+});
