@@ -1,0 +1,317 @@
+// Symbolization: match dropped ELF files (and nm listings) to the profile's mappings, then
+// resolve addresses to function names.
+//
+// runtime address − mapping start + mapping file offset = file offset;
+// file offset → ELF virtual address through the PT_LOAD segment holding it;
+// virtual address → the function symbol covering it.
+// The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
+
+import type { Mapping, Symbolizer } from '../types.ts';
+import {
+  ElfError,
+  type ElfFile,
+  looksLikeElf,
+  mergeDebugFile,
+  offsetToVaddr,
+  readElf,
+  type SymbolTable,
+  stripVersion,
+} from './elf.ts';
+import { basename, MappingIndex } from './modules.ts';
+import { looksLikeNm, type NmFile, nmToElfLike } from './nm.ts';
+
+const TWO32 = 4294967296;
+
+export type SymbolSource = ElfFile | NmFile;
+
+export interface SymbolizeOptions {
+  /** Demangles a name (from loadDemangler()). Without it names stay as stored. */
+  demangle?: (name: string) => string;
+  /** Return names as stored in the binary (mangled), even when a demangler is given. */
+  mangled?: boolean;
+  /**
+   * The mapping path an nm listing describes. Default: a mapping whose basename equals the
+   * listing's name without an `.nm`/`.txt`/`.sym`/`.syms` extension, else the main executable
+   * (the first mapping that is not a shared library or a `[pseudo]` mapping).
+   */
+  nmTarget?: string;
+}
+
+export interface SymbolizeMatch {
+  mappingPath: string;
+  elfFile: string;
+  by: 'build-id' | 'name' | 'nm';
+}
+
+export interface SymbolizeReport {
+  /** One entry per mapped file (path) that got symbols. */
+  matched: SymbolizeMatch[];
+  /** Dropped files that no mapping uses (including debug files without their library). */
+  unmatchedFiles: string[];
+  /** Paths of mappings no dropped file describes (their frames stay `module+0xoff`). */
+  unsymbolizedMappings: string[];
+  /** Things worth telling the user (build-id mismatch, skipped sections, …). */
+  warnings: string[];
+}
+
+export interface SymbolizerResult {
+  symbolizer: Symbolizer;
+  report: SymbolizeReport;
+}
+
+/** Shared objects (`.so`, `.so.6`, `.so.0.5.5`) and pseudo mappings like `[vdso]`. */
+function isLibraryPath(path: string): boolean {
+  const b = basename(path);
+  return /\.so(\.[0-9]+)*$/.test(b) || b.startsWith('[') || /\.(dylib|dll|bundle|node)$/.test(b);
+}
+
+function nmBaseName(fileName: string): string {
+  return basename(fileName).replace(/\.(nm|txt|sym|syms|symbols)$/i, '');
+}
+
+/** How addresses in one mapping become addresses in its symbol table. */
+const Addressing = {
+  /** Through the ELF's PT_LOAD segments. */
+  Segments: 0,
+  /** The file offset is the address (debug file alone; nm listing of a PIE or library). */
+  Offset: 1,
+  /** The runtime address is the address (nm listing of a non-PIE executable). */
+  Absolute: 2,
+} as const;
+type Addressing = (typeof Addressing)[keyof typeof Addressing];
+
+interface Binding {
+  source: SymbolSource;
+  addressing: Addressing;
+  /** Per-symbol name arrays, built on first use. */
+  cache: (string[] | undefined)[];
+}
+
+/** True when some symbol of the table lies inside [start, end) (as absolute addresses). */
+function tableHitsRange(t: SymbolTable, m: Mapping): boolean {
+  for (let i = 0; i < t.count; i++) {
+    const a = (BigInt(t.startHi[i]) << 32n) | BigInt(t.startLo[i]);
+    if (a >= m.start && a < m.end) return true;
+  }
+  return false;
+}
+
+/**
+ * A Symbolizer over the given ELF files / nm listings for these mappings. Debug files should
+ * already be merged into their libraries (symbolizerFromFiles does that); a debug file given
+ * alone is used with file offset = virtual address, which holds for the code of typical
+ * GNU-linked libraries.
+ */
+export function createSymbolizer(
+  mappings: readonly Mapping[],
+  sources: readonly SymbolSource[],
+  opts: SymbolizeOptions = {},
+): SymbolizerResult {
+  const index = new MappingIndex(mappings);
+  const report: SymbolizeReport = { matched: [], unmatchedFiles: [], unsymbolizedMappings: [], warnings: [] };
+  const used = new Set<SymbolSource>();
+  const elfs = sources.filter((s): s is ElfFile => s.kind === 'elf');
+  const nms = sources.filter((s): s is NmFile => s.kind === 'nm');
+  const bindings: (Binding | null)[] = [];
+  const byPath = new Map<string, Binding | null>();
+
+  // The main executable for nm listings without a matching name.
+  const mainPath = index.mappings.find((m) => !isLibraryPath(m.path))?.path;
+  const mappedBases = new Set(index.mappings.map((m) => basename(m.path)));
+  const nmFor = (m: Mapping): NmFile | undefined => {
+    const base = basename(m.path);
+    if (opts.nmTarget !== undefined) {
+      return opts.nmTarget === m.path || opts.nmTarget === base ? nms[0] : undefined;
+    }
+    const named = nms.find((n) => nmBaseName(n.fileName) === base);
+    if (named !== undefined) return named;
+    if (m.path !== mainPath) return undefined;
+    return nms.find((n) => !mappedBases.has(nmBaseName(n.fileName)));
+  };
+
+  for (const m of index.mappings) {
+    const known = byPath.get(m.path);
+    if (known !== undefined) {
+      bindings.push(known === null ? null : { ...known, addressing: addressingFor(known.source, m) });
+      continue;
+    }
+    const base = basename(m.path);
+    let source: SymbolSource | undefined;
+    let by: SymbolizeMatch['by'] = 'name';
+    if (m.buildId) {
+      const id = m.buildId.toLowerCase();
+      source = elfs.find((e) => e.buildId === id && !e.isDebugFile) ?? elfs.find((e) => e.buildId === id);
+      by = 'build-id';
+    }
+    if (source === undefined) {
+      const named = elfs.filter((e) => basename(e.fileName) === base || debugNameMatches(e, base));
+      for (const e of named) {
+        if (m.buildId && e.buildId && e.buildId !== m.buildId.toLowerCase()) {
+          report.warnings.push(
+            `${e.fileName}: build-id ${e.buildId} differs from ${m.path}'s ${m.buildId}: not used for it`,
+          );
+          continue;
+        }
+        source = e;
+        by = 'name';
+        break;
+      }
+    }
+    if (source === undefined) {
+      const nm = nmFor(m);
+      if (nm !== undefined) {
+        source = nm;
+        by = 'nm';
+      }
+    }
+    if (source === undefined) {
+      byPath.set(m.path, null);
+      bindings.push(null);
+      report.unsymbolizedMappings.push(m.path);
+      continue;
+    }
+    used.add(source);
+    const b: Binding = {
+      source,
+      addressing: addressingFor(source, m),
+      cache: new Array(source.symbols.count),
+    };
+    byPath.set(m.path, b);
+    bindings.push(b);
+    report.matched.push({ mappingPath: m.path, elfFile: source.fileName, by });
+    for (const w of source.warnings) report.warnings.push(`${source.fileName}: ${w}`);
+    if (source.kind === 'elf' && source.symbolSource === 'none') {
+      report.warnings.push(`${source.fileName}: no function symbols (stripped?): frames stay module+offset`);
+    }
+  }
+  for (const s of sources) if (!used.has(s)) report.unmatchedFiles.push(s.fileName);
+
+  const demangle = opts.mangled ? undefined : opts.demangle;
+  const nameOf = (b: Binding, sym: number): string[] => {
+    let names = b.cache[sym];
+    if (names === undefined) {
+      let n = stripVersion(b.source.symbols.names[sym]);
+      if (demangle) n = demangle(n);
+      names = [n];
+      b.cache[sym] = names;
+    }
+    return names;
+  };
+
+  const symbolizer: Symbolizer = {
+    lookup(hi: number, lo: number): string[] | null {
+      const i = index.find(hi, lo);
+      if (i < 0) return null;
+      const b = bindings[i];
+      if (b === null) return null;
+      let vh: number;
+      let vl: number;
+      if (b.addressing === Addressing.Absolute) {
+        vh = hi;
+        vl = lo;
+      } else {
+        const fo = fileOffset(index.mappings[i], hi, lo);
+        if (fo < 0) return null;
+        if (b.addressing === Addressing.Offset) {
+          vh = Math.floor(fo / TWO32);
+          vl = fo % TWO32;
+        } else {
+          const v = offsetToVaddr((b.source as ElfFile).loadSegments, fo);
+          if (v === null) return null;
+          [vh, vl] = v;
+        }
+      }
+      const sym = b.source.symbols.lookup(vh, vl);
+      return sym < 0 ? null : nameOf(b, sym);
+    },
+  };
+  return { symbolizer, report };
+}
+
+/** `libc.so.6.debug` (Fedora-style names) describes `libc.so.6`. */
+function debugNameMatches(e: ElfFile, base: string): boolean {
+  return e.isDebugFile && basename(e.fileName) === `${base}.debug`;
+}
+
+function addressingFor(source: SymbolSource, m: Mapping): Addressing {
+  if (source.kind === 'nm')
+    return tableHitsRange(source.symbols, m) ? Addressing.Absolute : Addressing.Offset;
+  if (source.isDebugFile) return Addressing.Offset;
+  return source.loadSegments.length > 0 ? Addressing.Segments : Addressing.Offset;
+}
+
+/** address − mapping start + mapping offset, as a number (file offsets are far below 2^53); -1 if not. */
+function fileOffset(m: Mapping, hi: number, lo: number): number {
+  const rel = ((BigInt(hi) << 32n) | BigInt(lo)) - m.start + m.offset;
+  if (rel < 0n || rel >= 0x20000000000000n) return -1;
+  return Number(rel);
+}
+
+export interface DroppedFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface FileError {
+  fileName: string;
+  message: string;
+}
+
+export interface SymbolizerFromFilesResult extends SymbolizerResult {
+  /** Files that could not be used at all (not ELF / nm, malformed ELF). */
+  errors: FileError[];
+}
+
+/**
+ * Classifies dropped files (ELF binaries and libraries, separate debug files, nm listings),
+ * merges each debug file into the library with its build-id, and builds the Symbolizer.
+ * Never throws for a bad file: it is reported in `errors` and the others still work.
+ */
+export function symbolizerFromFiles(
+  mappings: readonly Mapping[],
+  files: readonly DroppedFile[],
+  opts: SymbolizeOptions = {},
+): SymbolizerFromFilesResult {
+  const errors: FileError[] = [];
+  const elfs: ElfFile[] = [];
+  const nms: NmFile[] = [];
+  for (const f of files) {
+    try {
+      if (looksLikeElf(f.bytes)) elfs.push(readElf(f.bytes, f.name));
+      else if (looksLikeNm(f.bytes)) nms.push(nmToElfLike(f.bytes, f.name));
+      else errors.push({ fileName: f.name, message: `${f.name}: not an ELF file or an nm listing` });
+    } catch (e) {
+      const message =
+        e instanceof ElfError ? e.describe() : `${f.name}: ${e instanceof Error ? e.message : e}`;
+      errors.push({ fileName: f.name, message });
+    }
+  }
+  const sources: SymbolSource[] = [...mergeDebugFiles(elfs), ...nms];
+  const result = createSymbolizer(mappings, sources, opts);
+  return { ...result, errors };
+}
+
+/**
+ * Each debug file whose build-id matches a non-debug ELF is folded into it; debug files without
+ * their library are kept as they are (used alone when their name matches a mapping).
+ */
+export function mergeDebugFiles(elfs: readonly ElfFile[]): ElfFile[] {
+  const out: ElfFile[] = [];
+  const debug = elfs.filter((e) => e.isDebugFile);
+  const usedDebug = new Set<ElfFile>();
+  for (const e of elfs) {
+    if (e.isDebugFile) continue;
+    let merged = e;
+    if (e.buildId !== undefined) {
+      for (const d of debug) {
+        if (d.buildId === e.buildId) {
+          merged = mergeDebugFile(merged, d);
+          usedDebug.add(d);
+        }
+      }
+    }
+    out.push(merged);
+  }
+  for (const d of debug) if (!usedDebug.has(d)) out.push(d);
+  return out;
+}
