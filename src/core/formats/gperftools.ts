@@ -392,7 +392,8 @@ export function parseGperftools(bytes: Uint8Array, opts: ParseOptions = {}): Raw
     samples: {
       count: weight.length,
       stackStart: stackStart.finish(),
-      stackLocs: stackLocs.slice(0, nLocs),
+      // A view when it uses most of the buffer (the usual case), else a compact copy.
+      stackLocs: nLocs * 4 >= stackLocs.length * 3 ? stackLocs.subarray(0, nLocs) : stackLocs.slice(0, nLocs),
       weight: weight.finish(),
     },
     adjustCallers: true,

@@ -15,16 +15,17 @@ export interface FoldOptions {
 class FrameTable {
   readonly names: string[] = [];
   readonly module = new U32Builder(1024);
-  private readonly ids = new Map<string, number>();
+  /** Per module (+1), name → frame id. */
+  private readonly ids: Map<string, number>[] = [];
 
   intern(name: string, module: number): number {
-    const key = `${module}\u0000${name}`;
-    let id = this.ids.get(key);
+    const byName = (this.ids[module + 1] ??= new Map());
+    let id = byName.get(name);
     if (id === undefined) {
       id = this.names.length;
       this.names.push(name);
       this.module.push(module + 1); // stored +1 so -1 fits in a uint32 builder
-      this.ids.set(key, id);
+      byName.set(name, id);
     }
     return id;
   }
@@ -34,12 +35,14 @@ class FrameTable {
 class StackTable {
   count = 0;
   readonly start = new U32Builder(4096);
-  readonly frames = new U32Builder(1 << 16);
+  readonly frames: U32Builder;
   readonly weight = new F64Builder(4096);
   private slots = new Int32Array(1 << 12).fill(-1);
   private hashes = new Uint32Array(1 << 11);
 
-  constructor() {
+  /** `capacity`: expected number of frame ids in all unique stacks (grows if exceeded). */
+  constructor(capacity: number) {
+    this.frames = new U32Builder(capacity);
     this.start.push(0);
   }
 
@@ -101,6 +104,11 @@ class StackTable {
   }
 }
 
+/** The first `n` values: a view when it uses most of the buffer, else a compact copy. */
+function trimmed(a: Uint32Array, n: number): Uint32Array {
+  return n * 4 >= a.length * 3 ? a.subarray(0, n) : a.slice(0, n);
+}
+
 /** Folds a RawProfile into unique root-first stacks of named frames. */
 export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   const index = new MappingIndex(raw.meta.mappings);
@@ -110,6 +118,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   const { locations: locs, samples } = raw;
   const embedded = raw.embeddedSymbols;
   const symbolizer = opts.symbolizer;
+  const flat = raw.flat === true;
 
   // Frame ids per location, for its use as leaf (0) and as caller (1): a range in `seqs`.
   const seqs = new U32Builder(Math.max(16, locs.count * 2));
@@ -183,11 +192,10 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
 
   // Fast path: the single frame of a location, per slot; -1 = not resolved yet, -2 = several frames.
   const single = new Int32Array(locs.count * 2).fill(-1);
-  const stacks = new StackTable();
+  const stacks = new StackTable(flat ? samples.count * 3 + 16 : samples.stackLocs.length + 16);
   let tmp = new Uint32Array(1024);
   const { stackStart, stackLocs, weight } = samples;
   let total = 0;
-  const flat = raw.flat === true;
 
   /** Appends the frames of a location slot to tmp (resolving it first if needed). */
   const append = (loc: number, slot: number, caller: boolean, len: number): number => {
@@ -264,7 +272,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     stacks: {
       count: stacks.count,
       start: stacks.start.finish(),
-      frames: stacks.frames.finish(),
+      frames: trimmed(stacks.frames.data, stacks.frames.length),
       weight: stacks.weight.finish(),
     },
   };
