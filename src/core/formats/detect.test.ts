@@ -49,3 +49,12 @@ describe('parseProfile', () => {
     expect(parseProfile(enc('a;b 2\n')).format).toBe('folded');
   });
 });
+
+describe('registered formats', () => {
+  it('sends pprof --raw text and DCPI to their importers, not to folded', () => {
+    const raw = enc('--- symbol\nbinary=x\n0x0000000000400100 main\n---\n--- profile\n');
+    expect(detectFormat(raw)).toBe('pprof-raw');
+    const dcpi = enc('name dcpi\nimage 1234\n');
+    expect(detectFormat(dcpi)).not.toBe('folded');
+  });
+});

@@ -8,10 +8,10 @@ import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
 
-// Registration point for pprof --raw (src/core/formats/pprofraw.ts, not written yet): when it exists,
-//   import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
-// and add `{ id: 'pprof-raw', sniff: looksLikePprofRaw, parse: parsePprofRaw }` to IMPORTERS before
-// 'folded' (its text starts with `--- symbol` or `%`-lines, which are not folded stacks).
+import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
+
+// A new format: write formats/NAME.ts exporting looksLikeNAME(bytes) and parseNAME(bytes), then add
+// it to IMPORTERS below (text formats before 'folded', the loosest sniff).
 
 export interface ParseProfileOptions {
   onProgress?: (fraction: number) => void;
@@ -27,6 +27,7 @@ interface Importer {
 const IMPORTERS: Importer[] = [
   { id: 'gperftools', sniff: (b) => looksLikeGperftools(b) || startsWithZeroWord(b), parse: parseGperftools },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
+  { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
   { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
 ];
 
