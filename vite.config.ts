@@ -8,5 +8,8 @@ export default defineConfig({
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   server: { port: Number(process.env.FLAMELENS_PORT ?? 5173) },
-  preview: { port: Number(process.env.FLAMELENS_PORT ?? 4173), strictPort: true },
+  preview: {
+    port: Number(process.env.FLAMELENS_PORT ?? 4173),
+    strictPort: Boolean(process.env.FLAMELENS_PORT),
+  },
 });

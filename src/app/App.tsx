@@ -1,9 +1,12 @@
 import { useEffect, useId, useState } from 'react';
 import type { Analysis } from '../core/pipeline';
+import type { ProfileWarning } from '../core/types';
 import { FlameGraph } from '../flamegraph/FlameGraph';
 import { FunctionTable } from '../table/FunctionTable';
 import { formatBytes, formatCount, formatTime } from './format';
 import { useStore } from './store';
+
+const NO_WARNINGS: readonly ProfileWarning[] = [];
 
 export const EXAMPLE = { file: 'examples/tiny.prof', label: 'tiny.prof (gperftools, 64-bit)' };
 
@@ -90,7 +93,11 @@ function Toolbar() {
       />
       {analysis && <span className="current-file">{analysis.profile.meta.fileName}</span>}
       <span className="spacer" />
-      <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label="Toggle dark theme">
+      <button
+        type="button"
+        onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+        aria-label="Toggle dark theme"
+      >
         {theme === 'dark' ? '☀ Light' : '☾ Dark'}
       </button>
     </header>
@@ -116,7 +123,7 @@ function Progress() {
 function Messages() {
   const error = useStore((s) => s.error);
   const dismiss = useStore((s) => s.dismissError);
-  const warnings = useStore((s) => s.analysis?.profile.meta.warnings ?? []);
+  const warnings = useStore((s) => s.analysis?.profile.meta.warnings ?? NO_WARNINGS);
   const fileName = useStore((s) => s.analysis?.profile.meta.fileName);
   if (!error && warnings.length === 0) return null;
   return (
@@ -167,8 +174,9 @@ function StartPage() {
     <main className="start">
       <h2>Drop a CPU profile anywhere on this page</h2>
       <p>
-        gperftools (<code>CPUPROFILE=out.prof ./prog</code>) 32- or 64-bit, either byte order; DCPI; <code>pprof --raw</code>{' '}
-        output; folded stacks; gzipped or not. Nothing is uploaded: the file is read in your browser.
+        gperftools (<code>CPUPROFILE=out.prof ./prog</code>) 32- or 64-bit, either byte order; DCPI;{' '}
+        <code>pprof --raw</code> output; folded stacks; gzipped or not. Nothing is uploaded: the file is read
+        in your browser.
       </p>
       <p>
         <button type="button" className="primary" onClick={openExample}>
@@ -202,14 +210,24 @@ function MetadataPanel({ analysis }: { analysis: Analysis }) {
   ];
   if (m.wordSize) rows.push(['Word size', `${m.wordSize}-bit`]);
   if (m.byteOrder) rows.push(['Byte order', `${m.byteOrder} endian`]);
-  rows.push(['Period', m.periodUs > 0 ? `${formatCount(m.periodUs)} µs (${formatCount(1e6 / m.periodUs)} Hz)` : 'unknown (counts only)']);
+  rows.push([
+    'Period',
+    m.periodUs > 0
+      ? `${formatCount(m.periodUs)} µs (${formatCount(1e6 / m.periodUs)} Hz)`
+      : 'unknown (counts only)',
+  ]);
   rows.push(['Samples', formatCount(m.totalSamples)]);
   if (m.samplingTimeUs !== undefined) rows.push(['Sampling time', formatTime(m.samplingTimeUs)]);
   rows.push(['Unique stacks', formatCount(analysis.profile.stacks.count)]);
   rows.push(['Functions', formatCount(analysis.profile.frames.count)]);
   for (const [k, v] of Object.entries(m.extra ?? {})) rows.push([k, v]);
+  const t = analysis.timings;
+  rows.push([
+    'Read in',
+    `parse ${t.parseMs.toFixed(0)} ms · fold ${t.foldMs.toFixed(0)} ms · tree ${t.treeMs.toFixed(0)} ms`,
+  ]);
   return (
-    <aside className="meta" aria-label="Profile metadata">
+    <aside className="meta" aria-label="Profile metadata" data-timings={JSON.stringify(t)}>
       <h2>Profile</h2>
       <dl>
         {rows.map(([k, v]) => (

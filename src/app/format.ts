@@ -23,3 +23,9 @@ export function formatBytes(n: number): string {
   if (n >= 1024) return `${(n / 1024).toFixed(1)} kB`;
   return `${n} bytes`;
 }
+
+/** The last path component: `/usr/lib/libc.so.6` → `libc.so.6`. */
+export function baseName(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? path : path.slice(i + 1);
+}

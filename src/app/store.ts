@@ -80,7 +80,9 @@ export const useStore = create<AppState>()((set, get) => ({
     const size = buffer.byteLength;
     set({ status: 'loading', loadingName: name, progress: { phase: 'parse', fraction: 0 }, error: null });
     try {
-      const analysis = await client.open(name, buffer, (phase, fraction) => set({ progress: { phase, fraction } }));
+      const analysis = await client.open(name, buffer, (phase, fraction) =>
+        set({ progress: { phase, fraction } }),
+      );
       set({
         status: 'ready',
         analysis,

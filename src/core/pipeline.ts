@@ -38,7 +38,12 @@ export function analyzeRaw(
   const tree = buildCallTree(profile);
   const functions = buildFunctionTable(tree, profile.frames.count);
   const t2 = now();
-  return { profile, tree, functions, timings: { parseMs: opts.parseMs ?? 0, foldMs: t1 - t0, treeMs: t2 - t1 } };
+  return {
+    profile,
+    tree,
+    functions,
+    timings: { parseMs: opts.parseMs ?? 0, foldMs: t1 - t0, treeMs: t2 - t1 },
+  };
 }
 
 export function analyzeBytes(bytes: Uint8Array, opts: AnalyzeOptions): Analysis {

@@ -4,7 +4,15 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { formatCount, formatPercent, formatTime } from '../app/format';
 import { useStore } from '../app/store';
 import type { Analysis } from '../core/pipeline';
-import { type FlameLayout, type FrameRect, hitTest, layoutFlameGraph, MERGED, type Orientation, rowAt } from './layout';
+import {
+  type FlameLayout,
+  type FrameRect,
+  hitTest,
+  layoutFlameGraph,
+  MERGED,
+  type Orientation,
+  rowAt,
+} from './layout';
 import { DARK, LIGHT, paintFlameGraph } from './paint';
 
 const ROW_HEIGHT = 18;
@@ -96,7 +104,19 @@ export function FlameGraph({ analysis }: { analysis: Analysis }) {
       paintedFirstFrame();
     });
     return () => cancelAnimationFrame(id);
-  }, [layout, size, scrollTop, hoverNode, selectedFrame, themeName, graphHeight, label, moduleOf, tree, paintedFirstFrame]);
+  }, [
+    layout,
+    size,
+    scrollTop,
+    hoverNode,
+    selectedFrame,
+    themeName,
+    graphHeight,
+    label,
+    moduleOf,
+    tree,
+    paintedFirstFrame,
+  ]);
 
   const pick = (ev: React.MouseEvent): FrameRect | null => {
     if (!layout || !scrollRef.current) return null;
@@ -108,9 +128,8 @@ export function FlameGraph({ analysis }: { analysis: Analysis }) {
 
   const onMove = (ev: React.MouseEvent) => {
     const r = pick(ev);
-    const box = scrollRef.current!.getBoundingClientRect();
     setHover(r && r.node !== MERGED ? r.node : null);
-    setPointer(r ? { x: ev.clientX - box.left, y: ev.clientY - box.top, rect: r } : null);
+    setPointer(r ? { x: ev.clientX, y: ev.clientY, rect: r } : null);
   };
 
   const onClick = (ev: React.MouseEvent) => {
@@ -153,6 +172,12 @@ export function FlameGraph({ analysis }: { analysis: Analysis }) {
           setPointer(null);
         }}
         onClick={onClick}
+        onKeyDown={(e) => {
+          if ((e.key === 'Enter' || e.key === ' ') && hoverNode !== null) setFocus(hoverNode);
+          else if (e.key === '0') setFocus(0);
+        }}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable graph must be reachable by keyboard
+        tabIndex={0}
       >
         <div style={{ height: graphHeight, position: 'relative' }}>
           <canvas
@@ -163,24 +188,36 @@ export function FlameGraph({ analysis }: { analysis: Analysis }) {
             style={{ top: scrollTop }}
           />
         </div>
-        {pointer && <Tooltip analysis={analysis} rect={pointer.rect} x={pointer.x} y={pointer.y} focus={focusNode} width={size.width} />}
+        {pointer && (
+          <Tooltip analysis={analysis} rect={pointer.rect} x={pointer.x} y={pointer.y} focus={focusNode} />
+        )}
       </div>
     </section>
   );
 }
 
-function Tooltip(props: { analysis: Analysis; rect: FrameRect; x: number; y: number; focus: number; width: number }) {
+/** Places a fixed-position box near the pointer, flipped to stay inside the window. */
+function tooltipStyle(x: number, y: number): React.CSSProperties {
+  const W = 380;
+  const H = 110;
+  const left = x + 14 + W > window.innerWidth ? Math.max(0, x - 14 - W) : x + 14;
+  const top = y + 16 + H > window.innerHeight ? Math.max(0, y - 12 - H) : y + 16;
+  return { left, top };
+}
+
+function Tooltip(props: { analysis: Analysis; rect: FrameRect; x: number; y: number; focus: number }) {
   const { analysis, rect, x, y, focus } = props;
   const { tree, profile } = analysis;
   const whole = tree.total[0];
   const period = profile.meta.periodUs;
-  const left = Math.min(x + 14, Math.max(0, props.width - 380));
-  const style = { left, top: y + 16 };
+  const style = tooltipStyle(x, y);
   if (rect.node === MERGED) {
     return (
       <div className="tooltip" role="tooltip" style={style}>
         <div className="tt-name">{rect.mergedCount} frames too narrow to draw</div>
-        <div>{formatCount(rect.value)} samples ({formatPercent(rect.value, whole)})</div>
+        <div>
+          {formatCount(rect.value)} samples ({formatPercent(rect.value, whole)})
+        </div>
       </div>
     );
   }

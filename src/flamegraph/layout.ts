@@ -109,7 +109,16 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
   const rects: FrameRect[] = [];
   for (let i = 0; i + 1 < ancestors.length; i++) {
     const v = ancestors[i];
-    rects.push({ node: v, parent: tree.parent[v], mergedCount: 0, depth: i, x: 0, w: width, value: tree.total[v], ancestor: true });
+    rects.push({
+      node: v,
+      parent: tree.parent[v],
+      mergedCount: 0,
+      depth: i,
+      x: 0,
+      w: width,
+      value: tree.total[v],
+      ancestor: true,
+    });
   }
 
   const h = hierarchy<Datum>(visibleTree(tree, focus, width, minWidth), (d) => d.children);
@@ -152,7 +161,12 @@ export function rowAt(y: number, rowHeight: number, orientation: Orientation, gr
 }
 
 /** Top edge (CSS px, whole-graph coordinates) of a row. */
-export function rowTop(depth: number, rowHeight: number, orientation: Orientation, graphHeight: number): number {
+export function rowTop(
+  depth: number,
+  rowHeight: number,
+  orientation: Orientation,
+  graphHeight: number,
+): number {
   return orientation === 'icicle' ? depth * rowHeight : graphHeight - (depth + 1) * rowHeight;
 }
 

@@ -12,8 +12,20 @@ export interface Theme {
   dark: boolean;
 }
 
-export const LIGHT: Theme = { background: '#ffffff', text: '#111111', mergedFill: '#c8c8c8', ancestorAlpha: 0.55, dark: false };
-export const DARK: Theme = { background: '#15171c', text: '#f2f2f2', mergedFill: '#4a4d55', ancestorAlpha: 0.5, dark: true };
+export const LIGHT: Theme = {
+  background: '#ffffff',
+  text: '#111111',
+  mergedFill: '#c8c8c8',
+  ancestorAlpha: 0.55,
+  dark: false,
+};
+export const DARK: Theme = {
+  background: '#15171c',
+  text: '#f2f2f2',
+  mergedFill: '#4a4d55',
+  ancestorAlpha: 0.5,
+  dark: true,
+};
 
 export interface PaintInput {
   layout: FlameLayout;
@@ -48,15 +60,21 @@ export function hashString(s: string): number {
   return h >>> 0;
 }
 
-export function frameColor(mode: ColorMode, name: string, module: string, heat: number, theme: Theme): string {
+export function frameColor(
+  mode: ColorMode,
+  name: string,
+  module: string,
+  heat: number,
+  theme: Theme,
+): string {
   if (mode === 'heat') {
     const l = theme.dark ? 30 + heat * 30 : 85 - heat * 40;
     return `hsl(${Math.round(50 - heat * 50)}, 90%, ${l}%)`;
   }
   const key = mode === 'module' ? module : name;
   const h = hashString(key);
-  const hue = mode === 'module' ? (h % 360) : 10 + (h % 50);
-  const vary = mode === 'module' ? (hashString(name) % 12) : (h >>> 8) % 16;
+  const hue = mode === 'module' ? h % 360 : 10 + (h % 50);
+  const vary = mode === 'module' ? hashString(name) % 12 : (h >>> 8) % 16;
   const light = theme.dark ? 32 + vary : 62 + vary;
   return `hsl(${hue}, ${mode === 'module' ? 55 : 80}%, ${light}%)`;
 }

@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef } from 'react';
-import { formatCount, formatPercent } from '../app/format';
+import { baseName, formatCount, formatPercent } from '../app/format';
 import { type SortKey, useStore } from '../app/store';
 import type { Analysis } from '../core/pipeline';
 
@@ -35,10 +35,16 @@ export function sortFunctions(a: Analysis, key: SortKey, desc: boolean): Int32Ar
       cmp = (x, y) => sign * (mod(x) < mod(y) ? -1 : mod(x) > mod(y) ? 1 : 0) || byName(x, y);
       break;
     case 'self':
-      cmp = (x, y) => sign * (functions.self[x] - functions.self[y]) || functions.total[y] - functions.total[x] || byName(x, y);
+      cmp = (x, y) =>
+        sign * (functions.self[x] - functions.self[y]) ||
+        functions.total[y] - functions.total[x] ||
+        byName(x, y);
       break;
     case 'total':
-      cmp = (x, y) => sign * (functions.total[x] - functions.total[y]) || functions.self[y] - functions.self[x] || byName(x, y);
+      cmp = (x, y) =>
+        sign * (functions.total[x] - functions.total[y]) ||
+        functions.self[y] - functions.self[x] ||
+        byName(x, y);
       break;
   }
   return Int32Array.from(ids.sort(cmp));
@@ -69,18 +75,18 @@ export function FunctionTable({ analysis }: { analysis: Analysis }) {
         <table aria-rowcount={order.length + 1}>
           <thead>
             <tr>
-              {COLUMNS.map((c, i) => {
-                const active = sort.key === c.key && (c.pct ? i === 3 || i === 5 : i !== 3 && i !== 5);
+              {COLUMNS.map((c) => {
+                const active = sort.key === c.key && !c.pct;
                 return (
                   <th
                     key={c.label}
                     scope="col"
                     className={c.numeric ? 'num' : undefined}
-                    aria-sort={sort.key === c.key && !c.pct ? (sort.desc ? 'descending' : 'ascending') : undefined}
+                    aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : undefined}
                   >
                     <button type="button" onClick={() => sortBy(c.key)}>
                       {c.label}
-                      {active && !c.pct ? (sort.desc ? ' ▼' : ' ▲') : ''}
+                      {active ? (sort.desc ? ' ▼' : ' ▲') : ''}
                     </button>
                   </th>
                 );
@@ -89,7 +95,7 @@ export function FunctionTable({ analysis }: { analysis: Analysis }) {
           </thead>
           <tbody>
             {padTop > 0 && (
-              <tr aria-hidden="true" style={{ height: padTop }}>
+              <tr style={{ height: padTop }}>
                 <td colSpan={6} />
               </tr>
             )}
@@ -108,7 +114,9 @@ export function FunctionTable({ analysis }: { analysis: Analysis }) {
                   <td className="fn" title={profile.frames.name[f]}>
                     {profile.frames.name[f]}
                   </td>
-                  <td className="mod">{profile.modules[profile.frames.module[f]] ?? ''}</td>
+                  <td className="mod" title={profile.modules[profile.frames.module[f]] ?? ''}>
+                    {baseName(profile.modules[profile.frames.module[f]] ?? '')}
+                  </td>
                   <td className="num">{formatCount(functions.self[f])}</td>
                   <td className="num">{formatPercent(functions.self[f], whole)}</td>
                   <td className="num">{formatCount(functions.total[f])}</td>
@@ -117,7 +125,7 @@ export function FunctionTable({ analysis }: { analysis: Analysis }) {
               );
             })}
             {padBottom > 0 && (
-              <tr aria-hidden="true" style={{ height: padBottom }}>
+              <tr style={{ height: padBottom }}>
                 <td colSpan={6} />
               </tr>
             )}

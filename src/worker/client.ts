@@ -35,7 +35,10 @@ export class ProfileWorkerClient {
   private nextId = 1;
 
   private spawn(): Worker {
-    const w = new Worker(new URL('./profile.worker.ts', import.meta.url), { type: 'module', name: 'flamelens' });
+    const w = new Worker(new URL('./profile.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'flamelens',
+    });
     w.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     w.onerror = (ev) => {
       const p = this.pending;

@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
 // The worker: detects, parses, folds and builds the call tree. The page never parses.
 
-import { analyzeBytes } from '../core/pipeline';
 import { treeBuffers } from '../core/model/calltree';
+import { analyzeBytes } from '../core/pipeline';
 import { ProfileError } from '../core/types';
 import type { FromWorker, ToWorker } from './protocol';
 
