@@ -1,12 +1,74 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** Extensions the installed app registers itself for (manifest `file_handlers`). */
+const PROFILE_EXTENSIONS = ['.prof', '.pprof', '.cpu', '.dcpi', '.folded', '.collapsed', '.txt', '.gz'];
+
+/**
+ * The Content-Security-Policy meta tag in index.html is for the built app. Vite's dev server
+ * injects inline scripts (React refresh), so the tag is dropped while serving in development.
+ */
+function cspOnlyInBuild(): Plugin {
+  return {
+    name: 'flamelens:csp-only-in-build',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace(/\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, ''),
+  };
+}
 
 export default defineConfig({
   // Relative base: dist/ works from any sub-path of any static host.
   base: './',
-  plugins: [react()],
+  plugins: [
+    react(),
+    cspOnlyInBuild(),
+    VitePWA({
+      // 'auto': registers the service worker with a generated registerSW.js file (no inline
+      // script) until UpdatePrompt (virtual:pwa-register/react) is mounted, then leaves it to it.
+      injectRegister: 'auto',
+      registerType: 'prompt',
+      includeAssets: ['icon.svg'],
+      manifest: {
+        name: 'Flamelens',
+        short_name: 'Flamelens',
+        description: 'Flame graphs of native CPU profiles, read entirely in your browser.',
+        id: './',
+        start_url: './',
+        scope: './',
+        display: 'standalone',
+        theme_color: '#1b1d22',
+        background_color: '#1b1d22',
+        icons: [
+          { src: 'icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: 'icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: 'icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+        ],
+        file_handlers: [
+          { action: './', accept: { 'application/octet-stream': PROFILE_EXTENSIONS } },
+        ],
+      },
+      workbox: {
+        // The whole app, the wasm demangler and the bundled example profile work offline.
+        globPatterns: ['**/*.{js,css,html,svg,png,wasm,webmanifest}', 'examples/*'],
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        // toolchain.md gotcha 5: without these the new worker does not control the first page.
+        clientsClaim: true,
+        skipWaiting: true,
+        navigateFallback: 'index.html',
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    // FLAMELENS_DIST lets a second checkout or a parallel test run build elsewhere; `vite preview`
+    // serves the same directory.
+    outDir: process.env.FLAMELENS_DIST ?? 'dist',
+  },
   server: { port: Number(process.env.FLAMELENS_PORT ?? 5173) },
   preview: {
     port: Number(process.env.FLAMELENS_PORT ?? 4173),

@@ -11,9 +11,7 @@ describe('buildCallTree', () => {
       main;a;d 2
     `);
     const t = buildCallTree(p);
-    expect(treeToText(t, p)).toBe(
-      ['main 11/0', '  a 6/1', '    b 3/3', '    d 2/2', '  c 5/5'].join('\n'),
-    );
+    expect(treeToText(t, p)).toBe(['main 11/0', '  a 6/1', '    b 3/3', '    d 2/2', '  c 5/5'].join('\n'));
     expect(t.total[0]).toBe(11);
     expect(t.maxDepth).toBe(3);
   });
