@@ -4,11 +4,15 @@
 // Options are declared in OPTIONS; a command reads them from `args.options`.
 
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parseProfile } from '../core/formats/detect.ts';
 import { foldProfile } from '../core/model/fold.ts';
 import { toFoldedText } from '../core/model/serialize.ts';
-import type { FoldedProfile, ProfileWarning, Symbolizer } from '../core/types.ts';
+import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
+import { basename } from '../core/symbols/modules.ts';
+import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from '../core/symbols/symbolize.ts';
+import type { FoldedProfile, ProfileWarning, RawProfile } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 
 export interface CliIo {
@@ -39,6 +43,23 @@ interface OptionSpec {
  */
 const OPTIONS: OptionSpec[] = [
   { name: 'help', value: false, repeatable: false, commands: [], help: 'show help' },
+  {
+    name: 'binary',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'PATH',
+    help: 'an ELF binary, shared library or separate debug file to symbolize with',
+  },
+  {
+    name: 'symbols',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'FILE',
+    help: 'an `nm` listing of the main binary to symbolize with',
+  },
+  { name: 'mangled', value: false, repeatable: false, commands: [], help: 'print C++/Rust names mangled' },
 ];
 
 const COMMANDS: Record<CommandName, { args: string; help: string }> = {
@@ -125,20 +146,36 @@ function where(w: ProfileWarning): string {
   return '';
 }
 
-/** Reads, parses and folds one file; null (after printing the error) when it cannot be read. */
-function load(file: string, io: CliIo, symbolizer?: Symbolizer): FoldedProfile | null {
-  let bytes: Uint8Array;
+function readOrReport(file: string, io: CliIo): Uint8Array | null {
   try {
-    bytes = io.readFile(file);
+    return io.readFile(file);
   } catch (e) {
     const code = (e as { code?: string }).code;
     io.stderr(`flamelens: ${file}: cannot read file${code ? ` (${code})` : ''}\n`);
     return null;
   }
+}
+
+interface Loaded {
+  profile: FoldedProfile;
+  symbols?: SymbolizeReport;
+}
+
+/**
+ * Reads, parses, symbolizes (when symbol files are given) and folds one profile; null (after
+ * printing the error) when it cannot be read.
+ */
+async function load(
+  file: string,
+  symbolFiles: string[],
+  mangled: boolean,
+  io: CliIo,
+): Promise<Loaded | null> {
+  const bytes = readOrReport(file, io);
+  if (!bytes) return null;
+  let raw: RawProfile;
   try {
-    const raw = parseProfile(bytes);
-    const name = file.split('/').pop() ?? file;
-    return foldProfile(raw, symbolizer ? { fileName: name, symbolizer } : { fileName: name });
+    raw = parseProfile(bytes);
   } catch (e) {
     if (e instanceof ProfileError) {
       io.stderr(`flamelens: ${file}: ${e.describe()}\n`);
@@ -146,9 +183,31 @@ function load(file: string, io: CliIo, symbolizer?: Symbolizer): FoldedProfile |
     }
     throw e;
   }
+  const fileName = basename(file);
+  if (symbolFiles.length === 0) return { profile: foldProfile(raw, { fileName }) };
+  const dropped: DroppedFile[] = [];
+  for (const f of symbolFiles) {
+    const b = readOrReport(f, io);
+    if (!b) return null;
+    dropped.push({ name: basename(f), bytes: b });
+  }
+  const demangle = mangled ? undefined : await nodeDemangler();
+  const { symbolizer, report, errors } = symbolizerFromFiles(raw.meta.mappings, dropped, {
+    demangle,
+    mangled,
+  });
+  for (const e of errors) io.stderr(`flamelens: warning: ${e.message}\n`);
+  for (const w of report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
+  return { profile: foldProfile(raw, { fileName, symbolizer }), symbols: report };
 }
 
-export function infoJson(p: FoldedProfile): Record<string, unknown> {
+/** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */
+async function nodeDemangler(): Promise<Demangle> {
+  const wasm = readFileSync(createRequire(import.meta.url).resolve('gecko-profiler-demangle/index_bg.wasm'));
+  return loadDemangler({ wasm });
+}
+
+export function infoJson(p: FoldedProfile, symbols?: SymbolizeReport): Record<string, unknown> {
   const m = p.meta;
   return {
     file: m.fileName,
@@ -164,6 +223,13 @@ export function infoJson(p: FoldedProfile): Record<string, unknown> {
     warnings: m.warnings.map((w) => ({ message: w.message, offset: w.offset ?? null, line: w.line ?? null })),
     headerLines: m.headerLines ?? [],
     extra: m.extra ?? {},
+    symbols: symbols
+      ? {
+          symbolized: symbols.matched,
+          unsymbolizedMappings: symbols.unsymbolizedMappings,
+          unmatchedFiles: symbols.unmatchedFiles,
+        }
+      : null,
   };
 }
 
@@ -190,8 +256,10 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     return 2;
   }
   const file = args.positional[0];
-  const profile = load(file, io);
-  if (!profile) return 1;
+  const symbolFiles = [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])];
+  const loaded = await load(file, symbolFiles, args.options.has('mangled'), io);
+  if (!loaded) return 1;
+  const { profile } = loaded;
   switch (args.command) {
     case 'fold':
       for (const w of profile.meta.warnings)
@@ -199,7 +267,7 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
       io.stdout(toFoldedText(profile));
       return 0;
     case 'info':
-      io.stdout(`${JSON.stringify(infoJson(profile), null, 2)}\n`);
+      io.stdout(`${JSON.stringify(infoJson(profile, loaded.symbols), null, 2)}\n`);
       return 0;
   }
 }
