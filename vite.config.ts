@@ -28,7 +28,6 @@ export default defineConfig({
       // script) until UpdatePrompt (virtual:pwa-register/react) is mounted, then leaves it to it.
       injectRegister: 'auto',
       registerType: 'prompt',
-      includeAssets: ['icon.svg'],
       manifest: {
         name: 'Flamelens',
         short_name: 'Flamelens',
@@ -45,17 +44,18 @@ export default defineConfig({
           { src: 'icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
           { src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
         ],
-        file_handlers: [
-          { action: './', accept: { 'application/octet-stream': PROFILE_EXTENSIONS } },
-        ],
+        file_handlers: [{ action: './', accept: { 'application/octet-stream': PROFILE_EXTENSIONS } }],
       },
       workbox: {
         // The whole app, the wasm demangler and the bundled example profile work offline.
         globPatterns: ['**/*.{js,css,html,svg,png,wasm,webmanifest}', 'examples/*'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
-        // toolchain.md gotcha 5: without these the new worker does not control the first page.
+        // toolchain.md gotcha 5: clientsClaim makes the first service worker control the page that
+        // installed it (offline right after the first visit). skipWaiting stays off on purpose: an
+        // update waits until the user accepts UpdatePrompt's "Reload" (which sends SKIP_WAITING),
+        // so an open page never runs old code against a new precache, nor reloads under the user.
         clientsClaim: true,
-        skipWaiting: true,
+        skipWaiting: false,
         navigateFallback: 'index.html',
         cleanupOutdatedCaches: true,
       },
