@@ -1,0 +1,162 @@
+// The "Export" toolbar menu: folded stacks, PNG, SVG and CSV of what is on screen, saved locally.
+
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Analysis } from '../core/pipeline';
+import { functionTableCsv } from '../export/csv';
+import { canvasToPngBlob, downloadBlob, exportBaseName } from '../export/download';
+import { foldedTextOfView } from '../export/folded';
+import { flameGraphSvg } from '../export/svg';
+import { DARK, LIGHT } from '../flamegraph/paint';
+import { sortFunctions } from '../table/FunctionTable';
+import '../export/export-menu.css';
+import { useStore } from './store';
+
+export interface ExportMenuProps {
+  analysis: Analysis;
+  /** The flame graph canvas, for the PNG export. */
+  canvas: () => HTMLCanvasElement | null;
+  /** The zoomed node (0: whole profile). */
+  focusNode: number;
+}
+
+type Kind = 'folded' | 'png' | 'svg' | 'csv';
+
+const ITEMS: { kind: Kind; label: string }[] = [
+  { kind: 'folded', label: 'Folded stacks (.txt)' },
+  { kind: 'png', label: 'Flame graph (PNG)' },
+  { kind: 'svg', label: 'Flame graph (SVG)' },
+  { kind: 'csv', label: 'Function table (CSV)' },
+];
+
+/** Must match the canvas font in FlameGraph.tsx, so SVG labels are cut where the canvas cuts them. */
+const LABEL_FONT = '12px "DejaVu Sans Mono", Menlo, Consolas, monospace';
+
+function measureCharWidth(): number {
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return 7.22;
+  ctx.font = LABEL_FONT;
+  return ctx.measureText('M').width || 7.22;
+}
+
+export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
+  const sort = useStore((s) => s.sort);
+  const theme = useStore((s) => s.theme);
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    rootRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const onDown = (e: PointerEvent) => {
+      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    window.addEventListener('pointerdown', onDown);
+    return () => window.removeEventListener('pointerdown', onDown);
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    buttonRef.current?.focus();
+  };
+
+  const run = async (kind: Kind) => {
+    setError(null);
+    const base = exportBaseName(analysis.profile.meta.fileName);
+    const { profile, tree } = analysis;
+    try {
+      switch (kind) {
+        case 'folded': {
+          const text = foldedTextOfView(profile, tree, focusNode);
+          downloadBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), `${base}.folded.txt`);
+          break;
+        }
+        case 'csv': {
+          const order = sortFunctions(analysis, sort.key, sort.desc);
+          // A byte order mark so spreadsheet programs read the names as UTF-8.
+          const text = `\uFEFF${functionTableCsv(analysis, order)}`;
+          downloadBlob(new Blob([text], { type: 'text/csv;charset=utf-8' }), `${base}.functions.csv`);
+          break;
+        }
+        case 'svg': {
+          const c = canvas();
+          const svg = flameGraphSvg({
+            profile,
+            tree,
+            focus: focusNode,
+            width: c?.clientWidth || 1200,
+            theme: theme === 'dark' ? DARK : LIGHT,
+            charWidth: measureCharWidth(),
+          });
+          downloadBlob(new Blob([svg], { type: 'image/svg+xml;charset=utf-8' }), `${base}.flamegraph.svg`);
+          break;
+        }
+        case 'png': {
+          const c = canvas();
+          if (!c) throw new Error('the flame graph is not on screen');
+          downloadBlob(await canvasToPngBlob(c), `${base}.flamegraph.png`);
+          break;
+        }
+      }
+      close();
+    } catch (e) {
+      setError(`Export failed: ${(e as Error).message}`);
+    }
+  };
+
+  const onMenuKey = (e: React.KeyboardEvent) => {
+    const items = Array.from(rootRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      items[(at + step + items.length) % items.length]?.focus();
+    } else if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      items[e.key === 'Home' ? 0 : items.length - 1]?.focus();
+    } else if (e.key === 'Tab') {
+      setOpen(false);
+    }
+  };
+
+  return (
+    <div className="export-menu" ref={rootRef}>
+      <button
+        type="button"
+        ref={buttonRef}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((o) => !o)}
+      >
+        Export
+      </button>
+      {open && (
+        <div id={menuId} role="menu" aria-label="Export" tabIndex={-1} onKeyDown={onMenuKey}>
+          {ITEMS.map((it) => (
+            <button
+              key={it.kind}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => void run(it.kind)}
+            >
+              {it.label}
+            </button>
+          ))}
+          {error && (
+            <div className="export-error" role="alert">
+              {error}
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

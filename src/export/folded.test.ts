@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { toFoldedText } from '../core/model/serialize';
+import { analyzeBytes } from '../core/pipeline';
+import { foldedTextOfView } from './folded';
+
+const a = analyzeBytes(new Uint8Array(readFileSync('test/fixtures/xss/evil.folded')), {
+  fileName: 'evil.folded',
+});
+const sum = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+
+describe('foldedTextOfView', () => {
+  it('is the whole profile, through the one serializer, when not zoomed', () => {
+    expect(foldedTextOfView(a.profile, a.tree, 0)).toBe(toFoldedText(a.profile));
+    expect(sum(foldedTextOfView(a.profile, a.tree, 0))).toBe(14);
+  });
+
+  it('keeps only the stacks through a zoomed node, whole (root first)', () => {
+    let img = a.tree.firstChild[a.tree.firstChild[0]];
+    while (a.profile.frames.name[a.tree.frame[img]] !== '<img src=x onerror=alert(1)>') {
+      img = a.tree.nextSibling[img];
+    }
+    const text = foldedTextOfView(a.profile, a.tree, img);
+    expect(text).toBe('main;<img src=x onerror=alert(1)> 4\nmain;<img src=x onerror=alert(1)>;leaf 5\n');
+    expect(sum(text)).toBe(a.tree.total[img]);
+  });
+});

@@ -1,0 +1,47 @@
+// Folded stacks of the current view, through the one serializer (core/model/serialize.ts).
+
+import type { CallTree } from '../core/model/calltree';
+import { toFoldedText } from '../core/model/serialize';
+import type { FoldedProfile } from '../core/types';
+
+/** Frame ids from the root to a call tree node (empty for the virtual root). */
+export function pathToNode(tree: CallTree, node: number): number[] {
+  const path: number[] = [];
+  for (let v = node; v > 0; v = tree.parent[v]) path.push(tree.frame[v]);
+  return path.reverse();
+}
+
+/** The stacks of a profile that begin with a root-first frame path, as a smaller FoldedProfile. */
+export function stacksThrough(p: FoldedProfile, path: readonly number[]): FoldedProfile {
+  if (path.length === 0) return p;
+  const { start, frames, weight } = p.stacks;
+  const keep: number[] = [];
+  let frameCount = 0;
+  for (let s = 0; s < p.stacks.count; s++) {
+    const b = start[s];
+    if (start[s + 1] - b < path.length) continue;
+    let k = 0;
+    while (k < path.length && frames[b + k] === path[k]) k++;
+    if (k < path.length) continue;
+    keep.push(s);
+    frameCount += start[s + 1] - b;
+  }
+  const nStart = new Uint32Array(keep.length + 1);
+  const nFrames = new Uint32Array(frameCount);
+  const nWeight = new Float64Array(keep.length);
+  let at = 0;
+  keep.forEach((s, i) => {
+    nStart[i] = at;
+    nFrames.set(frames.subarray(start[s], start[s + 1]), at);
+    at += start[s + 1] - start[s];
+    nWeight[i] = weight[s];
+  });
+  nStart[keep.length] = at;
+  return { ...p, stacks: { count: keep.length, start: nStart, frames: nFrames, weight: nWeight } };
+}
+
+/** `root;…;leaf COUNT` lines of the whole profile, or of the stacks through a zoomed node. */
+export function foldedTextOfView(profile: FoldedProfile, tree: CallTree, focusNode: number): string {
+  const focus = focusNode > 0 && focusNode < tree.count ? focusNode : 0;
+  return toFoldedText(stacksThrough(profile, pathToNode(tree, focus)));
+}
