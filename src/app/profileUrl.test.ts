@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fetchProfile, ProfileFetchError, profileNameFromUrl, readProfileUrlFromHash } from './profileUrl';
+
+describe('readProfileUrlFromHash', () => {
+  it('reads an encoded URL among other hash params', () => {
+    const url = 'https://ci.example.com/artifacts/run 1/out.prof?x=1&y=2';
+    expect(readProfileUrlFromHash(`#profileURL=${encodeURIComponent(url)}`)).toBe(url);
+    expect(readProfileUrlFromHash(`#zoom=3&profileURL=${encodeURIComponent(url)}&theme=dark`)).toBe(url);
+    expect(readProfileUrlFromHash(`profileURL=${encodeURIComponent(url)}`)).toBe(url);
+  });
+
+  it('is null without the param, with an empty value, or with bad encoding', () => {
+    expect(readProfileUrlFromHash('')).toBeNull();
+    expect(readProfileUrlFromHash('#')).toBeNull();
+    expect(readProfileUrlFromHash('#zoom=3')).toBeNull();
+    expect(readProfileUrlFromHash('#profileURL=')).toBeNull();
+    expect(readProfileUrlFromHash('#profileurl=x')).toBeNull();
+    expect(readProfileUrlFromHash('#profileURL=%E0%A4%A')).toBeNull();
+  });
+
+  it('accepts an unencoded simple URL', () => {
+    expect(readProfileUrlFromHash('#profileURL=https://h/p.prof')).toBe('https://h/p.prof');
+  });
+});
+
+describe('profileNameFromUrl', () => {
+  it('is the last path segment, decoded, else the host', () => {
+    expect(profileNameFromUrl('https://h/a/b/out%20x.prof?sig=1')).toBe('out x.prof');
+    expect(profileNameFromUrl('https://h.example/')).toBe('h.example');
+    expect(profileNameFromUrl('fixtures/tiny.prof')).toBe('tiny.prof');
+  });
+});
+
+describe('fetchProfile', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  const streamOf = (chunks: Uint8Array[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const ch of chunks) c.enqueue(ch);
+        c.close();
+      },
+    });
+
+  it('streams the body and reports progress from Content-Length', async () => {
+    const body = streamOf([new Uint8Array([1, 2, 3]), new Uint8Array([4, 5, 6, 7])]);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(body, { status: 200, headers: { 'Content-Length': '7' } })),
+    );
+    const seen: number[] = [];
+    const r = await fetchProfile('https://h/x/p.prof', (f) => seen.push(f));
+    expect(r.name).toBe('p.prof');
+    expect([...new Uint8Array(r.buffer)]).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(seen[0]).toBeCloseTo(3 / 7);
+    expect(seen[seen.length - 1]).toBe(1);
+  });
+
+  it('explains network and CORS failures', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    const p = fetchProfile('https://elsewhere/p.prof');
+    await expect(p).rejects.toBeInstanceOf(ProfileFetchError);
+    await expect(p).rejects.toThrow(
+      'could not fetch URL: the server did not answer or does not allow cross-origin requests (CORS)',
+    );
+  });
+
+  it('names the HTTP status', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('nope', { status: 404 })),
+    );
+    await expect(fetchProfile('https://h/p.prof')).rejects.toThrow(/^could not fetch URL: HTTP 404/);
+  });
+
+  it('rejects an empty body', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(new Uint8Array(0), { status: 200 })),
+    );
+    await expect(fetchProfile('https://h/p.prof')).rejects.toThrow(
+      'could not fetch URL: the server sent an empty file',
+    );
+  });
+
+  it('passes an abort through untouched', async () => {
+    const ac = new AbortController();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_u: string, init: RequestInit) => {
+        ac.abort();
+        init.signal?.throwIfAborted();
+        return new Response('x');
+      }),
+    );
+    await expect(fetchProfile('https://h/p.prof', undefined, ac.signal)).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+});
