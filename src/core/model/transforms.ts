@@ -1,0 +1,394 @@
+// Call-tree transforms: FoldedProfile → FoldedProfile. Each one rewrites every stack in one linear
+// pass over the typed arrays, re-merges stacks that became identical (hashing, no sort), and
+// compacts the frame table, so buildCallTree/buildFunctionTable work unchanged on the result.
+// Pure code: no DOM, no Node APIs, no recursion, no per-frame objects (runs in the worker).
+//
+// Semantics (Firefox Profiler's transforms, pprof's focus/ignore and speedscope are the models):
+// - Functions are named by frame NAME, not by id, so a transform list serializes into a URL and
+//   survives re-parsing and re-symbolization. A name that occurs in several modules matches all
+//   of its frames; they stay distinct frames (one node per module) in the result.
+// - focus-function: keep only stacks through the function, each cut to start at its first
+//   (outermost) occurrence. Deeper recursive occurrences stay in the subtree. Other stacks dropped.
+// - focus-subtree: keep only stacks whose first path.length frames are named path[0..], each cut
+//   to start at the last path element. An empty path keeps every stack (identity).
+// - hide-function: the function's frames are dropped and its callees joined to its caller (Firefox
+//   "merge function"). A stack made only of the function becomes empty and is DROPPED, its weight
+//   leaving the total (the function's self time was where it was; there is nothing left to show).
+// - merge-module: every run of consecutive frames of the module collapses into one frame named after
+//   the module's basename (belonging to that module). The module is matched by full path or by
+//   basename; several paths with that basename each get their own merged frame.
+// - collapse-recursion (Firefox "collapse recursion"): f … f … f → keep the stack up to the
+//   outermost f, drop everything after it down to the innermost f, keep what the innermost f calls.
+//   Catches indirect recursion (f → g → f). Stacks without a repeated f are unchanged.
+// - collapse-direct-recursion (Firefox "collapse direct recursion only"): runs of consecutive f
+//   frames become one f; f → g → f is left as it is.
+// - Stacks that end up empty are dropped; meta is copied with totalSamples (and samplingTimeUs)
+//   recomputed from the remaining weights. The frame table keeps only frames still used, in their
+//   old id order, then the new merged-module frames.
+
+import type { FoldedMeta, FoldedProfile } from '../types';
+
+export type Transform =
+  | { kind: 'focus-function'; name: string }
+  | { kind: 'focus-subtree'; path: string[] }
+  | { kind: 'hide-function'; name: string }
+  | { kind: 'merge-module'; module: string }
+  | { kind: 'collapse-recursion'; name: string }
+  | { kind: 'collapse-direct-recursion'; name: string };
+
+/** Applies one transform. The input is never modified. */
+export function applyTransform(p: FoldedProfile, t: Transform): FoldedProfile {
+  switch (t.kind) {
+    case 'focus-function':
+      return focusFunction(p, t.name);
+    case 'focus-subtree':
+      return focusSubtree(p, t.path);
+    case 'hide-function':
+      return hideFunction(p, t.name);
+    case 'merge-module':
+      return mergeModule(p, t.module);
+    case 'collapse-recursion':
+      return collapseRecursion(p, t.name);
+    case 'collapse-direct-recursion':
+      return collapseDirectRecursion(p, t.name);
+  }
+}
+
+/** Applies transforms in order (each one sees the result of the previous). */
+export function applyTransforms(p: FoldedProfile, ts: readonly Transform[]): FoldedProfile {
+  let out = p;
+  for (const t of ts) out = applyTransform(out, t);
+  return out;
+}
+
+/** A short label for the transform's chip, e.g. `Focus: main`, `Merge module: libc.so.6`. */
+export function describeTransform(t: Transform): string {
+  switch (t.kind) {
+    case 'focus-function':
+      return `Focus: ${t.name}`;
+    case 'focus-subtree': {
+      const path = t.path.length > 3 ? [t.path[0], '…', t.path[t.path.length - 1]] : t.path;
+      return `Focus subtree: ${path.join(' › ')}`;
+    }
+    case 'hide-function':
+      return `Hide: ${t.name}`;
+    case 'merge-module':
+      return `Merge module: ${basename(t.module)}`;
+    case 'collapse-recursion':
+      return `Collapse recursion: ${t.name}`;
+    case 'collapse-direct-recursion':
+      return `Collapse direct recursion: ${t.name}`;
+  }
+}
+
+/** The last component of a path (`/lib/x86_64-linux-gnu/libc.so.6` → `libc.so.6`). */
+export function basename(path: string): string {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return i >= 0 && i < path.length - 1 ? path.slice(i + 1) : path;
+}
+
+/** 1 for every frame id whose name is `name`. */
+export function framesNamed(p: FoldedProfile, name: string): Uint8Array {
+  const out = new Uint8Array(p.frames.count);
+  const names = p.frames.name;
+  for (let i = 0; i < p.frames.count; i++) if (names[i] === name) out[i] = 1;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The transforms. Each is one loop over the stacks writing into a StackSink.
+
+function focusFunction(p: FoldedProfile, name: string): FoldedProfile {
+  const match = framesNamed(p, name);
+  const { start, frames, weight } = p.stacks;
+  const sink = new StackSink(p);
+  for (let s = 0; s < p.stacks.count; s++) {
+    const e = start[s + 1];
+    let i = start[s];
+    while (i < e && match[frames[i]] === 0) i++;
+    if (i === e) continue;
+    sink.copy(frames, i, e);
+    sink.end(weight[s]);
+  }
+  return sink.finish(p);
+}
+
+function focusSubtree(p: FoldedProfile, path: readonly string[]): FoldedProfile {
+  const { start, frames, weight } = p.stacks;
+  const names = p.frames.name;
+  const n = path.length;
+  const sink = new StackSink(p);
+  for (let s = 0; s < p.stacks.count; s++) {
+    const b = start[s];
+    const e = start[s + 1];
+    if (e - b < n) continue;
+    let k = 0;
+    while (k < n && names[frames[b + k]] === path[k]) k++;
+    if (k < n) continue;
+    sink.copy(frames, n > 0 ? b + n - 1 : b, e);
+    sink.end(weight[s]);
+  }
+  return sink.finish(p);
+}
+
+function hideFunction(p: FoldedProfile, name: string): FoldedProfile {
+  const match = framesNamed(p, name);
+  const { start, frames, weight } = p.stacks;
+  const sink = new StackSink(p);
+  for (let s = 0; s < p.stacks.count; s++) {
+    const e = start[s + 1];
+    sink.reserve(e - start[s]);
+    const out = sink.frames;
+    let pos = sink.pos;
+    for (let i = start[s]; i < e; i++) {
+      const f = frames[i];
+      if (match[f] === 0) out[pos++] = f;
+    }
+    sink.pos = pos;
+    sink.end(weight[s]);
+  }
+  return sink.finish(p);
+}
+
+function mergeModule(p: FoldedProfile, module: string): FoldedProfile {
+  const base = basename(module);
+  // Module index → the id of its merged frame (p.frames.count + k), or -1 when not merged.
+  const mergedId = new Int32Array(p.modules.length).fill(-1);
+  const extraNames: string[] = [];
+  const extraModules: number[] = [];
+  for (let m = 0; m < p.modules.length; m++) {
+    const path = p.modules[m];
+    if (path !== module && basename(path) !== base) continue;
+    mergedId[m] = p.frames.count + extraNames.length;
+    extraNames.push(basename(path));
+    extraModules.push(m);
+  }
+  // Frame id → merged frame id, or -1.
+  const frameTo = new Int32Array(p.frames.count).fill(-1);
+  const modOf = p.frames.module;
+  for (let i = 0; i < p.frames.count; i++) if (modOf[i] >= 0) frameTo[i] = mergedId[modOf[i]];
+
+  const { start, frames, weight } = p.stacks;
+  const sink = new StackSink(p, extraNames.length);
+  for (let s = 0; s < p.stacks.count; s++) {
+    const e = start[s + 1];
+    sink.reserve(e - start[s]);
+    const out = sink.frames;
+    let pos = sink.pos;
+    let prev = -1;
+    for (let i = start[s]; i < e; i++) {
+      const f = frames[i];
+      const m = frameTo[f];
+      if (m < 0) out[pos++] = f;
+      else if (m !== prev) out[pos++] = m;
+      prev = m;
+    }
+    sink.pos = pos;
+    sink.end(weight[s]);
+  }
+  return sink.finish(p, extraNames, extraModules);
+}
+
+function collapseRecursion(p: FoldedProfile, name: string): FoldedProfile {
+  const match = framesNamed(p, name);
+  const { start, frames, weight } = p.stacks;
+  const sink = new StackSink(p);
+  for (let s = 0; s < p.stacks.count; s++) {
+    const b = start[s];
+    const e = start[s + 1];
+    let first = b;
+    while (first < e && match[frames[first]] === 0) first++;
+    let last = e - 1;
+    while (last > first && match[frames[last]] === 0) last--;
+    if (first >= last) {
+      sink.copy(frames, b, e);
+    } else {
+      sink.copy(frames, b, first + 1);
+      sink.copy(frames, last + 1, e);
+    }
+    sink.end(weight[s]);
+  }
+  return sink.finish(p);
+}
+
+function collapseDirectRecursion(p: FoldedProfile, name: string): FoldedProfile {
+  const match = framesNamed(p, name);
+  const { start, frames, weight } = p.stacks;
+  const sink = new StackSink(p);
+  for (let s = 0; s < p.stacks.count; s++) {
+    const e = start[s + 1];
+    sink.reserve(e - start[s]);
+    const out = sink.frames;
+    let pos = sink.pos;
+    let prev = -1;
+    for (let i = start[s]; i < e; i++) {
+      const f = frames[i];
+      // Frames with the same name but different ids (modules) count as the same function.
+      if (match[f] === 0 || prev < 0 || match[prev] === 0) out[pos++] = f;
+      prev = f;
+    }
+    sink.pos = pos;
+    sink.end(weight[s]);
+  }
+  return sink.finish(p);
+}
+
+// ---------------------------------------------------------------------------------------------
+// StackSink: collects rewritten stacks, merges identical ones as they arrive, builds the profile.
+
+const EMPTY = -1;
+
+/**
+ * Collects stacks of frame ids (ids of `src`, plus `extraFrames` new ids from `src.frames.count`
+ * on), merging a stack into an identical earlier one as soon as it ends (open addressing over a
+ * hash of its frames). Writers either call `copy`/`push`, or `reserve(n)` and then write
+ * `frames[pos++]` directly (re-read `frames` after `reserve`: it may grow).
+ */
+export class StackSink {
+  frames: Uint32Array;
+  pos = 0;
+  private count = 0;
+  private begin = 0;
+  private start: Uint32Array;
+  private weight: Float64Array;
+  private hashes: Uint32Array;
+  private table: Int32Array;
+  private mask: number;
+  /** 1 for every frame id used by a stack (marked while hashing, saving a pass in `finish`). */
+  private used: Uint8Array;
+
+  constructor(src: FoldedProfile, extraFrames = 0, frameCapacity = src.stacks.frames.length) {
+    const maxStacks = src.stacks.count;
+    this.frames = new Uint32Array(Math.max(16, frameCapacity));
+    this.start = new Uint32Array(maxStacks + 1);
+    this.weight = new Float64Array(maxStacks);
+    this.hashes = new Uint32Array(maxStacks);
+    this.used = new Uint8Array(src.frames.count + extraFrames);
+    let size = 16;
+    while (size < maxStacks * 2) size *= 2;
+    this.table = new Int32Array(size).fill(EMPTY);
+    this.mask = size - 1;
+  }
+
+  /** Makes room for `n` more frames in the current stack. */
+  reserve(n: number): void {
+    if (this.pos + n <= this.frames.length) return;
+    let cap = this.frames.length * 2;
+    while (cap < this.pos + n) cap *= 2;
+    const bigger = new Uint32Array(cap);
+    bigger.set(this.frames.subarray(0, this.pos));
+    this.frames = bigger;
+  }
+
+  push(id: number): void {
+    if (this.pos === this.frames.length) this.reserve(1);
+    this.frames[this.pos++] = id;
+  }
+
+  /** Appends `src[b..e)` to the current stack. */
+  copy(src: Uint32Array, b: number, e: number): void {
+    if (e <= b) return;
+    this.reserve(e - b);
+    this.frames.set(src.subarray(b, e), this.pos);
+    this.pos += e - b;
+  }
+
+  /** Ends the current stack with `w`: dropped when empty, summed into an identical earlier one. */
+  end(w: number): void {
+    const b = this.begin;
+    const e = this.pos;
+    if (e === b) return;
+    const fr = this.frames;
+    const used = this.used;
+    let h = Math.imul(e - b, 0x9e3779b1);
+    for (let i = b; i < e; i++) {
+      const f = fr[i];
+      used[f] = 1;
+      h = Math.imul(h ^ f, 0x01000193) ^ (h >>> 15);
+    }
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+    const { start, table, hashes, mask } = this;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const other = table[slot];
+      if (other === EMPTY) {
+        const id = this.count++;
+        table[slot] = id;
+        hashes[id] = h;
+        start[id] = b;
+        start[id + 1] = e;
+        this.weight[id] = w;
+        this.begin = e;
+        return;
+      }
+      if (hashes[other] !== h) continue;
+      const ob = start[other];
+      if (start[other + 1] - ob !== e - b) continue;
+      let k = 0;
+      while (k < e - b && fr[ob + k] === fr[b + k]) k++;
+      if (k < e - b) continue;
+      this.weight[other] += w;
+      this.pos = b;
+      return;
+    }
+  }
+
+  /**
+   * The profile of the collected stacks: frames compacted to the ids still used (source ids in
+   * order, then extra frames `extraNames[k]`/`extraModules[k]` for ids `src.frames.count + k`),
+   * modules shared, meta copied with totals recomputed. The sink must not be used afterwards.
+   */
+  finish(
+    src: FoldedProfile,
+    extraNames: readonly string[] = [],
+    extraModules: readonly number[] = [],
+  ): FoldedProfile {
+    const nSrc = src.frames.count;
+    const used = this.used;
+    const map = new Int32Array(used.length);
+    const name: string[] = [];
+    let next = 0;
+    let identity = true;
+    for (let f = 0; f < used.length; f++) {
+      if (used[f] === 0) {
+        map[f] = -1;
+        continue;
+      }
+      if (next !== f) identity = false;
+      map[f] = next++;
+      name.push(f < nSrc ? src.frames.name[f] : extraNames[f - nSrc]);
+    }
+    const module = new Int32Array(next);
+    for (let f = 0; f < used.length; f++) {
+      const id = map[f];
+      if (id >= 0) module[id] = f < nSrc ? src.frames.module[f] : extraModules[f - nSrc];
+    }
+    const fr = this.frames;
+    const len = this.pos;
+    let frames: Uint32Array;
+    if (!identity) {
+      frames = new Uint32Array(len);
+      for (let i = 0; i < len; i++) frames[i] = map[fr[i]];
+    } else {
+      // Ids unchanged: hand over the buffer itself when it is exactly full.
+      frames = len === fr.length ? fr : fr.slice(0, len);
+    }
+    const count = this.count;
+    const weight = this.weight.slice(0, count);
+    let total = 0;
+    for (let s = 0; s < count; s++) total += weight[s];
+    const start = this.start.slice(0, count + 1);
+    return {
+      meta: metaWithTotal(src.meta, total),
+      frames: { count: next, name, module },
+      modules: src.modules.slice(),
+      stacks: { count, start, frames, weight },
+    };
+  }
+}
+
+/** A copy of `meta` with totalSamples (and samplingTimeUs when the period is known) recomputed. */
+export function metaWithTotal(meta: FoldedMeta, total: number): FoldedMeta {
+  const out: FoldedMeta = { ...meta, totalSamples: total };
+  if (meta.periodUs > 0) out.samplingTimeUs = total * meta.periodUs;
+  return out;
+}
