@@ -7,24 +7,25 @@ import { expect, type Page, test } from '@playwright/test';
 const FIXTURES = 'test/fixtures';
 const SHOTS = 'test-results/screenshots';
 
-/** Drops a file on the page the way a browser does: dragenter/dragover/drop with a DataTransfer. */
-async function dropFile(page: Page, path: string, name: string) {
-  const b64 = readFileSync(path).toString('base64');
-  await page.evaluate(
-    ({ b64, name }) => {
+/** Drops files on the page the way a browser does: dragenter/dragover/drop with a DataTransfer. */
+async function dropFiles(page: Page, files: { path: string; name: string }[]) {
+  const payload = files.map((f) => ({ name: f.name, b64: readFileSync(f.path).toString('base64') }));
+  await page.evaluate((payload) => {
+    const dt = new DataTransfer();
+    for (const { name, b64 } of payload) {
       const bin = atob(b64);
       const bytes = new Uint8Array(bin.length);
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      const dt = new DataTransfer();
       dt.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
-      const target = document.querySelector('main') ?? document.body;
-      for (const type of ['dragenter', 'dragover', 'drop']) {
-        target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
-      }
-    },
-    { b64, name },
-  );
+    }
+    const target = document.querySelector('main') ?? document.body;
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    }
+  }, payload);
 }
+
+const dropFile = (page: Page, path: string, name: string) => dropFiles(page, [{ path, name }]);
 
 async function expectPainted(page: Page) {
   const canvas = page.getByRole('img', { name: /Flame graph of/ });
@@ -55,13 +56,15 @@ test('the start page opens the bundled example profile', async ({ page }) => {
     /^Total/,
     /Total %/,
   ]);
-  await expect(table.getByRole('row').nth(1)).toContainText('tiny+0x');
-  const meta = page.getByRole('complementary', { name: 'Profile metadata' });
+  // The example comes with its binary: names are symbolized and demangled.
+  await expect(table.getByRole('row').nth(1)).toContainText('(anonymous namespace)::Circle::area(int) const');
+  await expect(page.getByRole('region', { name: 'Symbols' })).toContainText('cxx_demangle from cxx_demangle');
+  const meta = page.getByRole('region', { name: 'Profile metadata' });
   await expect(meta).toContainText('gperftools');
   await expect(meta).toContainText('64-bit');
   await expect(meta).toContainText('little endian');
-  await expect(meta).toContainText('10,000 µs');
-  await expect(meta).toContainText('180.0 ms');
+  await expect(meta).toContainText('2,000 µs');
+  await expect(meta).toContainText('684.0 ms');
   const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
   expect(marks).toEqual(expect.arrayContaining(['flamelens:file-received', 'flamelens:first-paint']));
   await page.screenshot({ path: `${SHOTS}/example.png` });
@@ -73,7 +76,7 @@ test('a profile chosen with the file input: table, hover tooltip, zoom, sort', a
   await expectPainted(page);
   const rows = page.getByRole('table').getByRole('row');
   await expect(rows.nth(1)).toContainText('cxx_demangle+0x');
-  await expect(page.getByRole('complementary', { name: 'Profile metadata' })).toContainText('342');
+  await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('342');
 
   // Hover the bottom row (root at the bottom): the tooltip names the frame with its numbers.
   const canvas = page.getByRole('img', { name: /Flame graph of/ });
@@ -115,7 +118,7 @@ test('a profile dropped on the page (DataTransfer drop event), 32-bit', async ({
   await page.goto('./');
   await dropFile(page, `${FIXTURES}/gperf/tiny32.prof`, 'tiny32.prof');
   await expectPainted(page);
-  const meta = page.getByRole('complementary', { name: 'Profile metadata' });
+  const meta = page.getByRole('region', { name: 'Profile metadata' });
   await expect(meta).toContainText('32-bit');
   await expect(meta).toContainText('37');
   await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('tiny32+0x');
@@ -140,7 +143,7 @@ test('a truncated profile keeps its good records and warns where it stopped', as
   await expectPainted(page);
   const warnings = page.getByRole('region', { name: 'Errors and warnings' });
   await expect(warnings).toContainText(/truncated at byte \d+/);
-  await expect(page.getByRole('complementary', { name: 'Profile metadata' })).toContainText('Samples5');
+  await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('Samples5');
   await page.screenshot({ path: `${SHOTS}/truncated.png` });
 });
 
@@ -156,4 +159,57 @@ test('a profile dropped while another loads replaces it; a bad drop keeps the go
   await expect(page.getByRole('alert')).toContainText('random_bytes.prof');
   await expect(page.locator('.current-file')).toHaveText('tiny.prof');
   await expectPainted(page);
+});
+
+test('symbolize in the browser: drop a profile, then its binaries; names replace module+offset', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await dropFile(page, `${FIXTURES}/gperf/shlib.prof`, 'shlib.prof');
+  await expectPainted(page);
+  const table = page.getByRole('table');
+  await expect(table).toContainText('shlib_main+0x');
+  await expect(table).not.toContainText('foo_inner');
+  await page.screenshot({ path: `${SHOTS}/before-symbols.png` });
+
+  await dropFiles(page, [
+    { path: `${FIXTURES}/gperf/bin/shlib_main`, name: 'shlib_main' },
+    { path: `${FIXTURES}/gperf/bin/libfoo.so`, name: 'libfoo.so' },
+    { path: `${FIXTURES}/gperf/bin/libplugin_kept.so`, name: 'libplugin_kept.so' },
+    { path: `${FIXTURES}/sysroot/usr/lib/x86_64-linux-gnu/libc.so.6`, name: 'libc.so.6' },
+  ]);
+  await expect(table).not.toContainText('shlib_main+0x');
+  await expect(table).toContainText('foo_work');
+  await expect(table).toContainText('__libc_start_main');
+  const symbols = page.getByRole('region', { name: 'Symbols' });
+  await expect(symbols).toContainText('shlib_main from shlib_main');
+  await expect(symbols).toContainText('libfoo.so from libfoo.so');
+  await expect(symbols).toContainText('unsymbolized');
+  // The dlclose'd plugin is in no mapping: its frames stay raw addresses, never vanish.
+  await expect(table).toContainText('0x7f');
+  await page.screenshot({ path: `${SHOTS}/after-symbols.png` });
+
+  // Mangled names toggle (C++ example).
+  await dropFiles(page, [
+    { path: `${FIXTURES}/gperf/cxx_demangle.prof`, name: 'cxx_demangle.prof' },
+    { path: `${FIXTURES}/gperf/bin/cxx_demangle`, name: 'cxx_demangle' },
+  ]);
+  await expect(table).toContainText('Circle::area(int) const');
+  await page.getByLabel('Show mangled names').check();
+  await expect(table).toContainText('_ZNK12_GLOBAL__N_16Circle4areaEi');
+  await page.getByLabel('Show mangled names').uncheck();
+  await expect(table).toContainText('Circle::area(int) const');
+});
+
+test('a malformed binary is reported by name and the profile stays symbolized by the others', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await dropFiles(page, [
+    { path: `${FIXTURES}/gperf/tiny.prof`, name: 'tiny.prof' },
+    { path: `${FIXTURES}/gperf/bin/tiny`, name: 'tiny' },
+    { path: `${FIXTURES}/bad/random_bytes.prof`, name: 'libbroken.so' },
+  ]);
+  await expectPainted(page);
+  await expect(page.getByRole('table')).toContainText('gamma_');
 });

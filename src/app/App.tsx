@@ -3,12 +3,16 @@ import type { Analysis } from '../core/pipeline';
 import type { ProfileWarning } from '../core/types';
 import { FlameGraph } from '../flamegraph/FlameGraph';
 import { FunctionTable } from '../table/FunctionTable';
-import { formatBytes, formatCount, formatTime } from './format';
+import { baseName, formatBytes, formatCount, formatTime } from './format';
 import { useStore } from './store';
 
 const NO_WARNINGS: readonly ProfileWarning[] = [];
 
-export const EXAMPLE = { file: 'examples/tiny.prof', label: 'tiny.prof (gperftools, 64-bit)' };
+/** A real libprofiler profile of a small C++ program, with the binary that symbolizes it. */
+export const EXAMPLE = {
+  files: ['examples/cxx_demangle.prof', 'examples/cxx_demangle'],
+  label: 'cxx_demangle.prof + its binary (gperftools, 64-bit, C++)',
+};
 
 export function App() {
   const theme = useStore((s) => s.theme);
@@ -28,7 +32,7 @@ export function App() {
 }
 
 function DropZone({ children }: { children: React.ReactNode }) {
-  const openFile = useStore((s) => s.openFile);
+  const openFiles = useStore((s) => s.openFiles);
   const [over, setOver] = useState(false);
   useEffect(() => {
     const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
@@ -44,8 +48,8 @@ function DropZone({ children }: { children: React.ReactNode }) {
     const onDrop = (e: DragEvent) => {
       e.preventDefault();
       setOver(false);
-      const file = e.dataTransfer?.files?.[0];
-      if (file) void openFile(file);
+      const files = Array.from(e.dataTransfer?.files ?? []);
+      if (files.length > 0) void openFiles(files);
     };
     window.addEventListener('dragover', onOver);
     window.addEventListener('dragleave', onLeave);
@@ -55,7 +59,7 @@ function DropZone({ children }: { children: React.ReactNode }) {
       window.removeEventListener('dragleave', onLeave);
       window.removeEventListener('drop', onDrop);
     };
-  }, [openFile]);
+  }, [openFiles]);
   return (
     <div className={`app${over ? ' drag-over' : ''}`}>
       {children}
@@ -70,7 +74,7 @@ function DropZone({ children }: { children: React.ReactNode }) {
 
 function Toolbar() {
   const inputId = useId();
-  const openFile = useStore((s) => s.openFile);
+  const openFiles = useStore((s) => s.openFiles);
   const analysis = useStore((s) => s.analysis);
   const theme = useStore((s) => s.theme);
   const setTheme = useStore((s) => s.setTheme);
@@ -84,10 +88,11 @@ function Toolbar() {
         id={inputId}
         className="file-input"
         type="file"
+        multiple
         aria-label="Open profile"
         onChange={(e) => {
-          const f = e.currentTarget.files?.[0];
-          if (f) void openFile(f);
+          const files = Array.from(e.currentTarget.files ?? []);
+          if (files.length > 0) void openFiles(files);
           e.currentTarget.value = '';
         }}
       />
@@ -158,14 +163,19 @@ function Messages() {
 }
 
 function StartPage() {
-  const openBuffer = useStore((s) => s.openBuffer);
+  const openBuffers = useStore((s) => s.openBuffers);
   const [failed, setFailed] = useState<string | null>(null);
   const openExample = async () => {
     performance.mark('flamelens:file-received');
     try {
-      const res = await fetch(EXAMPLE.file);
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      await openBuffer('tiny.prof', await res.arrayBuffer());
+      const files = await Promise.all(
+        EXAMPLE.files.map(async (url) => {
+          const res = await fetch(url);
+          if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+          return { name: url.slice(url.lastIndexOf('/') + 1), buffer: await res.arrayBuffer() };
+        }),
+      );
+      await openBuffers(files);
     } catch (e) {
       setFailed((e as Error).message);
     }
@@ -195,7 +205,10 @@ function ProfileView({ analysis }: { analysis: Analysis }) {
       <FlameGraph analysis={analysis} />
       <div className="lower">
         <FunctionTable analysis={analysis} />
-        <MetadataPanel analysis={analysis} />
+        <aside className="side" aria-label="Profile details">
+          <SymbolsPanel />
+          <MetadataPanel analysis={analysis} />
+        </aside>
       </div>
     </main>
   );
@@ -227,7 +240,7 @@ function MetadataPanel({ analysis }: { analysis: Analysis }) {
     `parse ${t.parseMs.toFixed(0)} ms · fold ${t.foldMs.toFixed(0)} ms · tree ${t.treeMs.toFixed(0)} ms`,
   ]);
   return (
-    <aside className="meta" aria-label="Profile metadata" data-timings={JSON.stringify(t)}>
+    <section className="meta" aria-label="Profile metadata" data-timings={JSON.stringify(t)}>
       <h2>Profile</h2>
       <dl>
         {rows.map(([k, v]) => (
@@ -253,6 +266,85 @@ function MetadataPanel({ analysis }: { analysis: Analysis }) {
           </li>
         ))}
       </ul>
-    </aside>
+    </section>
+  );
+}
+
+/** Which mappings got symbols from which dropped files, and what stays unsymbolized. */
+function SymbolsPanel() {
+  const symbols = useStore((s) => s.symbols);
+  const format = useStore((s) => s.analysis?.profile.meta.format);
+  const setMangled = useStore((s) => s.setMangled);
+  const openFiles = useStore((s) => s.openFiles);
+  const inputId = useId();
+  if (format === 'folded') return null;
+  return (
+    <section className="symbols" aria-label="Symbols">
+      <h2>Symbols</h2>
+      {!symbols && (
+        <p className="muted">
+          {format === 'pprof-raw'
+            ? 'Names come from the file’s own symbol section.'
+            : 'Frames show as module+offset. Drop the binary and its libraries here to see function names.'}
+        </p>
+      )}
+      {symbols && (
+        <>
+          <ul className="sym-list">
+            {symbols.report.matched.map((m) => (
+              <li key={m.mappingPath} className="ok">
+                ✓ {baseName(m.mappingPath)}{' '}
+                <span className="muted">
+                  from {m.elfFile} (by {m.by})
+                </span>
+              </li>
+            ))}
+            {symbols.report.unsymbolizedMappings.map((p) => (
+              <li key={p} className="missing">
+                – {baseName(p) || '(anonymous)'} <span className="muted">unsymbolized</span>
+              </li>
+            ))}
+            {symbols.report.unmatchedFiles.map((f) => (
+              <li key={f} className="unused">
+                ? {f} <span className="muted">matches no mapping</span>
+              </li>
+            ))}
+            {symbols.errors.map((e) => (
+              <li key={e.fileName} className="bad">
+                ✗ {e.message}
+              </li>
+            ))}
+            {symbols.report.warnings.map((w) => (
+              <li key={w} className="unused">
+                ! {w}
+              </li>
+            ))}
+          </ul>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={symbols.mangled}
+              onChange={(e) => void setMangled(e.currentTarget.checked)}
+            />{' '}
+            Show mangled names
+          </label>
+        </>
+      )}
+      <label htmlFor={inputId} className="file-label small">
+        Add binaries…
+      </label>
+      <input
+        id={inputId}
+        className="file-input"
+        type="file"
+        multiple
+        aria-label="Add binaries"
+        onChange={(e) => {
+          const files = Array.from(e.currentTarget.files ?? []);
+          if (files.length > 0) void openFiles(files);
+          e.currentTarget.value = '';
+        }}
+      />
+    </section>
   );
 }

@@ -104,3 +104,32 @@ export async function fetchProfile(
   }
   return { name: profileNameFromUrl(res.url || url), buffer: out.buffer };
 }
+
+export interface ProfileUrlHandlers {
+  /** Download progress, 0..1 (only when the server sends Content-Length). */
+  onProgress?: (fraction: number, name: string) => void;
+  onLoaded: (file: { name: string; buffer: ArrayBuffer }) => void;
+  /** `name` is the file name taken from the URL; `message` starts with "could not fetch URL". */
+  onError: (name: string, message: string) => void;
+}
+
+/**
+ * Opens the profile a location hash names (`#profileURL=…`), if any. Returns a cancel function
+ * (for a React effect's cleanup): a cancelled download reports nothing.
+ */
+export function loadProfileFromHash(hash: string, h: ProfileUrlHandlers): () => void {
+  const url = readProfileUrlFromHash(hash);
+  if (url === null) return () => {};
+  const name = profileNameFromUrl(url);
+  const ac = new AbortController();
+  h.onProgress?.(0, name);
+  fetchProfile(url, (f) => h.onProgress?.(f, name), ac.signal).then(
+    (file) => {
+      if (!ac.signal.aborted) h.onLoaded(file);
+    },
+    (e: unknown) => {
+      if (!ac.signal.aborted) h.onError(name, e instanceof Error ? e.message : String(e));
+    },
+  );
+  return () => ac.abort();
+}

@@ -1,8 +1,7 @@
-// The main-thread side of the worker boundary. One parse at a time: opening another file while
-// one is parsing terminates the busy worker (a synchronous parse cannot be interrupted otherwise).
+// The main-thread side of the worker boundary. One job at a time: a new drop while one is
+// running terminates the busy worker (a synchronous parse cannot be interrupted otherwise).
 
-import type { Analysis } from '../core/pipeline';
-import type { FromWorker, ToWorker } from './protocol';
+import type { FileBuffer, FromWorker, ToWorker, WorkerResult } from './protocol';
 
 export class CancelledError extends Error {
   constructor() {
@@ -24,7 +23,7 @@ export class WorkerFailure extends Error {
 
 interface Pending {
   id: number;
-  resolve: (a: Analysis) => void;
+  resolve: (r: WorkerResult) => void;
   reject: (e: Error) => void;
   onProgress?: (phase: string, fraction: number) => void;
 }
@@ -58,23 +57,41 @@ export class ProfileWorkerClient {
       return;
     }
     this.pending = null;
-    if (msg.type === 'result') p.resolve(msg.analysis);
+    if (msg.type === 'result') p.resolve(msg.result);
     else p.reject(new WorkerFailure(msg.message, msg.offset, msg.line));
   }
 
-  /** Parses a file in the worker. The buffer is transferred: the caller must not use it again. */
-  open(
-    name: string,
-    buffer: ArrayBuffer,
+  /**
+   * Sends files dropped together (a profile and/or binaries) to the worker. Their buffers are
+   * transferred: the caller must not use them again. A job still running is abandoned.
+   */
+  drop(files: FileBuffer[], onProgress?: (phase: string, fraction: number) => void): Promise<WorkerResult> {
+    return this.send(
+      { type: 'drop', id: 0, files },
+      files.map((f) => f.buffer),
+      onProgress,
+    );
+  }
+
+  /** Re-folds the open profile with mangled or demangled names. */
+  setMangled(
+    mangled: boolean,
     onProgress?: (phase: string, fraction: number) => void,
-  ): Promise<Analysis> {
+  ): Promise<WorkerResult> {
+    return this.send({ type: 'mangled', id: 0, mangled }, [], onProgress);
+  }
+
+  private send(
+    msg: ToWorker,
+    transfer: ArrayBuffer[],
+    onProgress?: (phase: string, fraction: number) => void,
+  ): Promise<WorkerResult> {
     this.cancel();
     if (!this.worker) this.worker = this.spawn();
     const id = this.nextId++;
-    return new Promise<Analysis>((resolve, reject) => {
+    return new Promise<WorkerResult>((resolve, reject) => {
       this.pending = { id, resolve, reject, onProgress };
-      const msg: ToWorker = { type: 'open', id, name, buffer };
-      this.worker!.postMessage(msg, [buffer]);
+      this.worker!.postMessage({ ...msg, id }, transfer);
     });
   }
 
