@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCallTree, buildFunctionTable, pathToNode } from './calltree';
+import type { FoldedProfile } from '../types';
+import { buildCallTree, buildFunctionTable, type CallTree, pathToNode } from './calltree';
 import { profileFromText, treeToText } from './text-notation';
 
 describe('buildCallTree', () => {
@@ -53,4 +54,121 @@ describe('buildCallTree', () => {
     while (t.firstChild[leaf] !== -1) leaf = t.firstChild[leaf];
     expect(pathToNode(t, leaf).map((f) => p.frames.name[f])).toEqual(['main', 'a', 'b']);
   });
+
+  it('accepts repeated and empty stacks (views may produce them)', () => {
+    const base = profileFromText('main;a 1\nmain;b 1');
+    const p: FoldedProfile = {
+      ...base,
+      stacks: {
+        count: 4,
+        // main;a ×2, the empty stack, main
+        start: Uint32Array.from([0, 2, 4, 4, 5]),
+        frames: Uint32Array.from([0, 1, 0, 1, 0]),
+        weight: Float64Array.from([2, 3, 7, 1]),
+      },
+    };
+    const t = buildCallTree(p);
+    expect(treeToText(t, p)).toBe(['main 6/1', '  a 5/5'].join('\n'));
+    expect(t.total[0]).toBe(13);
+    expect(t.self[0]).toBe(7);
+  });
+
+  it('builds the same tree as a naive trie on random profiles', () => {
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let round = 0; round < 30; round++) {
+      const lines: string[] = [];
+      for (let s = 0, ns = 1 + rnd(40); s < ns; s++) {
+        const len = 1 + rnd(8);
+        lines.push(`${Array.from({ length: len }, () => `f${rnd(4)}`).join(';')} ${1 + rnd(5)}`);
+      }
+      const p = profileFromText(lines.join('\n'));
+      const t = buildCallTree(p);
+      expect(treeToText(t, p)).toBe(naiveTreeText(p));
+      checkLinks(t);
+      // The fast (preorder) function table agrees with a DFS over a renumbered tree.
+      const f = buildFunctionTable(t, p.frames.count);
+      const g = buildFunctionTable(reversedIds(t), p.frames.count);
+      expect(Array.from(f.self)).toEqual(Array.from(g.self));
+      expect(Array.from(f.total)).toEqual(Array.from(g.total));
+    }
+  });
 });
+
+/** The tree as text from a map-based trie, children heaviest first then first seen. */
+function naiveTreeText(p: FoldedProfile): string {
+  interface N {
+    frame: number;
+    total: number;
+    self: number;
+    kids: Map<number, N>;
+    seq: number;
+  }
+  let seq = 0;
+  const root: N = { frame: -1, total: 0, self: 0, kids: new Map(), seq: seq++ };
+  // Children in first-seen order of the sorted stacks = lexicographic frame order.
+  for (let s = 0; s < p.stacks.count; s++) {
+    const w = p.stacks.weight[s];
+    let n = root;
+    n.total += w;
+    for (let i = p.stacks.start[s]; i < p.stacks.start[s + 1]; i++) {
+      const f = p.stacks.frames[i];
+      let c = n.kids.get(f);
+      if (!c) {
+        c = { frame: f, total: 0, self: 0, kids: new Map(), seq: 0 };
+        n.kids.set(f, c);
+      }
+      c.total += w;
+      n = c;
+    }
+    n.self += w;
+  }
+  const out: string[] = [];
+  const work: [N, number][] = [[root, -1]];
+  while (work.length > 0) {
+    const [n, d] = work.pop()!;
+    if (d >= 0) out.push(`${'  '.repeat(d)}${p.frames.name[n.frame]} ${n.total}/${n.self}`);
+    const kids = [...n.kids.values()].sort((a, b) => b.total - a.total || a.frame - b.frame);
+    for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i], d + 1]);
+  }
+  return out.join('\n');
+}
+
+/** Every node is in its parent's child list exactly once, heaviest first. */
+function checkLinks(t: CallTree): void {
+  const seen = new Uint8Array(t.count);
+  for (let v = 0; v < t.count; v++) {
+    let prev = Infinity;
+    for (let c = t.firstChild[v]; c !== -1; c = t.nextSibling[c]) {
+      expect(t.parent[c]).toBe(v);
+      expect(t.depth[c]).toBe(t.depth[v] + 1);
+      expect(t.total[c]).toBeLessThanOrEqual(prev);
+      prev = t.total[c];
+      seen[c]++;
+    }
+  }
+  for (let v = 1; v < t.count; v++) expect(seen[v]).toBe(1);
+}
+
+/** The same tree with ids 1..n-1 reversed: not a preorder, so the DFS path is taken. */
+function reversedIds(t: CallTree): CallTree {
+  const n = t.count;
+  const id = (v: number) => (v <= 0 ? v : n - v);
+  const map = (a: Int32Array, f: (x: number) => number) =>
+    Int32Array.from({ length: n }, (_, v) => f(a[id(v)]));
+  const mapF = (a: Float64Array) => Float64Array.from({ length: n }, (_, v) => a[id(v)]);
+  const t2: CallTree = {
+    ...t,
+    parent: map(t.parent, id),
+    frame: map(t.frame, (x) => x),
+    depth: map(t.depth, (x) => x),
+    total: mapF(t.total),
+    self: mapF(t.self),
+    firstChild: map(t.firstChild, id),
+    nextSibling: map(t.nextSibling, id),
+  };
+  return t2;
+}

@@ -39,10 +39,106 @@ function commonPrefix(frames: Uint32Array, a: number, aLen: number, b: number, b
  * Stacks are sorted lexicographically first; then the nodes a stack adds are exactly its suffix
  * after the common prefix with the previous stack. No hash table, arrays allocated once at their
  * exact size, and node ids come out in depth-first preorder (a subtree is a contiguous id range).
+ *
+ * Performance (a 100 MB profile gives 12.6M nodes, so every per-node operation counts):
+ * - the new nodes of a stack form one chain of consecutive ids, written in one tight loop;
+ * - child links are made while nodes are created (a node's first child is the next id, a new
+ *   branch is the next sibling of the previous stack's node at that depth), so there is no
+ *   separate linking pass and no `fill(-1)`: every element of every array is written exactly once;
+ * - only parents that got a second child are remembered, and only those are re-sorted by weight.
  */
 export function buildCallTree(p: FoldedProfile): CallTree {
   const { start, frames, weight } = p.stacks;
   const n = p.stacks.count;
+  const order = sortStacks(start, frames, n);
+
+  // Pass 1: the common prefix of each stack with the previous one in sorted order (kept for pass 2
+  // rather than compared again), the node count and the deepest stack.
+  const lcp = new Uint32Array(n);
+  let count = 1;
+  let maxDepth = 0;
+  for (let k = 0; k < n; k++) {
+    const s = order[k];
+    const len = start[s + 1] - start[s];
+    if (len > maxDepth) maxDepth = len;
+    let c = 0;
+    if (k > 0) {
+      const q = order[k - 1];
+      c = commonPrefix(frames, start[q], start[q + 1] - start[q], start[s], len);
+    }
+    lcp[k] = c;
+    count += len - c;
+  }
+
+  // Pass 2: create the nodes. Typed arrays start zeroed; each element below is written once.
+  const parent = new Int32Array(count);
+  const frame = new Int32Array(count);
+  const depth = new Int32Array(count);
+  const total = new Float64Array(count);
+  const self = new Float64Array(count);
+  const firstChild = new Int32Array(count);
+  const nextSibling = new Int32Array(count);
+  // Frame ids are < 2^31, so a Uint32 view of `frame` lets `set` copy a stack's frames as memcpy.
+  const frameU32 = new Uint32Array(frame.buffer, frame.byteOffset, count);
+  parent[0] = -1;
+  frame[0] = -1;
+  firstChild[0] = -1;
+  nextSibling[0] = -1;
+  /** path[d]: the node at depth d on the previous stack's path (path[0] = the root). */
+  const path = new Int32Array(maxDepth + 1);
+  /** Parents that have several children (each listed once), to order by weight afterwards. */
+  const branching: number[] = [];
+  let prevLen = 0;
+  let next = 1;
+  for (let k = 0; k < n; k++) {
+    const s = order[k];
+    const b = start[s];
+    const len = start[s + 1] - b;
+    const common = lcp[k];
+    if (common === len) {
+      // The same stack again (a FoldedProfile from a view may repeat one): no new nodes.
+      self[path[len]] += weight[s];
+      prevLen = len;
+      continue;
+    }
+    const par = path[common];
+    const first = next;
+    if (prevLen > common) {
+      // par already has children; the last one made is on the previous stack's path.
+      const sib = path[common + 1];
+      nextSibling[sib] = first;
+      if (firstChild[par] === sib) branching.push(par);
+    } else {
+      firstChild[par] = first;
+    }
+    frameU32.set(frames.subarray(b + common, b + len), first);
+    let node = par;
+    for (let i = common; i < len; i++) {
+      const id = next++;
+      parent[id] = node;
+      depth[id] = i + 1;
+      firstChild[id] = id + 1;
+      nextSibling[id] = -1;
+      path[i + 1] = id;
+      node = id;
+    }
+    firstChild[node] = -1;
+    self[node] += weight[s];
+    prevLen = len;
+  }
+  // Children have larger ids than their parents: one reverse pass sums totals.
+  for (let i = count - 1; i > 0; i--) {
+    const t = total[i] + self[i];
+    total[i] = t;
+    total[parent[i]] += t;
+  }
+  total[0] += self[0];
+  orderChildrenByWeight(branching, firstChild, nextSibling, total);
+  return { count, parent, frame, depth, total, self, firstChild, nextSibling, maxDepth };
+}
+
+/** Stack indices in lexicographic order of their frame sequences (a prefix first). */
+function sortStacks(start: Uint32Array, frames: Uint32Array, n: number): Uint32Array {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   order.sort((x, y) => {
@@ -54,97 +150,79 @@ export function buildCallTree(p: FoldedProfile): CallTree {
     if (c < xl && c < yl) return frames[xb + c] - frames[yb + c];
     return xl - yl;
   });
-
-  // Pass 1: count the nodes.
-  let count = 1;
-  let maxDepth = 0;
-  for (let k = 0; k < n; k++) {
-    const s = order[k];
-    const len = start[s + 1] - start[s];
-    if (len > maxDepth) maxDepth = len;
-    if (k === 0) {
-      count += len;
-      continue;
-    }
-    const q = order[k - 1];
-    count += len - commonPrefix(frames, start[q], start[q + 1] - start[q], start[s], len);
-  }
-
-  // Pass 2: create them.
-  const parent = new Int32Array(count);
-  const frame = new Int32Array(count);
-  const depth = new Int32Array(count);
-  const total = new Float64Array(count);
-  const self = new Float64Array(count);
-  parent[0] = -1;
-  frame[0] = -1;
-  const path = new Int32Array(maxDepth + 1);
-  let next = 1;
-  for (let k = 0; k < n; k++) {
-    const s = order[k];
-    const b = start[s];
-    const len = start[s + 1] - b;
-    let common = 0;
-    if (k > 0) {
-      const q = order[k - 1];
-      common = commonPrefix(frames, start[q], start[q + 1] - start[q], b, len);
-    }
-    let node = path[common];
-    for (let i = common; i < len; i++) {
-      const id = next++;
-      parent[id] = node;
-      frame[id] = frames[b + i];
-      depth[id] = i + 1;
-      node = id;
-      path[i + 1] = id;
-    }
-    self[node] += weight[s];
-  }
-  // Children have larger ids than their parents: one reverse pass sums totals.
-  for (let i = count - 1; i >= 0; i--) {
-    total[i] += self[i];
-    if (i > 0) total[parent[i]] += total[i];
-  }
-  const { firstChild, nextSibling } = linkChildren(count, parent, total);
-  return { count, parent, frame, depth, total, self, firstChild, nextSibling, maxDepth };
+  return order;
 }
 
-/** Children lists ordered heaviest first (ties: lower node id first). O(n log k), k = siblings. */
-function linkChildren(
-  n: number,
-  parent: Int32Array,
+/**
+ * Re-links the children of the given parents heaviest first (ties: lower node id first). Their
+ * lists are in increasing id order on entry; parents with a single child need nothing.
+ */
+function orderChildrenByWeight(
+  parents: number[],
+  firstChild: Int32Array,
+  nextSibling: Int32Array,
   total: Float64Array,
-): { firstChild: Int32Array; nextSibling: Int32Array } {
-  // One reverse pass links every parent's children in increasing id order.
-  const firstChild = new Int32Array(n).fill(-1);
-  const nextSibling = new Int32Array(n).fill(-1);
-  for (let i = n - 1; i > 0; i--) {
-    const p = parent[i];
-    nextSibling[i] = firstChild[p];
-    firstChild[p] = i;
-  }
-  // Then only the (few) parents with several children are reordered by weight.
+): void {
   const byWeight = (a: number, b: number) => total[b] - total[a] || a - b;
   const group: number[] = [];
-  for (let p = 0; p < n; p++) {
-    const c0 = firstChild[p];
-    if (c0 === -1 || nextSibling[c0] === -1) continue;
+  for (const p of parents) {
     group.length = 0;
-    for (let c = c0; c !== -1; c = nextSibling[c]) group.push(c);
+    for (let c = firstChild[p]; c !== -1; c = nextSibling[c]) group.push(c);
     group.sort(byWeight);
     firstChild[p] = group[0];
     for (let i = 0; i + 1 < group.length; i++) nextSibling[group[i]] = group[i + 1];
     nextSibling[group[group.length - 1]] = -1;
   }
-  return { firstChild, nextSibling };
 }
 
 /** Per-function self and total; a recursive function's total counts each sample once. */
 export function buildFunctionTable(tree: CallTree, frameCount: number): FunctionTable {
+  return functionTableInPreorder(tree, frameCount) ?? functionTableByDfs(tree, frameCount);
+}
+
+/**
+ * The fast way, for trees whose ids are a depth-first preorder (every tree buildCallTree makes):
+ * one linear pass over the ids with the current root path in a typed array, instead of a DFS
+ * through a JS array of 2 entries per node. Returns null, having checked as it goes, when the
+ * ids are not in preorder (a node's parent is not on the path of the node before it).
+ */
+function functionTableInPreorder(tree: CallTree, frameCount: number): FunctionTable | null {
+  const { count, parent, frame } = tree;
+  const nodeSelf = tree.self;
+  const nodeTotal = tree.total;
   const self = new Float64Array(frameCount);
   const total = new Float64Array(frameCount);
   const onStack = new Int32Array(frameCount);
-  // Iterative DFS with an explicit stack; `exit` marks nodes whose subtree is done.
+  if (count === 0 || parent[0] !== -1) return null;
+  // The root path of the current node; its length is bounded by the tree's depth + the root.
+  const path = new Int32Array(tree.maxDepth + 2);
+  let sp = -1;
+  for (let v = 0; v < count; v++) {
+    const p = parent[v];
+    if (v > 0 && p < 0) return null; // a second root: the DFS from node 0 does not reach it
+    // Leave the subtrees that ended before v.
+    while (sp >= 0 && path[sp] !== p) {
+      const g = frame[path[sp--]];
+      if (g >= 0) onStack[g]--;
+    }
+    if (v > 0 && sp < 0) return null;
+    if (sp + 1 === path.length) return null;
+    path[++sp] = v;
+    const f = frame[v];
+    if (f >= 0) {
+      self[f] += nodeSelf[v];
+      if (onStack[f] === 0) total[f] += nodeTotal[v];
+      onStack[f]++;
+    }
+  }
+  return { count: frameCount, self, total };
+}
+
+/** Any tree: iterative DFS with an explicit stack; `~v` marks nodes whose subtree is done. */
+function functionTableByDfs(tree: CallTree, frameCount: number): FunctionTable {
+  const self = new Float64Array(frameCount);
+  const total = new Float64Array(frameCount);
+  const onStack = new Int32Array(frameCount);
   const stack: number[] = [0];
   const { firstChild, nextSibling, frame } = tree;
   while (stack.length > 0) {
