@@ -4,9 +4,15 @@
 //   drop → first paint      performance marks flamelens:file-received → flamelens:first-paint
 //   worker parse+fold+tree  the timings the worker reports (shown in the metadata panel too)
 //   baseline                read the same file, transfer it to a worker, hash every record's stack
+//
+// BENCH_TRACE=1 also records a Chromium trace of the last run (bench/out/trace.json) and prints
+// where the time between the two marks went, per thread (page main thread, the worker).
+// BENCH_BUILD=0 reuses dist/; BENCH_PORT picks the preview port (the run fails if it is taken:
+// another engineer's server on it would be measured instead of ours).
 
 import { execSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath, NO_BROWSER_MESSAGE } from '../e2e/browser';
 import { makeSyntheticProfile } from './gen-synthetic';
@@ -14,8 +20,13 @@ import { makeSyntheticProfile } from './gen-synthetic';
 const MB = Number(process.env.BENCH_MB ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PORT = Number(process.env.BENCH_PORT ?? 4391);
+const TRACE = process.env.BENCH_TRACE === '1';
 const OUT = 'bench/out';
 const PROFILE = `${OUT}/synthetic-${MB}mb.prof`;
+/** BENCH_PROFILE=1: an unminified build, and a CPU profile of the page's main thread (last run). */
+const PROFILE_MAIN = process.env.BENCH_PROFILE === '1';
+/** Our own build directory: dist/ belongs to the e2e tests, which may run at the same time. */
+const DIST = PROFILE_MAIN ? `${OUT}/dist-unminified` : `${OUT}/dist`;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
@@ -66,6 +77,10 @@ async function baseline(page: Page): Promise<number> {
 
 async function openInApp(page: Page): Promise<{ paint: number; parse: number; fold: number; tree: number }> {
   await page.goto(`http://127.0.0.1:${PORT}/`);
+  // A user drops a file into a page that has finished loading: let the service worker finish
+  // precaching first (on the first visit it competes with reading the file, adding ~300 ms).
+  await page.evaluate(`navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true`);
+  await page.waitForLoadState('networkidle');
   await page.evaluate(() => performance.clearMarks());
   await page.getByLabel('Open profile').setInputFiles(PROFILE);
   await page.getByRole('img', { name: /Flame graph of/ }).waitFor({ timeout: 120_000 });
@@ -83,6 +98,80 @@ async function openInApp(page: Page): Promise<{ paint: number; parse: number; fo
   })()`);
 }
 
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The page main thread's busiest functions (self time) during the open, from a CDP profile. */
+function summarizeCpuProfile(p: CpuProfile): void {
+  const byId = new Map(p.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  for (let i = 0; i < p.samples.length; i++) {
+    const f = byId.get(p.samples[i])!;
+    if (f.functionName === '(idle)') continue;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.slice(f.url.lastIndexOf('/') + 1)}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+  }
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  console.log('page main thread, self time (ms):');
+  for (const [k, ms] of top) console.log(`  ${ms.toFixed(0).padStart(5)}  ${k}`);
+}
+
+/** True when nothing listens on the port yet. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: { url?: string; functionName?: string } };
+}
+
+/**
+ * Where the time between file-received and first-paint went: per thread, the top-level tasks
+ * (RunTask) and the busiest event names inside them, in ms. Read from a Chromium trace.
+ */
+function summarizeTrace(path: string): void {
+  const events: TraceEvent[] = JSON.parse(readFileSync(path, 'utf8')).traceEvents;
+  const names = new Map<string, string>();
+  for (const e of events)
+    if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args!.name!);
+  const mark = (n: string) => events.find((e) => e.name === n && e.ph !== 'M');
+  const t0 = mark('flamelens:file-received')?.ts;
+  const t1 = mark('flamelens:first-paint')?.ts;
+  if (t0 === undefined || t1 === undefined) {
+    console.log('trace: marks not found');
+    return;
+  }
+  console.log(
+    `trace: file-received → first-paint = ${((t1 - t0) / 1000).toFixed(0)} ms; busy time by thread:`,
+  );
+  const byThread = new Map<string, Map<string, number>>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.dur === undefined || e.ts < t0 || e.ts > t1) continue;
+    const thread = names.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
+    if (!/CrRendererMain|DedicatedWorker|Compositor|VizCompositor/.test(thread)) continue;
+    const m = byThread.get(thread) ?? new Map<string, number>();
+    byThread.set(thread, m);
+    m.set(e.name, (m.get(e.name) ?? 0) + e.dur / 1000);
+  }
+  for (const [thread, m] of byThread) {
+    const top = [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10);
+    console.log(`  ${thread}: ${top.map(([n, ms]) => `${n} ${ms.toFixed(0)}`).join(', ')}`);
+  }
+}
+
 async function main() {
   const exe = chromiumPath();
   if (!exe) {
@@ -95,11 +184,17 @@ async function main() {
     writeFileSync(PROFILE, makeSyntheticProfile(MB * 1024 * 1024, 42));
   }
   const bytes = statSync(PROFILE).size;
-  if (!existsSync('dist/index.html') || process.env.BENCH_BUILD !== '0')
-    execSync('npx vite build', { stdio: 'ignore' });
+  if (!existsSync(`${DIST}/index.html`) || process.env.BENCH_BUILD !== '0')
+    execSync(`npx vite build --outDir ${DIST} --emptyOutDir${PROFILE_MAIN ? ' --minify false' : ''}`, {
+      stdio: 'ignore',
+    });
+  if (!(await portFree(PORT))) {
+    console.error(`port ${PORT} is taken (another preview server?): set BENCH_PORT to a free port`);
+    process.exit(1);
+  }
   const server = spawn(
     'npx',
-    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
+    ['vite', 'preview', '--outDir', DIST, '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
     {
       stdio: 'ignore',
       detached: true,
@@ -117,7 +212,31 @@ async function main() {
     const base: number[] = [];
     const app: Awaited<ReturnType<typeof openInApp>>[] = [];
     for (let r = 0; r < RUNS; r++) {
+      const traced = TRACE && r === RUNS - 1;
+      if (traced) {
+        await browser.startTracing(page, {
+          path: `${OUT}/trace.json`,
+          categories: [
+            'devtools.timeline',
+            'blink.user_timing',
+            'v8',
+            'disabled-by-default-devtools.timeline',
+          ],
+        });
+      }
+      const cdp = PROFILE_MAIN && r === RUNS - 1 ? await page.context().newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       app.push(await openInApp(page));
+      if (traced) await browser.stopTracing();
+      if (cdp) {
+        const { profile } = await cdp.send('Profiler.stop');
+        writeFileSync(`${OUT}/main-thread.cpuprofile`, JSON.stringify(profile));
+        summarizeCpuProfile(profile);
+      }
       base.push(await baseline(page));
     }
     await browser.close();
@@ -133,8 +252,13 @@ async function main() {
       `worker parse + fold + tree:                            ${fmt(worker)}  (parse ${fmt(median(app.map((a) => a.parse)))}, fold ${fmt(median(app.map((a) => a.fold)))}, tree ${fmt(median(app.map((a) => a.tree)))})`,
     );
     console.log(`targets: first paint ≤ 3× baseline and ≤ 1500 ms`);
+    if (TRACE) summarizeTrace(`${OUT}/trace.json`);
   } finally {
-    if (server.pid) process.kill(-server.pid);
+    try {
+      if (server.pid) process.kill(-server.pid);
+    } catch {
+      // already gone
+    }
   }
 }
 
