@@ -1,9 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import type { Analysis } from '../core/pipeline';
 import type { ProfileWarning } from '../core/types';
-import { FlameGraph } from '../flamegraph/FlameGraph';
-import { FunctionTable } from '../table/FunctionTable';
 import { baseName, formatBytes, formatCount, formatTime } from './format';
+import { ProfileView } from './ProfileView';
 import { useStore } from './store';
 
 const NO_WARNINGS: readonly ProfileWarning[] = [];
@@ -21,12 +20,35 @@ export function App() {
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+  // Follow the system's light/dark preference until the user picks a theme.
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const mq = matchMedia('(prefers-color-scheme: dark)');
+    const onChange = () => {
+      if (!useStore.getState().themeChosen)
+        useStore.getState().setTheme(mq.matches ? 'dark' : 'light', false);
+    };
+    mq.addEventListener('change', onChange);
+    return () => mq.removeEventListener('change', onChange);
+  }, []);
   return (
     <DropZone>
       <Toolbar />
       <Progress />
       <Messages />
-      {analysis ? <ProfileView analysis={analysis} /> : status !== 'loading' && <StartPage />}
+      {analysis ? (
+        <ProfileView
+          analysis={analysis}
+          side={
+            <aside className="side" aria-label="Profile details">
+              <SymbolsPanel />
+              <MetadataPanel analysis={analysis} />
+            </aside>
+          }
+        />
+      ) : (
+        status !== 'loading' && <StartPage />
+      )}
     </DropZone>
   );
 }
@@ -195,21 +217,6 @@ function StartPage() {
         <span className="muted">{EXAMPLE.label}</span>
       </p>
       {failed && <p role="alert">Could not load the example: {failed}</p>}
-    </main>
-  );
-}
-
-function ProfileView({ analysis }: { analysis: Analysis }) {
-  return (
-    <main className="profile">
-      <FlameGraph analysis={analysis} />
-      <div className="lower">
-        <FunctionTable analysis={analysis} />
-        <aside className="side" aria-label="Profile details">
-          <SymbolsPanel />
-          <MetadataPanel analysis={analysis} />
-        </aside>
-      </div>
     </main>
   );
 }

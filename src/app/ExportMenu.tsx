@@ -74,7 +74,7 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
           break;
         }
         case 'csv': {
-          const order = sortFunctions(analysis, sort.key, sort.desc);
+          const order = sortFunctions(analysis, { key: sort.key, desc: sort.desc, filter: '' });
           // A byte order mark so spreadsheet programs read the names as UTF-8.
           const text = `\uFEFF${functionTableCsv(analysis, order)}`;
           downloadBlob(new Blob([text], { type: 'text/csv;charset=utf-8' }), `${base}.functions.csv`);

@@ -1,13 +1,19 @@
-// Application state (zustand): the loaded analysis and the view state.
+// Application state (zustand): the loaded analysis and the view state. Every O(samples) step
+// runs in the worker; this store only sends requests and keeps the answers.
 
 import { create } from 'zustand';
+import { describeTransform, type Transform } from '../core/model/transforms';
 import type { Analysis } from '../core/pipeline';
+import type { ChildOrder, Orientation } from '../flamegraph/layout';
+import type { ColorMode } from '../flamegraph/paint';
+import type { SearchQuery } from '../flamegraph/search';
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
 import type { FileBuffer, WorkerResult } from '../worker/protocol';
-import type { SymbolsState } from '../worker/session';
+import type { SandwichResult, SymbolsState } from '../worker/session';
 
 export type SortKey = 'name' | 'module' | 'self' | 'total';
 export type ThemeName = 'light' | 'dark';
+export type ViewMode = 'graph' | 'sandwich';
 
 export interface LoadError {
   fileName: string;
@@ -24,23 +30,43 @@ export interface AppState {
   symbols: SymbolsState | null;
   fileSize: number;
   error: LoadError | null;
+
+  // View state of the main graph.
   focusNode: number;
-  hoverNode: number | null;
-  selectedFrame: number | null;
-  sort: { key: SortKey; desc: boolean };
+  selectedNode: number | null;
+  orientation: Orientation;
+  childOrder: ChildOrder;
+  colorMode: ColorMode;
   theme: ThemeName;
+  /** True once the user chose a theme: then the system preference no longer applies. */
+  themeChosen: boolean;
+  search: SearchQuery;
+
+  // Function table and the views derived from it.
+  sort: { key: SortKey; desc: boolean };
+  /** The function selected in the table (frame id), highlighted in the graph. */
+  selectedFrame: number | null;
+  transforms: Transform[];
+  inverted: boolean;
+  mode: ViewMode;
+  sandwich: SandwichResult | null;
+
   /** Set when a new profile arrives; the flame graph clears it after painting it once. */
   firstPaintPending: boolean;
 
-  /** Files dropped or chosen together: a profile and/or binaries and symbol listings. */
   openFiles: (files: File[]) => Promise<void>;
   openBuffers: (files: FileBuffer[]) => Promise<void>;
   setMangled: (mangled: boolean) => Promise<void>;
   setFocus: (node: number) => void;
-  setHover: (node: number | null) => void;
+  selectNode: (node: number | null) => void;
   selectFrame: (frame: number | null) => void;
   sortBy: (key: SortKey) => void;
-  setTheme: (t: ThemeName) => void;
+  set: (patch: Partial<Pick<AppState, 'orientation' | 'childOrder' | 'colorMode' | 'search'>>) => void;
+  setTheme: (t: ThemeName, chosen?: boolean) => void;
+  addTransform: (t: Transform) => Promise<void>;
+  removeTransform: (index: number) => Promise<void>;
+  setInverted: (inverted: boolean) => Promise<void>;
+  showSandwich: (frame: number | null) => Promise<void>;
   dismissError: () => void;
   paintedFirstFrame: () => void;
 }
@@ -50,24 +76,38 @@ const client = new ProfileWorkerClient();
 const prefersDark = (): boolean =>
   typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
 
+export const transformLabel = describeTransform;
+
 export const useStore = create<AppState>()((set, get) => {
+  const progress = (phase: string, fraction: number) => set({ progress: { phase, fraction } });
+
   /** Runs a worker job; applies its result, or shows its error and keeps what was showing. */
-  const run = async (what: string, job: () => Promise<WorkerResult>, size?: number) => {
+  const run = async (what: string, job: () => Promise<WorkerResult>, size?: number): Promise<boolean> => {
     try {
       const r = await job();
       set({
         status: 'ready',
         analysis: r.analysis,
         symbols: r.symbols,
-        ...(r.newProfile ? { fileSize: size ?? 0, selectedFrame: null } : {}),
+        ...(r.newProfile
+          ? {
+              fileSize: size ?? 0,
+              selectedFrame: null,
+              transforms: [],
+              inverted: false,
+              mode: 'graph',
+              sandwich: null,
+            }
+          : {}),
         loadingName: null,
         progress: null,
         focusNode: 0,
-        hoverNode: null,
+        selectedNode: null,
         firstPaintPending: true,
       });
+      return true;
     } catch (e) {
-      if (e instanceof CancelledError) return; // another job took over
+      if (e instanceof CancelledError) return false; // another job took over
       const f = e instanceof WorkerFailure ? e : new WorkerFailure((e as Error).message);
       // Keep whatever profile was showing: a bad file never blanks the page.
       set({
@@ -76,8 +116,27 @@ export const useStore = create<AppState>()((set, get) => {
         progress: null,
         error: { fileName: what, message: f.message, offset: f.offset, line: f.line },
       });
+      return false;
     }
   };
+
+  /** Re-derives the view after a transform or inversion change (and the sandwich, if shown). */
+  const applyView = async () => {
+    const { transforms, inverted } = get();
+    set({ status: 'loading', loadingName: 'view', progress: { phase: 'view', fraction: 0 } });
+    const ok = await run('view', () => client.setView({ transforms, inverted }, progress));
+    if (ok && get().mode === 'sandwich' && get().sandwich) await loadSandwich(get().sandwich!.name);
+  };
+
+  const loadSandwich = async (name: string) => {
+    try {
+      set({ sandwich: await client.sandwich(name), mode: 'sandwich' });
+    } catch (e) {
+      if (e instanceof CancelledError) return;
+      set({ error: { fileName: 'sandwich', message: (e as Error).message } });
+    }
+  };
+
   return {
     status: 'idle',
     loadingName: null,
@@ -87,10 +146,19 @@ export const useStore = create<AppState>()((set, get) => {
     fileSize: 0,
     error: null,
     focusNode: 0,
-    hoverNode: null,
-    selectedFrame: null,
-    sort: { key: 'self', desc: true },
+    selectedNode: null,
+    orientation: 'flame',
+    childOrder: 'weight',
+    colorMode: 'module',
     theme: prefersDark() ? 'dark' : 'light',
+    themeChosen: false,
+    search: { text: '', regex: true },
+    sort: { key: 'self', desc: true },
+    selectedFrame: null,
+    transforms: [],
+    inverted: false,
+    mode: 'graph',
+    sandwich: null,
     firstPaintPending: false,
 
     openFiles: async (files) => {
@@ -118,22 +186,16 @@ export const useStore = create<AppState>()((set, get) => {
       const size = files.reduce((n, f) => n + f.buffer.byteLength, 0);
       const names = files.map((f) => f.name).join(', ');
       set({ status: 'loading', loadingName: names, progress: { phase: 'parse', fraction: 0 }, error: null });
-      await run(
-        names,
-        () => client.drop(files, (phase, fraction) => set({ progress: { phase, fraction } })),
-        size,
-      );
+      await run(names, () => client.drop(files, progress), size);
     },
 
     setMangled: async (mangled) => {
       set({ status: 'loading', loadingName: 'symbols', progress: { phase: 'symbols', fraction: 0 } });
-      await run('symbols', () => client.setMangled(mangled));
+      await run('symbols', () => client.setMangled(mangled, progress));
     },
 
     setFocus: (node) => set({ focusNode: node }),
-    setHover: (node) => {
-      if (get().hoverNode !== node) set({ hoverNode: node });
-    },
+    selectNode: (node) => set({ selectedNode: node }),
     selectFrame: (frame) => set({ selectedFrame: frame }),
     sortBy: (key) => {
       const s = get().sort;
@@ -141,7 +203,31 @@ export const useStore = create<AppState>()((set, get) => {
         sort: s.key === key ? { key, desc: !s.desc } : { key, desc: key !== 'name' && key !== 'module' },
       });
     },
-    setTheme: (theme) => set({ theme }),
+    set: (patch) => set(patch),
+    setTheme: (theme, chosen = true) => set({ theme, themeChosen: get().themeChosen || chosen }),
+
+    addTransform: async (t) => {
+      set({ transforms: [...get().transforms, t], selectedFrame: null });
+      await applyView();
+    },
+    removeTransform: async (index) => {
+      set({ transforms: get().transforms.filter((_, i) => i !== index), selectedFrame: null });
+      await applyView();
+    },
+    setInverted: async (inverted) => {
+      set({ inverted });
+      await applyView();
+    },
+    showSandwich: async (frame) => {
+      const a = get().analysis;
+      if (frame === null || !a) {
+        set({ mode: 'graph' });
+        return;
+      }
+      set({ selectedFrame: frame });
+      await loadSandwich(a.profile.frames.name[frame]);
+    },
+
     dismissError: () => set({ error: null }),
     paintedFirstFrame: () => {
       if (!get().firstPaintPending) return;

@@ -1,10 +1,12 @@
-// The canvas flame graph: the canvas is the size of the viewport; the graph scrolls vertically.
+// A canvas flame graph of one call tree. The canvas is the size of the viewport; the graph scrolls
+// vertically. Used for the main graph and for both halves of the sandwich view.
 
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { formatCount, formatPercent, formatTime } from '../app/format';
-import { useStore } from '../app/store';
-import type { Analysis } from '../core/pipeline';
+import { baseName, formatCount, formatPercent, formatTime } from '../app/format';
+import type { CallTree } from '../core/model/calltree';
+import type { FoldedProfile } from '../core/types';
 import {
+  type ChildOrder,
   type FlameLayout,
   type FrameRect,
   hitTest,
@@ -13,27 +15,55 @@ import {
   type Orientation,
   rowAt,
 } from './layout';
-import { DARK, LIGHT, paintFlameGraph } from './paint';
+import {
+  FULL,
+  firstDrawn,
+  fitViewport,
+  moveForKey,
+  moveSelection,
+  panViewport,
+  type Viewport,
+  zoomViewport,
+} from './navigation';
+import { type ColorMode, DARK, frameColor, LIGHT, paintFlameGraph } from './paint';
 
-const ROW_HEIGHT = 18;
+export const ROW_HEIGHT = 18;
 const FONT = '12px "DejaVu Sans Mono", Menlo, Consolas, monospace';
 
-export function FlameGraph({ analysis }: { analysis: Analysis }) {
-  const focusNode = useStore((s) => s.focusNode);
-  const hoverNode = useStore((s) => s.hoverNode);
-  const selectedFrame = useStore((s) => s.selectedFrame);
-  const themeName = useStore((s) => s.theme);
-  const setFocus = useStore((s) => s.setFocus);
-  const setHover = useStore((s) => s.setHover);
-  const paintedFirstFrame = useStore((s) => s.paintedFirstFrame);
+export interface FlameGraphProps {
+  graph: { profile: FoldedProfile; tree: CallTree };
+  /** Heading and accessible name, e.g. "Flame graph", "Callers of f". */
+  title: string;
+  orientation: Orientation;
+  order: ChildOrder;
+  colorMode: ColorMode;
+  dark: boolean;
+  focus: number;
+  onFocus: (node: number) => void;
+  selected: number | null;
+  onSelect: (node: number | null) => void;
+  /** 1 per frame id to highlight (search, table selection); the rest is dimmed. */
+  highlight: Uint8Array | null;
+  /** 0..1 per frame id for the heat colouring. */
+  heat?: (frame: number) => number;
+  onPainted?: () => void;
+  onContextMenu?: (node: number, clientX: number, clientY: number) => void;
+  /** Extra controls in the graph's header bar. */
+  children?: React.ReactNode;
+  testId?: string;
+}
 
+export function FlameGraph(props: FlameGraphProps) {
+  const { graph, orientation, focus, onFocus, selected, onSelect, highlight, colorMode, dark, order } = props;
+  const { tree, profile } = graph;
   const scrollRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
   const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState<Viewport>(FULL);
+  const [hover, setHover] = useState<number | null>(null);
   const [pointer, setPointer] = useState<{ x: number; y: number; rect: FrameRect } | null>(null);
-  const orientation: Orientation = 'flame';
-  const { tree, profile } = analysis;
+  const drag = useRef<{ x: number; y: number; top: number; v: Viewport; moved: boolean } | null>(null);
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -44,25 +74,60 @@ export function FlameGraph({ analysis }: { analysis: Analysis }) {
     return () => ro.disconnect();
   }, []);
 
-  const layout: FlameLayout | null = useMemo(
-    () => (size.width > 0 ? layoutFlameGraph(tree, { focus: focusNode, width: size.width }) : null),
-    [tree, focusNode, size.width],
-  );
-  const graphHeight = Math.max((layout?.rowCount ?? 0) * ROW_HEIGHT, size.height);
+  // A new tree or zoom target starts unzoomed horizontally.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when these change
+  useEffect(() => setViewport(FULL), [tree, focus]);
 
-  // Scroll to the root end when a new graph or zoom arrives (flame: root at the bottom).
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (el && layout) el.scrollTop = orientation === 'flame' ? el.scrollHeight : 0;
-  }, [layout]);
-
-  const label = useCallback((node: number) => profile.frames.name[tree.frame[node]] ?? '', [profile, tree]);
+  const nameOf = useCallback((node: number) => profile.frames.name[tree.frame[node]] ?? '', [profile, tree]);
   const moduleOf = useCallback(
     (node: number) => profile.modules[profile.frames.module[tree.frame[node]]] ?? '',
     [profile, tree],
   );
 
+  const layout: FlameLayout | null = useMemo(
+    () =>
+      size.width > 0 ? layoutFlameGraph(tree, { focus, width: size.width, viewport, order, nameOf }) : null,
+    [tree, focus, size.width, viewport, order, nameOf],
+  );
+  const graphHeight = Math.max((layout?.rowCount ?? 0) * ROW_HEIGHT, size.height);
+
+  // A new graph or zoom shows the root end (flame: bottom; icicle: top).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll only when the tree, zoom or orientation change
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el) el.scrollTop = orientation === 'flame' ? el.scrollHeight : 0;
+  }, [tree, focus, orientation, layout?.rowCount]);
+
+  // A selection (keyboard, search) that is not drawn at this zoom: zoom to it.
+  useEffect(() => {
+    if (selected === null || !layout || selected >= tree.count) return;
+    if (!layout.rects.some((r) => r.node === selected)) onFocus(selected);
+  }, [selected, layout, tree, onFocus]);
+
+  const heat = props.heat;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh cache whenever colours change
+  const colorCache = useMemo(() => new Map<number, string>(), [colorMode, dark, profile, heat]);
+  const colorOf = useCallback(
+    (node: number) => {
+      const f = tree.frame[node];
+      let c = colorCache.get(f);
+      if (c === undefined) {
+        c = frameColor(
+          colorMode,
+          profile.frames.name[f],
+          moduleOf(node),
+          heat ? heat(f) : 0,
+          dark ? DARK : LIGHT,
+        );
+        colorCache.set(f, c);
+      }
+      return c;
+    },
+    [colorCache, colorMode, profile, tree, moduleOf, heat, dark],
+  );
+
   // Paint in requestAnimationFrame, only when an input changed.
+  const onPainted = props.onPainted;
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas || !layout || size.width === 0) return;
@@ -80,103 +145,209 @@ export function FlameGraph({ analysis }: { analysis: Analysis }) {
       if (!ctx) return;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.font = FONT;
-      const charWidth = ctx.measureText('M').width || 7;
-      const total = tree.total[0] || 1;
       paintFlameGraph(ctx, w, {
         layout,
-        label,
-        moduleOf,
-        heat: (node) => tree.self[node] / total,
-        colorMode: 'module',
+        label: nameOf,
+        color: colorOf,
         orientation,
-        theme: themeName === 'dark' ? DARK : LIGHT,
+        theme: dark ? DARK : LIGHT,
         rowHeight: ROW_HEIGHT,
         graphHeight,
         scrollTop,
         viewHeight: h,
-        hover: hoverNode,
-        selected: null,
-        highlight: selectedFrame === null ? null : (node) => tree.frame[node] === selectedFrame,
+        hover,
+        selected,
+        highlight: highlight ? (node) => highlight[tree.frame[node]] === 1 : null,
         font: FONT,
-        charWidth,
+        charWidth: ctx.measureText('M').width || 7,
       });
       canvas.dataset.painted = String(layout.rects.length);
-      paintedFirstFrame();
+      onPainted?.();
     });
     return () => cancelAnimationFrame(id);
   }, [
     layout,
     size,
     scrollTop,
-    hoverNode,
-    selectedFrame,
-    themeName,
+    hover,
+    selected,
+    highlight,
+    dark,
     graphHeight,
-    label,
-    moduleOf,
+    nameOf,
+    colorOf,
     tree,
-    paintedFirstFrame,
+    orientation,
+    onPainted,
   ]);
 
-  const pick = (ev: React.MouseEvent): FrameRect | null => {
-    if (!layout || !scrollRef.current) return null;
-    const box = scrollRef.current.getBoundingClientRect();
-    const x = ev.clientX - box.left;
-    const y = ev.clientY - box.top + scrollRef.current.scrollTop;
+  const pick = (clientX: number, clientY: number): FrameRect | null => {
+    const el = scrollRef.current;
+    if (!layout || !el) return null;
+    const box = el.getBoundingClientRect();
+    const x = clientX - box.left;
+    const y = clientY - box.top + el.scrollTop;
     return hitTest(layout, rowAt(y, ROW_HEIGHT, orientation, graphHeight), x);
   };
 
-  const onMove = (ev: React.MouseEvent) => {
-    const r = pick(ev);
+  const onMouseMove = (ev: React.MouseEvent) => {
+    const d = drag.current;
+    if (d && ev.buttons === 1) {
+      const dx = ev.clientX - d.x;
+      const dy = ev.clientY - d.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) d.moved = true;
+      if (d.moved) {
+        setViewport(panViewport(d.v, -dx / Math.max(1, size.width)));
+        if (scrollRef.current) scrollRef.current.scrollTop = d.top - dy;
+        setPointer(null);
+        return;
+      }
+    }
+    const r = pick(ev.clientX, ev.clientY);
     setHover(r && r.node !== MERGED ? r.node : null);
     setPointer(r ? { x: ev.clientX, y: ev.clientY, rect: r } : null);
   };
 
   const onClick = (ev: React.MouseEvent) => {
-    const r = pick(ev);
-    if (r && r.node !== MERGED) setFocus(r.node === focusNode ? tree.parent[r.node] : r.node);
+    if (drag.current?.moved) return;
+    const r = pick(ev.clientX, ev.clientY);
+    if (!r || r.node === MERGED) return;
+    onSelect(r.node);
+    onFocus(r.node === focus ? Math.max(0, tree.parent[r.node]) : r.node);
   };
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !(e.target instanceof HTMLInputElement)) setFocus(0);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [setFocus]);
+  const onDoubleClick = (ev: React.MouseEvent) => {
+    const r = pick(ev.clientX, ev.clientY);
+    if (!r || r.node === MERGED || r.ancestor) return;
+    const v = fitViewport(tree, focus, r.node);
+    if (v) setViewport(v);
+  };
 
-  const focusName = focusNode > 0 ? label(focusNode) : null;
+  // Wheel zooms around the cursor; horizontal wheel / shift+wheel pans. Non-passive, to prevent
+  // the page from scrolling.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const box = el.getBoundingClientRect();
+      const at = Math.min(1, Math.max(0, (e.clientX - box.left) / Math.max(1, box.width)));
+      const horizontal = e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY);
+      if (horizontal) {
+        const d = e.shiftKey ? e.deltaY : e.deltaX;
+        setViewport((v) => panViewport(v, d / Math.max(1, box.width)));
+      } else {
+        setViewport((v) => zoomViewport(v, Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.002)), at));
+      }
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, []);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (!layout) return;
+    const move = moveForKey(e.key, orientation);
+    if (move) {
+      e.preventDefault();
+      const start = selected !== null && selected < tree.count ? selected : firstDrawn(layout);
+      if (start === null) return;
+      onSelect(selected === null ? start : moveSelection(tree, layout, start, move));
+      return;
+    }
+    if (e.key === 'Enter' && selected !== null) {
+      e.preventDefault();
+      onFocus(selected);
+    } else if (e.key === '+' || e.key === '=') {
+      setViewport((v) => zoomViewport(v, 1.5, selectedCenter(layout, selected)));
+    } else if (e.key === '-' || e.key === '_') {
+      setViewport((v) => zoomViewport(v, 1 / 1.5, selectedCenter(layout, selected)));
+    } else if (e.key === '0') {
+      setViewport(FULL);
+      onFocus(0);
+    } else if (e.key === 'Escape') {
+      setViewport(FULL);
+      onFocus(0);
+      onSelect(null);
+    } else if ((e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) && selected !== null) {
+      e.preventDefault();
+      const r = layout.rects.find((x) => x.node === selected);
+      const box = scrollRef.current!.getBoundingClientRect();
+      props.onContextMenu?.(selected, box.left + (r ? r.x + 10 : 10), box.top + 20);
+    }
+  };
+
+  const crumbs = useMemo(() => {
+    const out: number[] = [];
+    for (let v = focus; v > 0; v = tree.parent[v]) out.push(v);
+    return out.reverse();
+  }, [tree, focus]);
+
+  const total = tree.total[0];
+  const sel = selected !== null && selected < tree.count ? selected : null;
+  const announce =
+    sel === null
+      ? ''
+      : `Selected ${nameOf(sel)}: ${formatCount(tree.total[sel])} samples, ${formatPercent(tree.total[sel], total)}`;
   return (
-    <section className="flamegraph" aria-label="Flame graph">
+    <section className="flamegraph" aria-label={props.title} data-testid={props.testId}>
       <div className="fg-bar">
-        <span className="fg-title">Flame graph</span>
-        {focusName !== null && (
-          <>
-            <span className="fg-zoom" data-testid="zoomed-frame">
-              zoomed to <strong>{focusName}</strong>
+        <span className="fg-title">{props.title}</span>
+        <nav className="breadcrumbs" aria-label="Zoom path">
+          <button type="button" onClick={() => onFocus(0)} aria-current={focus === 0 ? 'true' : undefined}>
+            all
+          </button>
+          {crumbs.map((n) => (
+            <span key={n}>
+              {' › '}
+              <button
+                type="button"
+                onClick={() => onFocus(n)}
+                aria-current={n === focus ? 'true' : undefined}
+                title={nameOf(n)}
+              >
+                {shorten(nameOf(n))}
+              </button>
             </span>
-            <button type="button" onClick={() => setFocus(0)}>
-              Reset zoom
-            </button>
-          </>
+          ))}
+        </nav>
+        {focus > 0 && (
+          <button type="button" className="reset" onClick={() => onFocus(0)} data-testid="reset-zoom">
+            Reset
+          </button>
         )}
-        <span className="fg-hint">click a frame to zoom · Esc resets</span>
+        {props.children}
       </div>
       <div
         className="fg-scroll"
         ref={scrollRef}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-        onMouseMove={onMove}
+        onMouseDown={(e) => {
+          if (e.button !== 0) return;
+          drag.current = {
+            x: e.clientX,
+            y: e.clientY,
+            top: scrollRef.current!.scrollTop,
+            v: viewport,
+            moved: false,
+          };
+        }}
+        onMouseUp={() => setTimeout(() => (drag.current = null), 0)}
+        onMouseMove={onMouseMove}
         onMouseLeave={() => {
           setHover(null);
           setPointer(null);
         }}
         onClick={onClick}
-        onKeyDown={(e) => {
-          if ((e.key === 'Enter' || e.key === ' ') && hoverNode !== null) setFocus(hoverNode);
-          else if (e.key === '0') setFocus(0);
+        onDoubleClick={onDoubleClick}
+        onContextMenu={(e) => {
+          const r = pick(e.clientX, e.clientY);
+          if (!r || r.node === MERGED || !props.onContextMenu) return;
+          e.preventDefault();
+          onSelect(r.node);
+          props.onContextMenu(r.node, e.clientX, e.clientY);
         }}
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable graph must be reachable by keyboard
+        onKeyDown={onKeyDown}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the graph is navigable with the arrow keys
         tabIndex={0}
       >
         <div style={{ height: graphHeight, position: 'relative' }}>
@@ -184,36 +355,53 @@ export function FlameGraph({ analysis }: { analysis: Analysis }) {
             ref={canvasRef}
             className="fg-canvas"
             role="img"
-            aria-label={`Flame graph of ${profile.meta.fileName}: ${formatCount(tree.total[0])} samples`}
+            aria-label={`${props.title} of ${profile.meta.fileName}: ${formatCount(total)} samples. Arrow keys select frames, Enter zooms.`}
             style={{ top: scrollTop }}
           />
         </div>
-        {pointer && (
-          <Tooltip analysis={analysis} rect={pointer.rect} x={pointer.x} y={pointer.y} focus={focusNode} />
-        )}
+        {pointer && <Tooltip graph={graph} rect={pointer.rect} x={pointer.x} y={pointer.y} focus={focus} />}
+      </div>
+      <div className="visually-hidden" role="status" aria-live="polite" data-testid="selection-status">
+        {announce}
       </div>
     </section>
   );
 }
 
+function selectedCenter(layout: FlameLayout, selected: number | null): number {
+  const r = selected === null ? undefined : layout.rects.find((x) => x.node === selected);
+  if (!r) return 0.5;
+  return Math.min(1, Math.max(0, (r.x + r.w / 2) / Math.max(1, layout.width)));
+}
+
+function shorten(name: string): string {
+  return name.length > 32 ? `${name.slice(0, 31)}…` : name;
+}
+
 /** Places a fixed-position box near the pointer, flipped to stay inside the window. */
 function tooltipStyle(x: number, y: number): React.CSSProperties {
-  const W = 380;
-  const H = 110;
+  const W = 400;
+  const H = 130;
   const left = x + 14 + W > window.innerWidth ? Math.max(0, x - 14 - W) : x + 14;
   const top = y + 16 + H > window.innerHeight ? Math.max(0, y - 12 - H) : y + 16;
   return { left, top };
 }
 
-function Tooltip(props: { analysis: Analysis; rect: FrameRect; x: number; y: number; focus: number }) {
-  const { analysis, rect, x, y, focus } = props;
-  const { tree, profile } = analysis;
+function Tooltip(props: {
+  graph: { profile: FoldedProfile; tree: CallTree };
+  rect: FrameRect;
+  x: number;
+  y: number;
+  focus: number;
+}) {
+  const { graph, rect, x, y, focus } = props;
+  const { tree, profile } = graph;
   const whole = tree.total[0];
   const period = profile.meta.periodUs;
   const style = tooltipStyle(x, y);
   if (rect.node === MERGED) {
     return (
-      <div className="tooltip" role="tooltip" style={style}>
+      <div className="tooltip" role="tooltip" style={style} data-testid="tooltip">
         <div className="tt-name">{rect.mergedCount} frames too narrow to draw</div>
         <div>
           {formatCount(rect.value)} samples ({formatPercent(rect.value, whole)})
@@ -229,7 +417,11 @@ function Tooltip(props: { analysis: Analysis; rect: FrameRect; x: number; y: num
   return (
     <div className="tooltip" role="tooltip" style={style} data-testid="tooltip">
       <div className="tt-name">{profile.frames.name[frame]}</div>
-      {mod && <div className="tt-module">{mod}</div>}
+      {mod && (
+        <div className="tt-module" title={mod}>
+          {baseName(mod)}
+        </div>
+      )}
       <table>
         <tbody>
           <tr>

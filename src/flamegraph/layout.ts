@@ -12,6 +12,10 @@ export type Orientation = 'flame' | 'icicle';
 
 /** A node id, or MERGED for a bar standing for several narrow siblings. */
 export const MERGED = -1;
+/** Space for children outside the horizontal viewport: laid out, never drawn. */
+const SPACER = -2;
+
+export type ChildOrder = 'weight' | 'name';
 
 export interface FrameRect {
   /** Call tree node, or MERGED. */
@@ -45,6 +49,12 @@ export interface LayoutOptions {
   width: number;
   /** Bars narrower than this (CSS px) are merged. */
   minWidth?: number;
+  /** The visible part of the focus node's width, as fractions [x0, x1] (wheel zoom, pan). */
+  viewport?: readonly [number, number];
+  /** Children heaviest first (default) or by name. */
+  order?: ChildOrder;
+  /** Frame name of a node, for ordering by name. */
+  nameOf?: (node: number) => string;
 }
 
 interface Datum {
@@ -55,41 +65,79 @@ interface Datum {
   children?: Datum[];
 }
 
-/** Collects the visible part of the focus subtree, iteratively (stacks are 250+ deep). */
-function visibleTree(tree: CallTree, focus: number, width: number, minWidth: number): Datum {
-  const focusTotal = tree.total[focus] || 1;
-  const minValue = (minWidth / Math.max(1, width)) * focusTotal;
+interface Walk {
+  tree: CallTree;
+  focusTotal: number;
+  /** Narrower children (in samples) are merged. */
+  minValue: number;
+  vx0: number;
+  vx1: number;
+  order: ChildOrder;
+  nameOf?: (node: number) => string;
+}
+
+function childrenOf(w: Walk, node: number): number[] {
+  const out: number[] = [];
+  for (let c = w.tree.firstChild[node]; c !== -1; c = w.tree.nextSibling[c])
+    if (w.tree.total[c] > 0) out.push(c);
+  if (w.order === 'name' && w.nameOf) {
+    const name = w.nameOf;
+    out.sort((a, b) => {
+      const na = name(a);
+      const nb = name(b);
+      return na < nb ? -1 : na > nb ? 1 : w.tree.total[b] - w.tree.total[a];
+    });
+  }
+  return out;
+}
+
+/**
+ * Collects the part of the focus subtree that is visible, iteratively (stacks are 250+ deep):
+ * children narrower than `minValue` become one merged bar per parent; children outside the
+ * viewport become spacers (laid out so positions stay exact, never drawn or descended).
+ */
+function visibleTree(w: Walk, focus: number): Datum {
+  const { tree } = w;
   const root: Datum = { node: focus, parent: tree.parent[focus], value: tree.total[focus], mergedCount: 0 };
-  const work: Datum[] = [root];
+  const work: { d: Datum; x0: number }[] = [{ d: root, x0: 0 }];
   while (work.length > 0) {
-    const d = work.pop()!;
+    const { d, x0 } = work.pop()!;
     let merged: Datum | null = null;
-    for (let c = tree.firstChild[d.node]; c !== -1; c = tree.nextSibling[c]) {
+    let spacer: Datum | null = null;
+    let offset = 0;
+    const kids: Datum[] = [];
+    for (const c of childrenOf(w, d.node)) {
       const v = tree.total[c];
-      if (v <= 0) continue;
-      d.children ??= [];
-      if (v < minValue) {
+      const cx0 = x0 + offset / w.focusTotal;
+      const cx1 = cx0 + v / w.focusTotal;
+      offset += v;
+      if (cx1 <= w.vx0 || cx0 >= w.vx1) {
+        if (!spacer) {
+          spacer = { node: SPACER, parent: d.node, value: 0, mergedCount: 0 };
+          kids.push(spacer);
+        }
+        spacer.value += v;
+        merged = null;
+        continue;
+      }
+      spacer = null;
+      if (v < w.minValue) {
         if (!merged) {
           merged = { node: MERGED, parent: d.node, value: 0, mergedCount: 0 };
-          d.children.push(merged);
+          kids.push(merged);
         }
         merged.value += v;
         merged.mergedCount++;
         continue;
       }
+      merged = null;
       const child: Datum = { node: c, parent: d.node, value: v, mergedCount: 0 };
-      d.children.push(child);
-      work.push(child);
+      kids.push(child);
+      work.push({ d: child, x0: cx0 });
     }
-    // Keep the merged bar after the real children (children lists are heaviest first).
-    if (merged && d.children && d.children[d.children.length - 1] !== merged) {
-      d.children.splice(d.children.indexOf(merged), 1);
-      d.children.push(merged);
-    }
-    if (merged && merged.value < minValue) {
-      // Too narrow even merged: leave the space empty, as self time is.
-      d.children!.pop();
-    }
+    // A merged bar still narrower than the threshold is drawn as nothing (like self time).
+    for (const k of kids) if (k.node === MERGED && k.value < w.minValue) k.node = SPACER;
+    if (kids.length > 0) d.children = kids;
   }
   return root;
 }
@@ -99,7 +147,10 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
   const focus = opts.focus > 0 && opts.focus < tree.count ? opts.focus : 0;
   const width = Math.max(1, opts.width);
   const minWidth = opts.minWidth ?? 1;
-  const x = scaleLinear().domain([0, 1]).range([0, width]);
+  const [vx0, vx1] = opts.viewport ?? [0, 1];
+  const x = scaleLinear().domain([vx0, vx1]).range([0, width]);
+  const focusTotal = tree.total[focus] || 1;
+  const pxPerUnit = width / Math.max(1e-12, vx1 - vx0);
 
   // Ancestors of the focus node, full width (the virtual root itself is not drawn).
   const ancestors: number[] = [];
@@ -121,7 +172,16 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
     });
   }
 
-  const h = hierarchy<Datum>(visibleTree(tree, focus, width, minWidth), (d) => d.children);
+  const walk: Walk = {
+    tree,
+    focusTotal,
+    minValue: (minWidth / pxPerUnit) * focusTotal,
+    vx0,
+    vx1,
+    order: opts.order ?? 'weight',
+    nameOf: opts.nameOf,
+  };
+  const h = hierarchy<Datum>(visibleTree(walk, focus), (d) => d.children);
   // Each bar's value is its node's total (self time is the space its children leave free).
   h.each((n) => {
     (n as { value?: number }).value = n.data.value;
@@ -130,7 +190,7 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
   // With the virtual root as focus, its row is not drawn: depth 1 becomes row 0.
   const rowOffset = focus === 0 ? -1 : focusDepth - 1;
   laid.each((n: HierarchyRectangularNode<Datum>) => {
-    if (focus === 0 && n.depth === 0) return;
+    if ((focus === 0 && n.depth === 0) || n.data.node === SPACER) return;
     const x0 = x(n.x0);
     const x1 = x(n.x1);
     rects.push({

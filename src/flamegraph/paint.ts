@@ -29,12 +29,9 @@ export const DARK: Theme = {
 
 export interface PaintInput {
   layout: FlameLayout;
-  /** Name of a node's frame and its module, for labels and colours. */
+  /** A node's label, and its fill colour (see frameColor). */
   label: (node: number) => string;
-  moduleOf: (node: number) => string;
-  /** 0..1 self share of a node, for the heat colouring. */
-  heat: (node: number) => number;
-  colorMode: ColorMode;
+  color: (node: number) => string;
   orientation: Orientation;
   theme: Theme;
   rowHeight: number;
@@ -112,7 +109,7 @@ function paintRect(ctx: CanvasRenderingContext2D, r: FrameRect, top: number, p: 
     fill = p.theme.mergedFill;
   } else {
     label = p.label(r.node);
-    fill = frameColor(p.colorMode, label, p.moduleOf(r.node), p.heat(r.node), p.theme);
+    fill = p.color(r.node);
   }
   const dimmed = (p.highlight !== null && (r.node === MERGED || !p.highlight(r.node))) || r.ancestor;
   ctx.globalAlpha = dimmed ? (r.ancestor && p.highlight === null ? p.theme.ancestorAlpha : 0.25) : 1;
@@ -124,12 +121,15 @@ function paintRect(ctx: CanvasRenderingContext2D, r: FrameRect, top: number, p: 
     ctx.lineWidth = r.node === p.selected ? 2 : 1;
     ctx.strokeRect(r.x + 0.5, top + 0.5, Math.max(w - 1, 0.5), h - 1);
   }
-  if (label && r.w > p.charWidth * 3) {
-    const text = fitLabel(label, Math.floor((r.w - 6) / p.charWidth));
+  // Labels of bars that extend past an edge start at the visible part.
+  const x0 = Math.max(r.x, 0);
+  const visibleW = Math.min(r.x + r.w, p.layout.width) - x0;
+  if (label && visibleW > p.charWidth * 3) {
+    const text = fitLabel(label, Math.floor((visibleW - 6) / p.charWidth));
     if (text) {
       ctx.globalAlpha = dimmed ? 0.6 : 1;
       ctx.fillStyle = p.theme.dark ? '#f5f5f5' : '#111111';
-      ctx.fillText(text, r.x + 3, top + h / 2 + 0.5);
+      ctx.fillText(text, x0 + 3, top + h / 2 + 0.5);
     }
   }
   ctx.globalAlpha = 1;

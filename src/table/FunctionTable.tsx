@@ -1,7 +1,8 @@
-// The function table: one row per function, sortable by every column, virtualized rows.
+// The function table: one row per function (merged over call sites), sortable by every column,
+// filterable, virtualized, keyboard-navigable, with real table semantics.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { baseName, formatCount, formatPercent } from '../app/format';
 import { type SortKey, useStore } from '../app/store';
 import type { Analysis } from '../core/pipeline';
@@ -17,45 +18,77 @@ const COLUMNS: { key: SortKey; label: string; pct?: boolean; numeric?: boolean }
   { key: 'total', label: 'Total %', numeric: true, pct: true },
 ];
 
-/** Row order for a sort: frame ids. Pure, so it can be tested and moved to the worker if needed. */
-export function sortFunctions(a: Analysis, key: SortKey, desc: boolean): Int32Array {
-  const { functions, profile } = a;
-  const ids: number[] = [];
-  for (let f = 0; f < functions.count; f++) if (functions.total[f] > 0) ids.push(f);
-  const name = profile.frames.name;
-  const mod = (f: number) => profile.modules[profile.frames.module[f]] ?? '';
-  const sign = desc ? -1 : 1;
-  const byName = (x: number, y: number) => (name[x] < name[y] ? -1 : name[x] > name[y] ? 1 : 0);
-  let cmp: (x: number, y: number) => number;
-  switch (key) {
-    case 'name':
-      cmp = (x, y) => sign * byName(x, y);
-      break;
-    case 'module':
-      cmp = (x, y) => sign * (mod(x) < mod(y) ? -1 : mod(x) > mod(y) ? 1 : 0) || byName(x, y);
-      break;
-    case 'self':
-      cmp = (x, y) =>
-        sign * (functions.self[x] - functions.self[y]) ||
-        functions.total[y] - functions.total[x] ||
-        byName(x, y);
-      break;
-    case 'total':
-      cmp = (x, y) =>
-        sign * (functions.total[x] - functions.total[y]) ||
-        functions.self[y] - functions.self[x] ||
-        byName(x, y);
-      break;
-  }
-  return Int32Array.from(ids.sort(cmp));
+export interface TableQuery {
+  key: SortKey;
+  desc: boolean;
+  /** Case-insensitive substring of the function or module name. */
+  filter: string;
+  /** Frames to leave out (e.g. the address rows of a flat DCPI profile). */
+  exclude?: Uint8Array;
 }
 
-export function FunctionTable({ analysis }: { analysis: Analysis }) {
+/** Row order for a sort and filter: frame ids. Pure, so it is tested without a DOM. */
+export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
+  const { functions, profile } = a;
+  const name = profile.frames.name;
+  const mod = (f: number) => profile.modules[profile.frames.module[f]] ?? '';
+  const needle = q.filter.trim().toLowerCase();
+  const ids: number[] = [];
+  for (let f = 0; f < functions.count; f++) {
+    if (functions.total[f] <= 0 || q.exclude?.[f]) continue;
+    if (needle && !name[f].toLowerCase().includes(needle) && !baseName(mod(f)).toLowerCase().includes(needle))
+      continue;
+    ids.push(f);
+  }
+  const sign = q.desc ? -1 : 1;
+  const byName = (x: number, y: number) => (name[x] < name[y] ? -1 : name[x] > name[y] ? 1 : 0);
+  const { self, total } = functions;
+  const cmp: Record<SortKey, (x: number, y: number) => number> = {
+    name: (x, y) => sign * byName(x, y),
+    module: (x, y) => sign * (mod(x) < mod(y) ? -1 : mod(x) > mod(y) ? 1 : 0) || byName(x, y),
+    self: (x, y) => sign * (self[x] - self[y]) || total[y] - total[x] || byName(x, y),
+    total: (x, y) => sign * (total[x] - total[y]) || self[y] - self[x] || byName(x, y),
+  };
+  return Int32Array.from(ids.sort(cmp[q.key]));
+}
+
+/** For flat (DCPI) profiles: the leaf address frames, shown only on demand. */
+function addressFrames(a: Analysis): Uint8Array | undefined {
+  if (a.profile.meta.format !== 'dcpi') return undefined;
+  const out = new Uint8Array(a.profile.frames.count);
+  const { start, frames } = a.profile.stacks;
+  for (let s = 0; s < a.profile.stacks.count; s++) {
+    // Stacks are [image, address] or [image, function, address]: the last frame is the address.
+    if (start[s + 1] - start[s] > 1) out[frames[start[s + 1] - 1]] = 1;
+  }
+  return out;
+}
+
+export function FunctionTable({
+  analysis,
+  onMenu,
+}: {
+  analysis: Analysis;
+  onMenu?: (frame: number, x: number, y: number) => void;
+}) {
   const sort = useStore((s) => s.sort);
   const sortBy = useStore((s) => s.sortBy);
   const selected = useStore((s) => s.selectedFrame);
   const selectFrame = useStore((s) => s.selectFrame);
-  const order = useMemo(() => sortFunctions(analysis, sort.key, sort.desc), [analysis, sort]);
+  const showSandwich = useStore((s) => s.showSandwich);
+  const [filter, setFilter] = useState('');
+  const [perAddress, setPerAddress] = useState(false);
+  const addresses = useMemo(() => addressFrames(analysis), [analysis]);
+  const order = useMemo(
+    () =>
+      sortFunctions(analysis, {
+        key: sort.key,
+        desc: sort.desc,
+        filter,
+        exclude: perAddress ? undefined : addresses,
+      }),
+    [analysis, sort, filter, perAddress, addresses],
+  );
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
     count: order.length,
@@ -68,10 +101,76 @@ export function FunctionTable({ analysis }: { analysis: Analysis }) {
   const items = virtual.getVirtualItems();
   const padTop = items.length ? items[0].start : 0;
   const padBottom = items.length ? virtual.getTotalSize() - items[items.length - 1].end : 0;
+  const selIndex = selected === null ? -1 : order.indexOf(selected);
+
+  // Keep the selected row in view when it changes (keyboard, graph).
+  useEffect(() => {
+    if (selIndex >= 0) virtual.scrollToIndex(selIndex, { align: 'auto' });
+  }, [selIndex, virtual]);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const move = (i: number) => {
+      e.preventDefault();
+      if (order.length === 0) return;
+      const j = Math.max(0, Math.min(order.length - 1, i));
+      selectFrame(order[j]);
+    };
+    if (e.key === 'ArrowDown') move(selIndex + 1);
+    else if (e.key === 'ArrowUp') move(selIndex - 1);
+    else if (e.key === 'PageDown') move(selIndex + 10);
+    else if (e.key === 'PageUp') move(selIndex - 10);
+    else if (e.key === 'Home') move(0);
+    else if (e.key === 'End') move(order.length - 1);
+    else if (e.key === 'Enter' && selected !== null) {
+      e.preventDefault();
+      void showSandwich(selected);
+    } else if ((e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) && selected !== null && onMenu) {
+      e.preventDefault();
+      const box = scrollRef.current!.getBoundingClientRect();
+      onMenu(
+        selected,
+        box.left + 40,
+        box.top + 30 + Math.max(0, selIndex) * ROW - scrollRef.current!.scrollTop,
+      );
+    }
+  };
 
   return (
     <section className="ftable" aria-label="Function table">
-      <div className="ftable-scroll" ref={scrollRef}>
+      <div className="ftable-bar">
+        <input
+          type="search"
+          placeholder="Filter functions"
+          aria-label="Filter functions"
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+        />
+        <span className="muted" data-testid="row-count">
+          {formatCount(order.length)} functions
+        </span>
+        {addresses && (
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={perAddress}
+              onChange={(e) => setPerAddress(e.currentTarget.checked)}
+            />{' '}
+            Per address
+          </label>
+        )}
+        {selected !== null && (
+          <button type="button" onClick={() => void showSandwich(selected)}>
+            Sandwich: {profile.frames.name[selected]?.slice(0, 40)}
+          </button>
+        )}
+      </div>
+      <div
+        className="ftable-scroll"
+        ref={scrollRef}
+        onKeyDown={onKeyDown}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the table body is keyboard-navigable
+        tabIndex={0}
+      >
         <table aria-rowcount={order.length + 1}>
           <thead>
             <tr>
@@ -102,6 +201,7 @@ export function FunctionTable({ analysis }: { analysis: Analysis }) {
             {items.map((it) => {
               const f = order[it.index];
               const isSel = selected === f;
+              const mod = profile.modules[profile.frames.module[f]] ?? '';
               return (
                 <tr
                   key={f}
@@ -110,12 +210,19 @@ export function FunctionTable({ analysis }: { analysis: Analysis }) {
                   className={isSel ? 'selected' : undefined}
                   style={{ height: ROW }}
                   onClick={() => selectFrame(isSel ? null : f)}
+                  onDoubleClick={() => void showSandwich(f)}
+                  onContextMenu={(e) => {
+                    if (!onMenu) return;
+                    e.preventDefault();
+                    selectFrame(f);
+                    onMenu(f, e.clientX, e.clientY);
+                  }}
                 >
                   <td className="fn" title={profile.frames.name[f]}>
                     {profile.frames.name[f]}
                   </td>
-                  <td className="mod" title={profile.modules[profile.frames.module[f]] ?? ''}>
-                    {baseName(profile.modules[profile.frames.module[f]] ?? '')}
+                  <td className="mod" title={mod}>
+                    {baseName(mod)}
                   </td>
                   <td className="num">{formatCount(functions.self[f])}</td>
                   <td className="num">{formatPercent(functions.self[f], whole)}</td>

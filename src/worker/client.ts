@@ -1,7 +1,10 @@
 // The main-thread side of the worker boundary. One job at a time: a new drop while one is
 // running terminates the busy worker (a synchronous parse cannot be interrupted otherwise).
 
-import type { FileBuffer, FromWorker, ToWorker, WorkerResult } from './protocol';
+import type { FileBuffer, FromWorker, Reply, ToWorker, WorkerResult } from './protocol';
+import type { SandwichResult, ViewSpec } from './session';
+
+type Progress = (phase: string, fraction: number) => void;
 
 export class CancelledError extends Error {
   constructor() {
@@ -23,14 +26,15 @@ export class WorkerFailure extends Error {
 
 interface Pending {
   id: number;
-  resolve: (r: WorkerResult) => void;
+  resolve: (r: Reply) => void;
   reject: (e: Error) => void;
   onProgress?: (phase: string, fraction: number) => void;
 }
 
 export class ProfileWorkerClient {
   private worker: Worker | null = null;
-  private pending: Pending | null = null;
+  /** Requests in flight, answered in order by the worker. */
+  private pending = new Map<number, Pending>();
   private nextId = 1;
 
   private spawn(): Worker {
@@ -40,24 +44,25 @@ export class ProfileWorkerClient {
     });
     w.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     w.onerror = (ev) => {
-      const p = this.pending;
-      this.pending = null;
+      const all = [...this.pending.values()];
+      this.pending.clear();
       this.worker?.terminate();
       this.worker = null;
-      p?.reject(new WorkerFailure(`the parser stopped unexpectedly: ${ev.message || 'worker error'}`));
+      for (const p of all)
+        p.reject(new WorkerFailure(`the parser stopped unexpectedly: ${ev.message || 'worker error'}`));
     };
     return w;
   }
 
   private receive(msg: FromWorker): void {
-    const p = this.pending;
-    if (!p || msg.id !== p.id) return;
+    const p = this.pending.get(msg.id);
+    if (!p) return;
     if (msg.type === 'progress') {
       p.onProgress?.(msg.phase, msg.fraction);
       return;
     }
-    this.pending = null;
-    if (msg.type === 'result') p.resolve(msg.result);
+    this.pending.delete(msg.id);
+    if (msg.type === 'result') p.resolve(msg.reply);
     else p.reject(new WorkerFailure(msg.message, msg.offset, msg.line));
   }
 
@@ -65,8 +70,9 @@ export class ProfileWorkerClient {
    * Sends files dropped together (a profile and/or binaries) to the worker. Their buffers are
    * transferred: the caller must not use them again. A job still running is abandoned.
    */
-  drop(files: FileBuffer[], onProgress?: (phase: string, fraction: number) => void): Promise<WorkerResult> {
-    return this.send(
+  drop(files: FileBuffer[], onProgress?: Progress): Promise<WorkerResult> {
+    this.cancel(); // a new profile makes any running job moot
+    return this.analysis(
       { type: 'drop', id: 0, files },
       files.map((f) => f.buffer),
       onProgress,
@@ -74,35 +80,48 @@ export class ProfileWorkerClient {
   }
 
   /** Re-folds the open profile with mangled or demangled names. */
-  setMangled(
-    mangled: boolean,
-    onProgress?: (phase: string, fraction: number) => void,
-  ): Promise<WorkerResult> {
-    return this.send({ type: 'mangled', id: 0, mangled }, [], onProgress);
+  setMangled(mangled: boolean, onProgress?: Progress): Promise<WorkerResult> {
+    return this.analysis({ type: 'mangled', id: 0, mangled }, [], onProgress);
   }
 
-  private send(
+  /** Applies transforms / inversion to the open profile. */
+  setView(view: ViewSpec, onProgress?: Progress): Promise<WorkerResult> {
+    return this.analysis({ type: 'view', id: 0, view }, [], onProgress);
+  }
+
+  async sandwich(name: string): Promise<SandwichResult> {
+    const r = await this.send({ type: 'sandwich', id: 0, name }, []);
+    if (r.kind !== 'sandwich') throw new WorkerFailure('unexpected reply from the worker');
+    return r.result;
+  }
+
+  private async analysis(
     msg: ToWorker,
     transfer: ArrayBuffer[],
-    onProgress?: (phase: string, fraction: number) => void,
+    onProgress?: Progress,
   ): Promise<WorkerResult> {
-    this.cancel();
+    const r = await this.send(msg, transfer, onProgress);
+    if (r.kind !== 'analysis') throw new WorkerFailure('unexpected reply from the worker');
+    return r.result;
+  }
+
+  private send(msg: ToWorker, transfer: ArrayBuffer[], onProgress?: Progress): Promise<Reply> {
     if (!this.worker) this.worker = this.spawn();
     const id = this.nextId++;
-    return new Promise<WorkerResult>((resolve, reject) => {
-      this.pending = { id, resolve, reject, onProgress };
+    return new Promise<Reply>((resolve, reject) => {
+      this.pending.set(id, { id, resolve, reject, onProgress });
       this.worker!.postMessage({ ...msg, id }, transfer);
     });
   }
 
-  /** Abandons the running parse, if any, by terminating the busy worker. */
+  /** Abandons every request in flight by terminating the busy worker (and its state). */
   cancel(): void {
-    const p = this.pending;
-    if (!p) return;
-    this.pending = null;
+    if (this.pending.size === 0) return;
+    const all = [...this.pending.values()];
+    this.pending.clear();
     this.worker?.terminate();
     this.worker = null;
-    p.reject(new CancelledError());
+    for (const p of all) p.reject(new CancelledError());
   }
 
   dispose(): void {

@@ -3,7 +3,7 @@
 
 import { treeBuffers } from '../core/model/calltree';
 import { ProfileError } from '../core/types';
-import type { FromWorker, ToWorker } from './protocol';
+import type { FromWorker, Reply, ToWorker } from './protocol';
 import { type SessionResult, WorkerSession } from './session';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -27,24 +27,22 @@ async function handle(msg: ToWorker): Promise<void> {
     post({ type: 'progress', id, phase, fraction });
   };
   try {
-    let result: SessionResult;
-    if (msg.type === 'drop') {
-      const files = msg.files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buffer) }));
-      result = await session.drop(files, progress);
+    let reply: Reply;
+    if (msg.type === 'sandwich') {
+      reply = { kind: 'sandwich', result: session.sandwich(msg.name) };
     } else {
-      result = await session.setMangled(msg.mangled, progress);
+      let result: SessionResult;
+      if (msg.type === 'drop') {
+        const files = msg.files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buffer) }));
+        result = await session.drop(files, progress);
+      } else if (msg.type === 'mangled') {
+        result = await session.setMangled(msg.mangled, progress);
+      } else {
+        result = session.setView(msg.view, progress);
+      }
+      reply = { kind: 'analysis', result };
     }
-    const { profile, tree, functions } = result.analysis;
-    const transfer = [
-      profile.frames.module.buffer,
-      profile.stacks.start.buffer,
-      profile.stacks.frames.buffer,
-      profile.stacks.weight.buffer,
-      ...treeBuffers(tree),
-      functions.self.buffer,
-      functions.total.buffer,
-    ] as ArrayBuffer[];
-    post({ type: 'result', id, result }, [...new Set(transfer)]);
+    post({ type: 'result', id, reply }, transferables(reply));
   } catch (e) {
     if (e instanceof ProfileError) {
       post({ type: 'error', id, message: e.describe(), offset: e.offset, line: e.line });
@@ -53,4 +51,20 @@ async function handle(msg: ToWorker): Promise<void> {
       post({ type: 'error', id, message: `internal error while reading the file: ${m}` });
     }
   }
+}
+
+/** Trees and tables are made per reply: transfer them. Profiles stay with the session (copied). */
+function transferables(reply: Reply): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  if (reply.kind === 'analysis') {
+    const { tree, functions } = reply.result.analysis;
+    out.push(
+      ...treeBuffers(tree),
+      functions.self.buffer as ArrayBuffer,
+      functions.total.buffer as ArrayBuffer,
+    );
+  } else {
+    out.push(...treeBuffers(reply.result.callers.tree), ...treeBuffers(reply.result.callees.tree));
+  }
+  return [...new Set(out)];
 }

@@ -1,7 +1,8 @@
-// Messages across the worker boundary. Typed arrays travel as transferables, never copies.
+// Messages across the worker boundary. Trees and tables travel as transferables; profiles are
+// copied (the worker keeps its own to derive views from).
 
 import type { Analysis } from '../core/pipeline';
-import type { SymbolsState } from './session';
+import type { SandwichResult, SymbolsState, ViewSpec } from './session';
 
 export interface FileBuffer {
   name: string;
@@ -10,7 +11,10 @@ export interface FileBuffer {
 
 export type ToWorker =
   /** Files dropped or chosen together: a profile and/or binaries, libraries, nm listings. */
-  { type: 'drop'; id: number; files: FileBuffer[] } | { type: 'mangled'; id: number; mangled: boolean };
+  | { type: 'drop'; id: number; files: FileBuffer[] }
+  | { type: 'mangled'; id: number; mangled: boolean }
+  | { type: 'view'; id: number; view: ViewSpec }
+  | { type: 'sandwich'; id: number; name: string };
 
 export interface WorkerResult {
   analysis: Analysis;
@@ -18,7 +22,9 @@ export interface WorkerResult {
   newProfile: boolean;
 }
 
+export type Reply = { kind: 'analysis'; result: WorkerResult } | { kind: 'sandwich'; result: SandwichResult };
+
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }
-  | { type: 'result'; id: number; result: WorkerResult }
+  | { type: 'result'; id: number; reply: Reply }
   | { type: 'error'; id: number; message: string; offset?: number; line?: number };

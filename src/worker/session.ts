@@ -2,12 +2,17 @@
 // re-fold it without re-parsing), the symbol files, and the view options. Pure core calls only:
 // testable in node.
 
-import { type Analysis, analyzeRaw, parseBytes } from '../core/pipeline';
+import { buildCallTree, type CallTree } from '../core/model/calltree';
+import { foldProfile } from '../core/model/fold';
+import { functionTableOf } from '../core/model/functions';
+import { applyTransforms, type Transform } from '../core/model/transforms';
+import { invertProfile, sandwich } from '../core/model/views';
+import { type Analysis, parseBytes } from '../core/pipeline';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle';
 import { looksLikeElf } from '../core/symbols/elf';
 import { looksLikeNm } from '../core/symbols/nm';
 import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from '../core/symbols/symbolize';
-import { ProfileError, type RawProfile } from '../core/types';
+import { type FoldedProfile, ProfileError, type RawProfile } from '../core/types';
 
 export interface SymbolsState {
   /** Names of the symbol files in use. */
@@ -27,6 +32,20 @@ export interface SessionResult {
 
 export type Progress = (phase: string, fraction: number) => void;
 
+/** How the folded profile is shown: transforms applied in order, then maybe inverted. */
+export interface ViewSpec {
+  transforms: Transform[];
+  inverted: boolean;
+}
+
+export interface SandwichResult {
+  name: string;
+  callers: { profile: FoldedProfile; tree: CallTree };
+  callees: { profile: FoldedProfile; tree: CallTree };
+  self: number;
+  total: number;
+}
+
 const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
 
 export class WorkerSession {
@@ -36,6 +55,10 @@ export class WorkerSession {
   private symbolFiles: DroppedFile[] = [];
   private mangled = false;
   private demangle: Demangle | null = null;
+  /** The folded (symbolized) profile every view derives from. Never transferred. */
+  private base: FoldedProfile | null = null;
+  private baseMs = { parseMs: 0, foldMs: 0 };
+  private view: ViewSpec = { transforms: [], inverted: false };
 
   constructor(private readonly loadDemangle: () => Promise<Demangle> = () => loadDemangler()) {}
 
@@ -80,6 +103,7 @@ export class WorkerSession {
       this.fileName = profile.file.name;
       this.parseMs = profile.parseMs;
       this.symbolFiles = [];
+      this.view = { transforms: [], inverted: false };
     }
     // Unusable files go to the symbolizer too, which reports each by name.
     this.addSymbolFiles([...symbols, ...unusable]);
@@ -93,6 +117,45 @@ export class WorkerSession {
     return { ...(await this.fold(progress)), newProfile: false };
   }
 
+  /** Applies transforms and inversion to the open profile. */
+  setView(view: ViewSpec, progress?: Progress): SessionResult {
+    if (!this.base) throw new ProfileError('no profile is open', 'unknown');
+    this.view = view;
+    return { analysis: this.analyze(progress), symbols: this.symbolsState, newProfile: false };
+  }
+
+  /** Callers and callees of a function, over the transformed (not inverted) profile. */
+  sandwich(name: string): SandwichResult {
+    if (!this.base) throw new ProfileError('no profile is open', 'unknown');
+    const s = sandwich(applyTransforms(this.base, this.view.transforms), name);
+    return {
+      name,
+      callers: { profile: s.callers, tree: buildCallTree(s.callers) },
+      callees: { profile: s.callees, tree: buildCallTree(s.callees) },
+      self: s.self,
+      total: s.total,
+    };
+  }
+
+  private symbolsState: SymbolsState | null = null;
+
+  private analyze(progress?: Progress): Analysis {
+    const t0 = performance.now();
+    progress?.('tree', 0);
+    const shown = applyTransforms(this.base!, this.view.transforms);
+    const graph = this.view.inverted ? invertProfile(shown) : shown;
+    const tree = buildCallTree(graph);
+    // The table always describes functions of the (transformed) profile; an inverted profile
+    // keeps the frame ids, so it indexes the graph's frames too.
+    const functions = functionTableOf(shown);
+    return {
+      profile: graph,
+      tree,
+      functions,
+      timings: { ...this.baseMs, treeMs: performance.now() - t0 },
+    };
+  }
+
   private addSymbolFiles(files: DroppedFile[]): void {
     for (const f of files) {
       // A file dropped again (same name) replaces the earlier one.
@@ -103,19 +166,29 @@ export class WorkerSession {
 
   private async fold(progress?: Progress): Promise<Omit<SessionResult, 'newProfile'>> {
     const raw = this.raw!;
-    const opts = { fileName: this.fileName, onProgress: progress, parseMs: this.parseMs };
-    if (this.symbolFiles.length === 0) return { analysis: analyzeRaw(raw, opts), symbols: null };
-    progress?.('symbols', 0);
-    if (!this.mangled && !this.demangle) this.demangle = await this.loadDemangle();
-    const { symbolizer, report, errors } = symbolizerFromFiles(raw.meta.mappings, this.symbolFiles, {
-      demangle: this.demangle ?? undefined,
-      mangled: this.mangled,
-    });
-    const analysis = analyzeRaw(raw, { ...opts, symbolizer });
-    analysis.profile.meta.symbolized = report.matched.map((m) => m.mappingPath);
-    return {
-      analysis,
-      symbols: { files: this.symbolFiles.map((f) => f.name), report, errors, mangled: this.mangled },
-    };
+    let symbolizer: Parameters<typeof foldProfile>[1]['symbolizer'];
+    this.symbolsState = null;
+    if (this.symbolFiles.length > 0) {
+      progress?.('symbols', 0);
+      if (!this.mangled && !this.demangle) this.demangle = await this.loadDemangle();
+      const r = symbolizerFromFiles(raw.meta.mappings, this.symbolFiles, {
+        demangle: this.demangle ?? undefined,
+        mangled: this.mangled,
+      });
+      symbolizer = r.symbolizer;
+      this.symbolsState = {
+        files: this.symbolFiles.map((f) => f.name),
+        report: r.report,
+        errors: r.errors,
+        mangled: this.mangled,
+      };
+    }
+    progress?.('fold', 0);
+    const t0 = performance.now();
+    this.base = foldProfile(raw, { fileName: this.fileName, symbolizer });
+    if (this.symbolsState)
+      this.base.meta.symbolized = this.symbolsState.report.matched.map((m) => m.mappingPath);
+    this.baseMs = { parseMs: this.parseMs, foldMs: performance.now() - t0 };
+    return { analysis: this.analyze(progress), symbols: this.symbolsState };
   }
 }

@@ -1,0 +1,56 @@
+// Shared e2e helpers: open files the ways a person does, and check the canvas was painted.
+
+import { readFileSync } from 'node:fs';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export const FIXTURES = 'test/fixtures';
+export const SHOTS = 'test-results/screenshots';
+export const ROW = 18;
+
+/** Drops files on the page the way a browser does: dragenter/dragover/drop with a DataTransfer. */
+export async function dropFiles(page: Page, files: { path: string; name: string }[]) {
+  const payload = files.map((f) => ({ name: f.name, b64: readFileSync(f.path).toString('base64') }));
+  await page.evaluate((payload) => {
+    const dt = new DataTransfer();
+    for (const { name, b64 } of payload) {
+      const bin = atob(b64);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      dt.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+    }
+    const target = document.querySelector('main') ?? document.body;
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    }
+  }, payload);
+}
+
+export const dropFile = (page: Page, path: string, name: string) => dropFiles(page, [{ path, name }]);
+
+/** The main flame graph's canvas, once painted with real pixels. */
+export async function paintedGraph(page: Page, testId = 'main-graph'): Promise<Locator> {
+  const canvas = page.getByTestId(testId).getByRole('img');
+  await expect(canvas).toBeVisible();
+  await expect(canvas).toHaveAttribute('data-painted', /[1-9]/);
+  const coloured = await canvas.evaluate((c: HTMLCanvasElement) => {
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] !== d[i + 1] || d[i + 1] !== d[i + 2]) n++;
+    return n;
+  });
+  expect(coloured).toBeGreaterThan(500);
+  return canvas;
+}
+
+/** Canvas pixel colour at a CSS point of the canvas. */
+export async function pixelAt(canvas: Locator, x: number, y: number): Promise<number[]> {
+  return canvas.evaluate(
+    (c: HTMLCanvasElement, [x, y]) => {
+      const dpr = window.devicePixelRatio || 1;
+      return Array.from(
+        c.getContext('2d')!.getImageData(Math.round(x * dpr), Math.round(y * dpr), 1, 1).data,
+      );
+    },
+    [x, y],
+  );
+}

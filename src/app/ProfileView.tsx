@@ -1,0 +1,374 @@
+// The profile on screen: graph toolbar, transform chips, the flame graph (or the sandwich view),
+// the function table, and a context menu shared by graph frames and table rows.
+
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Transform } from '../core/model/transforms';
+import type { Analysis } from '../core/pipeline';
+import { FlameGraph } from '../flamegraph/FlameGraph';
+import { compileQuery, matchFrames, searchTree } from '../flamegraph/search';
+import { FunctionTable } from '../table/FunctionTable';
+import { baseName, formatCount, formatPercent } from './format';
+import { transformLabel, useStore } from './store';
+
+export function ProfileView({ analysis, side }: { analysis: Analysis; side: React.ReactNode }) {
+  const mode = useStore((s) => s.mode);
+  const [menu, setMenu] = useState<MenuTarget | null>(null);
+  const openMenu = useCallback((t: MenuTarget) => setMenu(t), []);
+  return (
+    <main className="profile">
+      <GraphToolbar analysis={analysis} />
+      <TransformChips />
+      {mode === 'sandwich' ? <SandwichView /> : <MainGraph analysis={analysis} onMenu={openMenu} />}
+      <div className="lower">
+        <FunctionTable analysis={analysis} onMenu={(frame, x, y) => openMenu({ frame, node: null, x, y })} />
+        {side}
+      </div>
+      {menu && <ContextMenu target={menu} analysis={analysis} onClose={() => setMenu(null)} />}
+    </main>
+  );
+}
+
+/** What the search matches in the main graph, computed once per tree and query. */
+function useSearch(analysis: Analysis) {
+  const search = useStore((s) => s.search);
+  return useMemo(() => {
+    const m = compileQuery(search);
+    if (!m) return null;
+    if (!m.ok) return { error: m.error, match: null, samples: 0, tops: [] as number[] };
+    const match = matchFrames(analysis.profile.frames.name, m.test);
+    return { error: null, match, ...searchTree(analysis.tree, match) };
+  }, [analysis, search]);
+}
+
+function MainGraph({ analysis, onMenu }: { analysis: Analysis; onMenu: (t: MenuTarget) => void }) {
+  const s = useStore();
+  const result = useSearch(analysis);
+  const highlight = useMemo(() => {
+    if (result?.match) return result.match;
+    if (s.selectedFrame === null) return null;
+    const h = new Uint8Array(analysis.profile.frames.count);
+    if (s.selectedFrame < h.length) h[s.selectedFrame] = 1;
+    return h;
+  }, [result, s.selectedFrame, analysis]);
+  const heat = useHeat(analysis);
+  return (
+    <FlameGraph
+      graph={analysis}
+      title={
+        s.inverted ? 'Inverted flame graph' : s.orientation === 'icicle' ? 'Icicle graph' : 'Flame graph'
+      }
+      orientation={s.orientation}
+      order={s.childOrder}
+      colorMode={s.colorMode}
+      dark={s.theme === 'dark'}
+      focus={s.focusNode}
+      onFocus={s.setFocus}
+      selected={s.selectedNode}
+      onSelect={s.selectNode}
+      highlight={highlight}
+      heat={heat}
+      onPainted={s.paintedFirstFrame}
+      onContextMenu={(node, x, y) => onMenu({ frame: analysis.tree.frame[node], node, x, y })}
+      testId="main-graph"
+    />
+  );
+}
+
+function useHeat(analysis: Analysis) {
+  return useMemo(() => {
+    const self = analysis.functions.self;
+    let max = 0;
+    for (let i = 0; i < self.length; i++) if (self[i] > max) max = self[i];
+    return (frame: number) => (max > 0 ? Math.sqrt((self[frame] ?? 0) / max) : 0);
+  }, [analysis]);
+}
+
+function GraphToolbar({ analysis }: { analysis: Analysis }) {
+  const s = useStore();
+  const result = useSearch(analysis);
+  const input = useRef<HTMLInputElement>(null);
+  const [cursor, setCursor] = useState(-1);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new query restarts the cycle
+  useEffect(() => setCursor(-1), [result]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        input.current?.focus();
+        input.current?.select();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const step = (dir: 1 | -1) => {
+    const tops = result?.tops ?? [];
+    if (tops.length === 0) return;
+    const next = (cursor + dir + tops.length) % tops.length;
+    setCursor(next);
+    s.selectNode(tops[next]);
+  };
+
+  const whole = analysis.tree.total[0];
+  return (
+    <div className="graph-toolbar" role="toolbar" aria-label="Graph options">
+      <fieldset className="seg">
+        <legend className="visually-hidden">Orientation</legend>
+        {(['flame', 'icicle'] as const).map((o) => (
+          <label key={o} className={s.orientation === o ? 'on' : undefined}>
+            <input
+              type="radio"
+              name="orientation"
+              checked={s.orientation === o}
+              onChange={() => s.set({ orientation: o })}
+            />
+            {o === 'flame' ? 'Flame' : 'Icicle'}
+          </label>
+        ))}
+      </fieldset>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={s.inverted}
+          onChange={(e) => void s.setInverted(e.currentTarget.checked)}
+        />{' '}
+        Inverted
+      </label>
+      <label>
+        Order{' '}
+        <select
+          value={s.childOrder}
+          onChange={(e) => s.set({ childOrder: e.currentTarget.value as 'weight' | 'name' })}
+        >
+          <option value="weight">by weight</option>
+          <option value="name">by name</option>
+        </select>
+      </label>
+      <label>
+        Colour{' '}
+        <select
+          value={s.colorMode}
+          onChange={(e) => s.set({ colorMode: e.currentTarget.value as 'module' | 'name' | 'heat' })}
+        >
+          <option value="module">by module</option>
+          <option value="name">by name</option>
+          <option value="heat">by self (heat)</option>
+        </select>
+      </label>
+      {s.mode === 'sandwich' && (
+        <button type="button" onClick={() => void s.showSandwich(null)}>
+          Back to flame graph
+        </button>
+      )}
+      <span className="spacer" />
+      <div className="search">
+        <input
+          ref={input}
+          type="search"
+          placeholder="Search functions (Ctrl+F)"
+          aria-label="Search functions"
+          value={s.search.text}
+          onChange={(e) => s.set({ search: { ...s.search, text: e.currentTarget.value } })}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              step(e.shiftKey ? -1 : 1);
+            } else if (e.key === 'Escape') {
+              s.set({ search: { ...s.search, text: '' } });
+            }
+          }}
+          aria-invalid={result?.error ? true : undefined}
+        />
+        <label className="check" title="Treat the search as a regular expression">
+          <input
+            type="checkbox"
+            checked={s.search.regex}
+            onChange={(e) => s.set({ search: { ...s.search, regex: e.currentTarget.checked } })}
+          />{' '}
+          .*
+        </label>
+        <output className="search-count" aria-live="polite" data-testid="search-count">
+          {result?.error
+            ? `bad pattern: ${result.error}`
+            : result
+              ? `matched: ${formatCount(result.samples)} samples (${formatPercent(result.samples, whole)})${
+                  result.tops.length > 0 && cursor >= 0 ? ` · ${cursor + 1}/${result.tops.length}` : ''
+                }`
+              : ''}
+        </output>
+      </div>
+    </div>
+  );
+}
+
+function TransformChips() {
+  const transforms = useStore((s) => s.transforms);
+  const remove = useStore((s) => s.removeTransform);
+  if (transforms.length === 0) return null;
+  return (
+    <ul className="chips" aria-label="Transforms">
+      {transforms.map((t, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a chip is its position in the ordered list
+        <li key={i} className="chip">
+          <span>{transformLabel(t)}</span>
+          <button type="button" aria-label={`Remove ${transformLabel(t)}`} onClick={() => void remove(i)}>
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SandwichView() {
+  const sandwich = useStore((s) => s.sandwich);
+  const dark = useStore((s) => s.theme === 'dark');
+  const colorMode = useStore((s) => s.colorMode);
+  const order = useStore((s) => s.childOrder);
+  const [callersFocus, setCallersFocus] = useState(0);
+  const [calleesFocus, setCalleesFocus] = useState(0);
+  const [callersSel, setCallersSel] = useState<number | null>(null);
+  const [calleesSel, setCalleesSel] = useState<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new sandwich starts unzoomed
+  useEffect(() => {
+    setCallersFocus(0);
+    setCalleesFocus(0);
+    setCallersSel(null);
+    setCalleesSel(null);
+  }, [sandwich]);
+  if (!sandwich) return null;
+  const whole = sandwich.callers.tree.total[0];
+  return (
+    <div className="sandwich" data-testid="sandwich">
+      <div className="sandwich-title">
+        Sandwich for <strong>{sandwich.name}</strong>: total {formatCount(sandwich.total)} samples, self{' '}
+        {formatCount(sandwich.self)} ({formatPercent(sandwich.self, whole)} of its samples)
+      </div>
+      <FlameGraph
+        graph={sandwich.callers}
+        title={`Callers of ${sandwich.name}`}
+        orientation="flame"
+        order={order}
+        colorMode={colorMode}
+        dark={dark}
+        focus={callersFocus}
+        onFocus={setCallersFocus}
+        selected={callersSel}
+        onSelect={setCallersSel}
+        highlight={null}
+        testId="sandwich-callers"
+      />
+      <FlameGraph
+        graph={sandwich.callees}
+        title={`Callees of ${sandwich.name}`}
+        orientation="icicle"
+        order={order}
+        colorMode={colorMode}
+        dark={dark}
+        focus={calleesFocus}
+        onFocus={setCalleesFocus}
+        selected={calleesSel}
+        onSelect={setCalleesSel}
+        highlight={null}
+        testId="sandwich-callees"
+      />
+    </div>
+  );
+}
+
+export interface MenuTarget {
+  frame: number;
+  /** The graph node right-clicked, for "focus on subtree"; null from the table. */
+  node: number | null;
+  x: number;
+  y: number;
+}
+
+function ContextMenu({
+  target,
+  analysis,
+  onClose,
+}: {
+  target: MenuTarget;
+  analysis: Analysis;
+  onClose: () => void;
+}) {
+  const add = useStore((s) => s.addTransform);
+  const showSandwich = useStore((s) => s.showSandwich);
+  const ref = useRef<HTMLDivElement>(null);
+  const { profile, tree } = analysis;
+  const name = profile.frames.name[target.frame];
+  const module = profile.modules[profile.frames.module[target.frame]] ?? '';
+  const items: { label: string; run: () => void }[] = [
+    { label: `Focus on function ${short(name)}`, run: () => void add({ kind: 'focus-function', name }) },
+  ];
+  if (target.node !== null && !useStore.getState().inverted) {
+    const path: string[] = [];
+    for (let v = target.node; v > 0; v = tree.parent[v]) path.push(profile.frames.name[tree.frame[v]]);
+    path.reverse();
+    items.push({ label: 'Focus on subtree', run: () => void add({ kind: 'focus-subtree', path }) });
+  }
+  items.push({ label: `Hide function ${short(name)}`, run: () => void add({ kind: 'hide-function', name }) });
+  if (module) {
+    items.push({
+      label: `Merge module ${baseName(module)}`,
+      run: () => void add({ kind: 'merge-module', module } satisfies Transform),
+    });
+  }
+  items.push({ label: 'Collapse recursion', run: () => void add({ kind: 'collapse-recursion', name }) });
+  items.push({ label: 'Show sandwich (callers and callees)', run: () => void showSandwich(target.frame) });
+
+  useEffect(() => {
+    ref.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) onClose();
+    };
+    window.addEventListener('mousedown', onDown);
+    return () => window.removeEventListener('mousedown', onDown);
+  }, [onClose]);
+
+  const onKey = (e: React.KeyboardEvent) => {
+    const buttons = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? []);
+    const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    if (e.key === 'Escape') onClose();
+    else if (e.key === 'ArrowDown') buttons[(i + 1) % buttons.length]?.focus();
+    else if (e.key === 'ArrowUp') buttons[(i - 1 + buttons.length) % buttons.length]?.focus();
+    else return;
+    e.preventDefault();
+  };
+
+  const style = {
+    left: Math.min(target.x, window.innerWidth - 300),
+    top: Math.min(target.y, window.innerHeight - 40 * items.length),
+  };
+  return (
+    <div
+      ref={ref}
+      className="context-menu"
+      role="menu"
+      aria-label={`Actions for ${name}`}
+      style={style}
+      onKeyDown={onKey}
+    >
+      {items.map((it) => (
+        <button
+          key={it.label}
+          type="button"
+          role="menuitem"
+          onClick={() => {
+            it.run();
+            onClose();
+          }}
+        >
+          {it.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function short(name: string): string {
+  return name.length > 40 ? `${name.slice(0, 39)}…` : name;
+}

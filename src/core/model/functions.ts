@@ -1,0 +1,29 @@
+// Per-function self and total straight from the stacks (no tree needed): used where the graph
+// shows another tree than the one the table describes (inverted view).
+
+import type { FoldedProfile } from '../types';
+import type { FunctionTable } from './calltree';
+
+/** Self = samples with the function as leaf; Total = samples with it anywhere, counted once. */
+export function functionTableOf(p: FoldedProfile): FunctionTable {
+  const n = p.frames.count;
+  const self = new Float64Array(n);
+  const total = new Float64Array(n);
+  // lastStack[f] = the last stack that counted f: a recursive function counts once per stack.
+  const lastStack = new Int32Array(n).fill(-1);
+  const { start, frames, weight } = p.stacks;
+  for (let s = 0; s < p.stacks.count; s++) {
+    const b = start[s];
+    const e = start[s + 1];
+    const w = weight[s];
+    if (e > b) self[frames[e - 1]] += w;
+    for (let i = b; i < e; i++) {
+      const f = frames[i];
+      if (lastStack[f] !== s) {
+        lastStack[f] = s;
+        total[f] += w;
+      }
+    }
+  }
+  return { count: n, self, total };
+}
