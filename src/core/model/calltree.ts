@@ -190,27 +190,39 @@ function functionTableInPreorder(tree: CallTree, frameCount: number): FunctionTa
   const { count, parent, frame } = tree;
   const nodeSelf = tree.self;
   const nodeTotal = tree.total;
+  if (count === 0 || parent[0] !== -1) return null;
   const self = new Float64Array(frameCount);
   const total = new Float64Array(frameCount);
+  /** How many times each frame is on the current root path (recursion counts once). */
   const onStack = new Int32Array(frameCount);
-  if (count === 0 || parent[0] !== -1) return null;
   // The root path of the current node; its length is bounded by the tree's depth + the root.
   const path = new Int32Array(tree.maxDepth + 2);
-  let sp = -1;
-  for (let v = 0; v < count; v++) {
+  let sp = 0;
+  path[0] = 0;
+  const f0 = frame[0];
+  if (f0 >= 0) {
+    self[f0] += nodeSelf[0];
+    total[f0] += nodeTotal[0];
+    onStack[f0]++;
+  }
+  for (let v = 1; v < count; v++) {
     const p = parent[v];
-    if (v > 0 && p < 0) return null; // a second root: the DFS from node 0 does not reach it
-    // Leave the subtrees that ended before v.
-    while (sp >= 0 && path[sp] !== p) {
-      const g = frame[path[sp--]];
-      if (g >= 0) onStack[g]--;
+    // Most nodes continue a chain (parent = the previous node, always on top of the path): test
+    // that without touching memory, and only otherwise leave the subtrees that ended before v.
+    if (p !== v - 1) {
+      if (p < 0) return null; // a second root: the DFS from node 0 does not reach it
+      while (sp >= 0 && path[sp] !== p) {
+        const g = frame[path[sp--]];
+        if (g >= 0) onStack[g]--;
+      }
+      if (sp < 0) return null;
     }
-    if (v > 0 && sp < 0) return null;
     if (sp + 1 === path.length) return null;
     path[++sp] = v;
     const f = frame[v];
     if (f >= 0) {
-      self[f] += nodeSelf[v];
+      const s = nodeSelf[v];
+      if (s !== 0) self[f] += s; // most nodes have no self weight: skip the random write
       if (onStack[f] === 0) total[f] += nodeTotal[v];
       onStack[f]++;
     }
