@@ -100,19 +100,20 @@ async function openInApp(page: Page): Promise<{ paint: number; parse: number; fo
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-  samples: number[];
-  timeDeltas: number[];
+  samples?: number[];
+  timeDeltas?: number[];
 }
 
 /** The page main thread's busiest functions (self time) during the open, from a CDP profile. */
 function summarizeCpuProfile(p: CpuProfile): void {
   const byId = new Map(p.nodes.map((n) => [n.id, n.callFrame]));
   const self = new Map<string, number>();
-  for (let i = 0; i < p.samples.length; i++) {
-    const f = byId.get(p.samples[i])!;
+  const samples = p.samples ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    const f = byId.get(samples[i])!;
     if (f.functionName === '(idle)') continue;
     const key = `${f.functionName || '(anonymous)'} ${f.url.slice(f.url.lastIndexOf('/') + 1)}:${f.lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+    self.set(key, (self.get(key) ?? 0) + (p.timeDeltas?.[i] ?? 0) / 1000);
   }
   const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15);
   console.log('page main thread, self time (ms):');

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { FoldedProfile } from '../types';
-import { buildCallTree, buildFunctionTable, type CallTree, pathToNode } from './calltree';
+import {
+  buildCallTree,
+  buildCallTreeWithFunctions,
+  buildFunctionTable,
+  type CallTree,
+  pathToNode,
+} from './calltree';
 import { profileFromText, treeToText } from './text-notation';
 
 describe('buildCallTree', () => {
@@ -33,6 +39,7 @@ describe('buildCallTree', () => {
     const fns = buildFunctionTable(t, p.frames.count);
     // Recursive functions count each sample once in Total.
     expect(Array.from(fns.total).slice(0, 7)).toEqual([3, 3, 3, 3, 3, 3, 3]);
+    expect(Array.from(buildCallTreeWithFunctions(p).functions.total)).toEqual(Array.from(fns.total));
   });
 
   it('counts recursion once in function totals and sums self over call sites', () => {
@@ -94,6 +101,11 @@ describe('buildCallTree', () => {
       const g = buildFunctionTable(reversedIds(t), p.frames.count);
       expect(Array.from(f.self)).toEqual(Array.from(g.self));
       expect(Array.from(f.total)).toEqual(Array.from(g.total));
+      // The one-walk builder gives the same tree and table.
+      const both = buildCallTreeWithFunctions(p);
+      expect(both.tree).toEqual(t);
+      expect(Array.from(both.functions.self)).toEqual(Array.from(f.self));
+      expect(Array.from(both.functions.total)).toEqual(Array.from(f.total));
     }
   });
 });

@@ -50,6 +50,24 @@ function commonPrefix(frames: Uint32Array, a: number, aLen: number, b: number, b
  * What remains is mostly the first touch of ~36 bytes × nodes of fresh memory (page faults).
  */
 export function buildCallTree(p: FoldedProfile): CallTree {
+  return build(p, false).tree;
+}
+
+/**
+ * buildCallTree and buildFunctionTable in one walk (what the worker needs for a new profile):
+ * the walk over sorted stacks already enters and leaves every node in depth-first order, so the
+ * per-function sums cost a few operations per node there, instead of a second pass over all
+ * nodes (~250 ms for 12.6M nodes). The results are the same as the two calls.
+ */
+export function buildCallTreeWithFunctions(p: FoldedProfile): { tree: CallTree; functions: FunctionTable } {
+  const { tree, functions } = build(p, true);
+  return { tree, functions: functions! };
+}
+
+function build(
+  p: FoldedProfile,
+  withFunctions: boolean,
+): { tree: CallTree; functions: FunctionTable | null } {
   const { start, frames, weight } = p.stacks;
   const n = p.stacks.count;
   const order = sortStacks(start, frames, n);
@@ -96,7 +114,15 @@ export function buildCallTree(p: FoldedProfile): CallTree {
   const acc = new Float64Array(maxDepth + 1);
   /** Parents that have several children (each listed once), to order by weight afterwards. */
   const branching: number[] = [];
+  // The function table, when asked for: per frame, self and total weight, and how many times the
+  // frame is on the current path (a node is its frame's topmost occurrence when it is the only
+  // one there, so recursion counts each sample once).
+  const frameCount = withFunctions ? p.frames.count : 0;
+  const fnSelf = new Float64Array(frameCount);
+  const fnTotal = new Float64Array(frameCount);
+  const onPath = new Int32Array(frameCount);
   let prevLen = 0;
+  let prevStart = 0;
   let next = 1;
   for (let k = 0; k < n; k++) {
     const s = order[k];
@@ -107,13 +133,20 @@ export function buildCallTree(p: FoldedProfile): CallTree {
     for (let d = prevLen; d > common; d--) {
       total[path[d]] = acc[d];
       acc[d - 1] += acc[d];
+      if (withFunctions) {
+        const f = frames[prevStart + d - 1];
+        if (onPath[f] === 1) fnTotal[f] += acc[d];
+        onPath[f]--;
+      }
     }
     const w = weight[s];
+    if (withFunctions && len > 0) fnSelf[frames[b + len - 1]] += w;
     if (common === len) {
       // The same stack again (a FoldedProfile from a view may repeat one): no new nodes.
       self[path[len]] += w;
       acc[len] += w;
       prevLen = len;
+      prevStart = b;
       continue;
     }
     const par = path[common];
@@ -138,18 +171,26 @@ export function buildCallTree(p: FoldedProfile): CallTree {
       acc[i + 1] = 0;
       node = id;
     }
+    if (withFunctions) for (let i = b + common; i < b + len; i++) onPath[frames[i]]++;
     firstChild[node] = -1;
     self[node] += w;
     acc[len] += w;
     prevLen = len;
+    prevStart = b;
   }
   for (let d = prevLen; d > 0; d--) {
     total[path[d]] = acc[d];
     acc[d - 1] += acc[d];
+    if (withFunctions) {
+      const f = frames[prevStart + d - 1];
+      if (onPath[f] === 1) fnTotal[f] += acc[d];
+      onPath[f]--;
+    }
   }
   total[0] = acc[0];
   orderChildrenByWeight(branching, firstChild, nextSibling, total);
-  return { count, parent, frame, depth, total, self, firstChild, nextSibling, maxDepth };
+  const tree = { count, parent, frame, depth, total, self, firstChild, nextSibling, maxDepth };
+  return { tree, functions: withFunctions ? { count: frameCount, self: fnSelf, total: fnTotal } : null };
 }
 
 /** Stack indices in lexicographic order of their frame sequences (a prefix first). */
