@@ -4,7 +4,9 @@
 import { expect, test } from '@playwright/test';
 import { dropFile, FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
 
-test('a DCPI profile shows a flat flame graph, per-address rows on demand, and its header', async ({ page }) => {
+test('a DCPI profile shows a flat flame graph, per-address rows on demand, and its header', async ({
+  page,
+}) => {
   await page.goto('./');
   await dropFile(page, `${FIXTURES}/dcpi/valid_unknown_lines.dcpi`, 'xemacs.dcpi');
   const canvas = await paintedGraph(page);

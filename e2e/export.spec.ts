@@ -67,7 +67,7 @@ test('folded stacks: lines sum to the total; zoomed: to the zoomed frame', async
     /([\d,]+) samples/.exec((await tip.textContent()) ?? '')![1].replace(/,/g, ''),
   );
   await page.mouse.click(box.x + 40, box.y + box.height - 8 - 18 * 2);
-  await expect(page.getByTestId('zoomed-frame')).toBeVisible();
+  await expect(page.getByTestId('reset-zoom')).toBeVisible();
   const zoomed = (await exportAs(page, 'Folded stacks (.txt)')).bytes.toString('utf8');
   expect(sumFolded(zoomed)).toBe(zoomedSamples);
   const prefix = zoomed.split('\n')[0].split(';').slice(0, 3).join(';');

@@ -1,9 +1,13 @@
 import { useEffect, useId, useState } from 'react';
 import type { Analysis } from '../core/pipeline';
 import type { ProfileWarning } from '../core/types';
+import { installLaunchQueue } from '../pwa/launchQueue';
+import { ExportMenu } from './ExportMenu';
 import { baseName, formatBytes, formatCount, formatTime } from './format';
 import { ProfileView } from './ProfileView';
 import { useStore } from './store';
+import { UpdatePrompt } from './UpdatePrompt';
+import { useUrlState } from './useUrlState';
 
 const NO_WARNINGS: readonly ProfileWarning[] = [];
 
@@ -14,6 +18,9 @@ export const EXAMPLE = {
 };
 
 export function App() {
+  useUrlState();
+  // The installed app opens profile files from the operating system (File Handling API).
+  useEffect(() => installLaunchQueue((file) => void useStore.getState().openFiles([file])), []);
   const theme = useStore((s) => s.theme);
   const analysis = useStore((s) => s.analysis);
   const status = useStore((s) => s.status);
@@ -33,6 +40,7 @@ export function App() {
   }, []);
   return (
     <DropZone>
+      <UpdatePrompt />
       <Toolbar />
       <Progress />
       <Messages />
@@ -100,6 +108,7 @@ function Toolbar() {
   const analysis = useStore((s) => s.analysis);
   const theme = useStore((s) => s.theme);
   const setTheme = useStore((s) => s.setTheme);
+  const focusNode = useStore((s) => s.focusNode);
   return (
     <header className="toolbar">
       <h1 className="logo">Flamelens</h1>
@@ -120,6 +129,13 @@ function Toolbar() {
       />
       {analysis && <span className="current-file">{analysis.profile.meta.fileName}</span>}
       <span className="spacer" />
+      {analysis && (
+        <ExportMenu
+          analysis={analysis}
+          canvas={() => document.querySelector<HTMLCanvasElement>('[data-testid="main-graph"] .fg-canvas')}
+          focusNode={focusNode}
+        />
+      )}
       <button
         type="button"
         onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}

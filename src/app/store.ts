@@ -53,6 +53,8 @@ export interface AppState {
 
   /** Set when a new profile arrives; the flame graph clears it after painting it once. */
   firstPaintPending: boolean;
+  /** Counts profiles opened (not re-derived views of one). */
+  profileSerial: number;
 
   openFiles: (files: File[]) => Promise<void>;
   openBuffers: (files: FileBuffer[]) => Promise<void>;
@@ -66,12 +68,20 @@ export interface AppState {
   addTransform: (t: Transform) => Promise<void>;
   removeTransform: (index: number) => Promise<void>;
   setInverted: (inverted: boolean) => Promise<void>;
+  /** Replaces transforms and inversion at once (opening a link). */
+  setViewSpec: (transforms: Transform[], inverted: boolean) => Promise<void>;
   showSandwich: (frame: number | null) => Promise<void>;
   dismissError: () => void;
   paintedFirstFrame: () => void;
 }
 
 const client = new ProfileWorkerClient();
+
+/** Called when the user opens a local file (the URL state forgets its profile link). */
+let onLocalFile: (() => void) | null = null;
+export function setLocalFileHook(f: () => void): void {
+  onLocalFile = f;
+}
 
 const prefersDark = (): boolean =>
   typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
@@ -97,6 +107,7 @@ export const useStore = create<AppState>()((set, get) => {
               inverted: false,
               mode: 'graph',
               sandwich: null,
+              profileSerial: get().profileSerial + 1,
             }
           : {}),
         loadingName: null,
@@ -160,9 +171,11 @@ export const useStore = create<AppState>()((set, get) => {
     mode: 'graph',
     sandwich: null,
     firstPaintPending: false,
+    profileSerial: 0,
 
     openFiles: async (files) => {
       if (files.length === 0) return;
+      onLocalFile?.();
       performance.mark('flamelens:file-received');
       const names = files.map((f) => f.name).join(', ');
       set({ status: 'loading', loadingName: names, progress: { phase: 'read', fraction: 0 }, error: null });
@@ -216,6 +229,10 @@ export const useStore = create<AppState>()((set, get) => {
     },
     setInverted: async (inverted) => {
       set({ inverted });
+      await applyView();
+    },
+    setViewSpec: async (transforms, inverted) => {
+      set({ transforms, inverted });
       await applyView();
     },
     showSandwich: async (frame) => {

@@ -1,0 +1,83 @@
+// Links: #profileURL= opens a hosted profile; the view state in the hash reproduces what the sender
+// saw; Back and Forward step through zoom history; a failed fetch says so.
+
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
+
+test.use({ serviceWorkers: 'block' });
+
+const HOSTED = 'https://profiles.example.test/runs/simple.folded';
+
+async function serveHosted(page: Page, status = 200) {
+  await page.route(HOSTED, (route) =>
+    route.fulfill({
+      status,
+      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
+      body: status === 200 ? readFileSync(`${FIXTURES}/folded/simple.folded`) : 'not here',
+    }),
+  );
+}
+
+const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Zoom path' }).getByRole('button');
+
+test('a link opens the hosted profile and restores the sender’s view', async ({ page }) => {
+  await serveHosted(page);
+  const view = new URLSearchParams({
+    profileURL: HOSTED,
+    view: 'icicle',
+    zoom: ['main', 'parse'].join('\u001f'),
+    fn: 'read',
+    q: 'lex',
+    t: JSON.stringify([{ kind: 'hide-function', name: 'layout' }]),
+    theme: 'dark',
+  });
+  await page.goto(`./#${view}`);
+  await paintedGraph(page);
+  await expect(page.locator('.current-file')).toHaveText('simple.folded');
+  await expect(page.getByRole('region', { name: 'Icicle graph' })).toBeVisible();
+  await expect(crumbs(page)).toHaveText(['all', 'main', 'parse']);
+  await expect(page.getByRole('list', { name: 'Transforms' })).toContainText('Hide: layout');
+  await expect(page.getByRole('table').locator('tr[aria-selected="true"] td.fn')).toHaveText('read');
+  await expect(page.getByTestId('search-count')).toHaveText('matched: 20 samples (20.0 %)');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.screenshot({ path: `${SHOTS}/link-restored.png` });
+});
+
+test('the hash follows the view; Back and Forward step through zooms', async ({ page }) => {
+  await serveHosted(page);
+  await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
+  const canvas = await paintedGraph(page);
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.click(box.x + 0.3 * box.width, box.y + box.height - ROW * 1.5); // parse
+  await expect(crumbs(page)).toHaveText(['all', 'main', 'parse']);
+  await page.mouse.click(box.x + 0.3 * box.width, box.y + box.height - ROW * 2.5); // read
+  await expect(crumbs(page)).toHaveText(['all', 'main', 'parse', 'read']);
+  expect(decodeURIComponent(page.url())).toContain(`zoom=main\u001fparse\u001fread`);
+  expect(decodeURIComponent(page.url())).toContain(`profileURL=${HOSTED}`);
+  await page.goBack();
+  await expect(crumbs(page)).toHaveText(['all', 'main', 'parse']);
+  await page.goBack();
+  await expect(crumbs(page)).toHaveText(['all']);
+  await page.goForward();
+  await expect(crumbs(page)).toHaveText(['all', 'main', 'parse']);
+  // Reloading the copied link lands on the same zoom.
+  await page.reload();
+  await paintedGraph(page);
+  await expect(crumbs(page)).toHaveText(['all', 'main', 'parse']);
+});
+
+test('a failed fetch and a file that is not a profile get clear errors', async ({ page }) => {
+  await serveHosted(page, 404);
+  await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
+  await expect(page.getByRole('alert')).toContainText('could not fetch URL: HTTP 404');
+  await page.route('https://profiles.example.test/text.txt', (r) =>
+    r.fulfill({ status: 200, headers: { 'access-control-allow-origin': '*' }, body: 'hello, world\n' }),
+  );
+  await page.goto(`./#profileURL=${encodeURIComponent('https://profiles.example.test/text.txt')}`);
+  await page.reload();
+  await expect(page.getByRole('alert')).toContainText('not a recognised profile');
+  await page.goto(`./#profileURL=${encodeURIComponent('https://unreachable.example.test/x.prof')}`);
+  await page.reload();
+  await expect(page.getByRole('alert')).toContainText('could not fetch URL');
+});
