@@ -1,15 +1,8 @@
 // Folded stacks of the current view, through the one serializer (core/model/serialize.ts).
 
-import type { CallTree } from '../core/model/calltree';
+import { type CallTree, pathToNode } from '../core/model/calltree';
 import { toFoldedText } from '../core/model/serialize';
 import type { FoldedProfile } from '../core/types';
-
-/** Frame ids from the root to a call tree node (empty for the virtual root). */
-export function pathToNode(tree: CallTree, node: number): number[] {
-  const path: number[] = [];
-  for (let v = node; v > 0; v = tree.parent[v]) path.push(tree.frame[v]);
-  return path.reverse();
-}
 
 /** The stacks of a profile that begin with a root-first frame path, as a smaller FoldedProfile. */
 export function stacksThrough(p: FoldedProfile, path: readonly number[]): FoldedProfile {

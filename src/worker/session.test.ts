@@ -1,0 +1,78 @@
+// The worker's logic, run in node: files dropped together are sorted into profile and symbol
+// files; symbols dropped later re-fold without re-parsing; views and sandwich derive from the
+// kept profile.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ProfileError } from '../core/types';
+import { WorkerSession } from './session';
+
+const file = (path: string, name = path.split('/').pop()!) => ({
+  name,
+  bytes: new Uint8Array(readFileSync(`test/fixtures/${path}`)),
+});
+const names = (r: Awaited<ReturnType<WorkerSession['drop']>>) => r.analysis.profile.frames.name;
+
+describe('WorkerSession', () => {
+  it('opens a profile, then symbolizes it when its binary arrives', async () => {
+    const s = new WorkerSession();
+    const a = await s.drop([file('gperf/tiny.prof')]);
+    expect(a.newProfile).toBe(true);
+    expect(a.symbols).toBeNull();
+    expect(names(a).some((n) => n.startsWith('tiny+0x'))).toBe(true);
+    const b = await s.drop([file('gperf/bin/tiny')]);
+    expect(b.newProfile).toBe(false);
+    expect(names(b)).toEqual(expect.arrayContaining(['main', 'alpha', 'beta', 'gamma_', 'spin']));
+    expect(b.symbols?.report.matched.map((m) => m.elfFile)).toEqual(['tiny']);
+    expect(b.analysis.tree.total[0]).toBe(18);
+  });
+
+  it('takes a profile and its binaries in one drop, in any order; junk files are reported, not fatal', async () => {
+    const s = new WorkerSession();
+    const r = await s.drop([
+      file('gperf/bin/tiny'),
+      file('bad/random_bytes.prof', 'libjunk.so'),
+      file('gperf/tiny.prof'),
+    ]);
+    expect(r.analysis.profile.meta.fileName).toBe('tiny.prof');
+    expect(names(r)).toContain('gamma_');
+    expect(r.symbols?.errors.map((e) => e.fileName)).toEqual(['libjunk.so']);
+  });
+
+  it('refuses two profiles at once, and binaries without a profile', async () => {
+    const s = new WorkerSession();
+    await expect(s.drop([file('gperf/tiny.prof'), file('gperf/tiny32.prof')])).rejects.toThrow(
+      /one profile at a time/,
+    );
+    await expect(s.drop([file('gperf/bin/tiny')])).rejects.toThrow(/no profile/);
+    await expect(s.drop([file('bad/empty.prof')])).rejects.toBeInstanceOf(ProfileError);
+  });
+
+  it('derives views (transforms, invert) and the sandwich from the kept profile', async () => {
+    const s = new WorkerSession();
+    await s.drop([file('folded/simple.folded')]);
+    const hidden = s.setView({ transforms: [{ kind: 'hide-function', name: 'parse' }], inverted: false });
+    expect(hidden.analysis.profile.frames.name).not.toContain('parse');
+    const inv = s.setView({ transforms: [], inverted: true });
+    const t = inv.analysis.tree;
+    expect(inv.analysis.profile.frames.name[t.frame[t.firstChild[0]]]).toBe('read');
+    // The function table describes functions, not the inverted tree.
+    const main = inv.analysis.profile.frames.name.indexOf('main');
+    expect(inv.analysis.functions.total[main]).toBe(100);
+    const sw = s.sandwich('parse');
+    expect(sw.total).toBe(60);
+    expect(sw.callees.tree.total[0]).toBe(60);
+    expect(sw.callers.profile.frames.name[sw.callers.tree.frame[sw.callers.tree.firstChild[0]]]).toBe(
+      'parse',
+    );
+  });
+
+  it('shows mangled names on request', async () => {
+    const s = new WorkerSession();
+    await s.drop([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')]);
+    const m = await s.setMangled(true);
+    expect(names(m).some((n) => n.startsWith('_ZN'))).toBe(true);
+    const d = await s.setMangled(false);
+    expect(names(d)).toContain('(anonymous namespace)::Circle::area(int) const');
+  });
+});
