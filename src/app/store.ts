@@ -203,7 +203,14 @@ export const useStore = create<AppState>()((set, get) => {
     },
 
     setMangled: async (mangled) => {
-      set({ status: 'loading', loadingName: 'symbols', progress: { phase: 'symbols', fraction: 0 } });
+      const symbols = get().symbols;
+      // The checkbox follows the click at once; the names follow when the worker answers.
+      set({
+        status: 'loading',
+        loadingName: 'symbols',
+        progress: { phase: 'symbols', fraction: 0 },
+        symbols: symbols ? { ...symbols, mangled } : symbols,
+      });
       await run('symbols', () => client.setMangled(mangled, progress));
     },
 
