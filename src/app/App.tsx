@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
-import type { Analysis } from '../core/pipeline';
 import type { ProfileWarning } from '../core/types';
 import { installLaunchQueue } from '../pwa/launchQueue';
+import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { ExportMenu } from './ExportMenu';
 import { baseName, formatBytes, formatCount, formatTime } from './format';
 import { ProfileView } from './ProfileView';
@@ -254,7 +254,7 @@ function MetadataPanel({ analysis }: { analysis: Analysis }) {
   ]);
   rows.push(['Samples', formatCount(m.totalSamples)]);
   if (m.samplingTimeUs !== undefined) rows.push(['Sampling time', formatTime(m.samplingTimeUs)]);
-  rows.push(['Unique stacks', formatCount(analysis.profile.stacks.count)]);
+  rows.push(['Unique stacks', formatCount(analysis.profile.stackCount)]);
   rows.push(['Functions', formatCount(analysis.profile.frames.count)]);
   for (const [k, v] of Object.entries(m.extra ?? {})) rows.push([k, v]);
   const t = analysis.timings;

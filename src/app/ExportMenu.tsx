@@ -1,13 +1,12 @@
 // The "Export" toolbar menu: folded stacks, PNG, SVG and CSV of what is on screen, saved locally.
 
 import { useEffect, useId, useRef, useState } from 'react';
-import type { Analysis } from '../core/pipeline';
 import { functionTableCsv } from '../export/csv';
 import { canvasToPngBlob, downloadBlob, exportBaseName } from '../export/download';
-import { foldedTextOfView } from '../export/folded';
 import { flameGraphSvg } from '../export/svg';
 import { DARK, LIGHT } from '../flamegraph/paint';
 import { sortFunctions } from '../table/FunctionTable';
+import type { PageAnalysis as Analysis } from '../worker/protocol';
 import '../export/export-menu.css';
 import { useStore } from './store';
 
@@ -69,7 +68,8 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
     try {
       switch (kind) {
         case 'folded': {
-          const text = foldedTextOfView(profile, tree, focusNode);
+          // The stacks stay in the worker: it writes the text.
+          const text = await useStore.getState().foldedText();
           downloadBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), `${base}.folded.txt`);
           break;
         }

@@ -3,10 +3,10 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Transform } from '../core/model/transforms';
-import type { Analysis } from '../core/pipeline';
 import { FlameGraph } from '../flamegraph/FlameGraph';
 import { compileQuery, matchFrames, searchTree } from '../flamegraph/search';
 import { FunctionTable } from '../table/FunctionTable';
+import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { baseName, formatCount, formatPercent } from './format';
 import { transformLabel, useStore } from './store';
 

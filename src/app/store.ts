@@ -2,14 +2,14 @@
 // runs in the worker; this store only sends requests and keeps the answers.
 
 import { create } from 'zustand';
+import { pathToNode } from '../core/model/calltree';
 import { describeTransform, type Transform } from '../core/model/transforms';
-import type { Analysis } from '../core/pipeline';
 import type { ChildOrder, Orientation } from '../flamegraph/layout';
 import type { ColorMode } from '../flamegraph/paint';
 import type { SearchQuery } from '../flamegraph/search';
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
-import type { FileBuffer, WorkerResult } from '../worker/protocol';
-import type { SandwichResult, SymbolsState } from '../worker/session';
+import type { FileBuffer, PageAnalysis, PageSandwich, WorkerResult } from '../worker/protocol';
+import type { SymbolsState } from '../worker/session';
 
 export type SortKey = 'name' | 'module' | 'self' | 'total';
 export type ThemeName = 'light' | 'dark';
@@ -26,7 +26,7 @@ export interface AppState {
   status: 'idle' | 'loading' | 'ready';
   loadingName: string | null;
   progress: { phase: string; fraction: number } | null;
-  analysis: Analysis | null;
+  analysis: PageAnalysis | null;
   symbols: SymbolsState | null;
   fileSize: number;
   error: LoadError | null;
@@ -49,7 +49,7 @@ export interface AppState {
   transforms: Transform[];
   inverted: boolean;
   mode: ViewMode;
-  sandwich: SandwichResult | null;
+  sandwich: PageSandwich | null;
 
   /** Set when a new profile arrives; the flame graph clears it after painting it once. */
   firstPaintPending: boolean;
@@ -71,6 +71,8 @@ export interface AppState {
   /** Replaces transforms and inversion at once (opening a link). */
   setViewSpec: (transforms: Transform[], inverted: boolean) => Promise<void>;
   showSandwich: (frame: number | null) => Promise<void>;
+  /** Folded text of the shown view (through the zoomed frame, if any), from the worker. */
+  foldedText: () => Promise<string>;
   dismissError: () => void;
   paintedFirstFrame: () => void;
 }
@@ -252,6 +254,14 @@ export const useStore = create<AppState>()((set, get) => {
       await loadSandwich(a.profile.frames.name[frame]);
     },
 
+    foldedText: () => {
+      const { analysis, focusNode } = get();
+      const path =
+        analysis && focusNode > 0 && focusNode < analysis.tree.count
+          ? pathToNode(analysis.tree, focusNode)
+          : [];
+      return client.foldedText(path);
+    },
     dismissError: () => set({ error: null }),
     paintedFirstFrame: () => {
       if (!get().firstPaintPending) return;

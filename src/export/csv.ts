@@ -1,6 +1,7 @@
 // The function table as CSV (RFC 4180), safe to open in a spreadsheet.
 
-import type { Analysis } from '../core/pipeline';
+import type { CallTree, FunctionTable } from '../core/model/calltree';
+import type { FoldedProfile } from '../core/types';
 
 /**
  * One CSV field. Text that a spreadsheet would run as a formula (= + - @, or a leading tab or
@@ -26,7 +27,7 @@ const pct = (part: number, whole: number): number =>
  * one row per function with samples, in `order` (frame ids; default: by self time).
  */
 export function functionTableCsv(
-  a: Pick<Analysis, 'profile' | 'tree' | 'functions'>,
+  a: { profile: Pick<FoldedProfile, 'frames' | 'modules'>; tree: CallTree; functions: FunctionTable },
   order?: ArrayLike<number>,
 ): string {
   const { profile, functions, tree } = a;

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pathToNode } from '../core/model/calltree';
 import { toFoldedText } from '../core/model/serialize';
 import { analyzeBytes } from '../core/pipeline';
-import { foldedTextOfView } from './folded';
+import { foldedTextThrough } from './folded';
 
 const a = analyzeBytes(new Uint8Array(readFileSync('test/fixtures/xss/evil.folded')), {
   fileName: 'evil.folded',
@@ -13,10 +14,10 @@ const sum = (text: string) =>
     .split('\n')
     .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 
-describe('foldedTextOfView', () => {
+describe('foldedTextThrough', () => {
   it('is the whole profile, through the one serializer, when not zoomed', () => {
-    expect(foldedTextOfView(a.profile, a.tree, 0)).toBe(toFoldedText(a.profile));
-    expect(sum(foldedTextOfView(a.profile, a.tree, 0))).toBe(14);
+    expect(foldedTextThrough(a.profile, [])).toBe(toFoldedText(a.profile));
+    expect(sum(foldedTextThrough(a.profile, []))).toBe(14);
   });
 
   it('keeps only the stacks through a zoomed node, whole (root first)', () => {
@@ -24,7 +25,7 @@ describe('foldedTextOfView', () => {
     while (a.profile.frames.name[a.tree.frame[img]] !== '<img src=x onerror=alert(1)>') {
       img = a.tree.nextSibling[img];
     }
-    const text = foldedTextOfView(a.profile, a.tree, img);
+    const text = foldedTextThrough(a.profile, pathToNode(a.tree, img));
     expect(text).toBe('main;<img src=x onerror=alert(1)> 4\nmain;<img src=x onerror=alert(1)>;leaf 5\n');
     expect(sum(text)).toBe(a.tree.total[img]);
   });

@@ -1,6 +1,5 @@
 // Folded stacks of the current view, through the one serializer (core/model/serialize.ts).
 
-import { type CallTree, pathToNode } from '../core/model/calltree';
 import { toFoldedText } from '../core/model/serialize';
 import type { FoldedProfile } from '../core/types';
 
@@ -33,8 +32,7 @@ export function stacksThrough(p: FoldedProfile, path: readonly number[]): Folded
   return { ...p, stacks: { count: keep.length, start: nStart, frames: nFrames, weight: nWeight } };
 }
 
-/** `root;…;leaf COUNT` lines of the whole profile, or of the stacks through a zoomed node. */
-export function foldedTextOfView(profile: FoldedProfile, tree: CallTree, focusNode: number): string {
-  const focus = focusNode > 0 && focusNode < tree.count ? focusNode : 0;
-  return toFoldedText(stacksThrough(profile, pathToNode(tree, focus)));
+/** `root;…;leaf COUNT` lines of the whole profile, or of the stacks through a frame-id path. */
+export function foldedTextThrough(profile: FoldedProfile, path: readonly number[]): string {
+  return toFoldedText(stacksThrough(profile, path));
 }

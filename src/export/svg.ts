@@ -37,7 +37,7 @@ export function xmlEscape(s: string): string {
 }
 
 export interface SvgOptions {
-  profile: FoldedProfile;
+  profile: Pick<FoldedProfile, 'frames' | 'modules' | 'meta'>;
   tree: CallTree;
   focus: number;
   width: number;

@@ -36,6 +36,8 @@ export interface FrameRect {
 
 export interface FlameLayout {
   rects: FrameRect[];
+  /** True when `maxRows` left deeper rows out: scrolling there needs a new layout. */
+  cut: boolean;
   /** Rects of each row, sorted by x, for hit-testing. */
   rows: FrameRect[][];
   rowCount: number;
@@ -55,6 +57,8 @@ export interface LayoutOptions {
   order?: ChildOrder;
   /** Frame name of a node, for ordering by name. */
   nameOf?: (node: number) => string;
+  /** Rows (from the bottom row 0) to lay out; deeper rows are off screen. Default: all. */
+  maxRows?: number;
 }
 
 interface Datum {
@@ -74,40 +78,54 @@ interface Walk {
   vx1: number;
   order: ChildOrder;
   nameOf?: (node: number) => string;
+  /** Levels below the focus node to lay out (rows further away are off screen). */
+  maxLevels: number;
 }
 
-function childrenOf(w: Walk, node: number): number[] {
+/** Children in name order (weight order needs no array: the tree's lists are heaviest first). */
+function childrenByName(w: Walk, node: number, name: (node: number) => string): number[] {
   const out: number[] = [];
   for (let c = w.tree.firstChild[node]; c !== -1; c = w.tree.nextSibling[c])
     if (w.tree.total[c] > 0) out.push(c);
-  if (w.order === 'name' && w.nameOf) {
-    const name = w.nameOf;
-    out.sort((a, b) => {
-      const na = name(a);
-      const nb = name(b);
-      return na < nb ? -1 : na > nb ? 1 : w.tree.total[b] - w.tree.total[a];
-    });
-  }
-  return out;
+  return out.sort((a, b) => {
+    const na = name(a);
+    const nb = name(b);
+    return na < nb ? -1 : na > nb ? 1 : w.tree.total[b] - w.tree.total[a];
+  });
 }
 
 /**
  * Collects the part of the focus subtree that is visible, iteratively (stacks are 250+ deep):
- * children narrower than `minValue` become one merged bar per parent; children outside the
- * viewport become spacers (laid out so positions stay exact, never drawn or descended).
+ * children narrower than `minValue` become one merged bar per run; children outside the viewport
+ * become spacers (laid out so positions stay exact, never drawn or descended); levels past
+ * `maxLevels` are not entered. Returns whether that limit cut anything off.
  */
-function visibleTree(w: Walk, focus: number): Datum {
+function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
   const { tree } = w;
+  const byName = w.order === 'name' && w.nameOf ? w.nameOf : null;
   const root: Datum = { node: focus, parent: tree.parent[focus], value: tree.total[focus], mergedCount: 0 };
-  const work: { d: Datum; x0: number }[] = [{ d: root, x0: 0 }];
+  const work: { d: Datum; x0: number; level: number }[] = [{ d: root, x0: 0, level: 0 }];
+  let cut = false;
   while (work.length > 0) {
-    const { d, x0 } = work.pop()!;
+    const { d, x0, level } = work.pop()!;
+    if (tree.firstChild[d.node] === -1) continue;
+    if (level >= w.maxLevels) {
+      cut = true;
+      continue;
+    }
     let merged: Datum | null = null;
     let spacer: Datum | null = null;
     let offset = 0;
     const kids: Datum[] = [];
-    for (const c of childrenOf(w, d.node)) {
+    const list = byName ? childrenByName(w, d.node, byName) : null;
+    let i = 0;
+    for (
+      let c = list ? (list[0] ?? -1) : tree.firstChild[d.node];
+      c !== -1;
+      c = list ? (list[++i] ?? -1) : tree.nextSibling[c]
+    ) {
       const v = tree.total[c];
+      if (v <= 0) continue;
       const cx0 = x0 + offset / w.focusTotal;
       const cx1 = cx0 + v / w.focusTotal;
       offset += v;
@@ -128,18 +146,27 @@ function visibleTree(w: Walk, focus: number): Datum {
         }
         merged.value += v;
         merged.mergedCount++;
+        if (!list) {
+          // Heaviest first: every later sibling is narrower still. Count them into this bar
+          // without laying them out (a node can have thousands of children).
+          for (let r = tree.nextSibling[c]; r !== -1; r = tree.nextSibling[r]) {
+            merged.value += tree.total[r];
+            merged.mergedCount++;
+          }
+          break;
+        }
         continue;
       }
       merged = null;
       const child: Datum = { node: c, parent: d.node, value: v, mergedCount: 0 };
       kids.push(child);
-      work.push({ d: child, x0: cx0 });
+      work.push({ d: child, x0: cx0, level: level + 1 });
     }
     // A merged bar still narrower than the threshold is drawn as nothing (like self time).
     for (const k of kids) if (k.node === MERGED && k.value < w.minValue) k.node = SPACER;
     if (kids.length > 0) d.children = kids;
   }
-  return root;
+  return { root, cut };
 }
 
 /** Lays out the graph for a focus (zoomed) node at a given width. */
@@ -172,6 +199,8 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
     });
   }
 
+  // With the virtual root as focus, its row is not drawn: depth 1 becomes row 0.
+  const rowOffset = focus === 0 ? -1 : focusDepth - 1;
   const walk: Walk = {
     tree,
     focusTotal,
@@ -180,15 +209,15 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
     vx1,
     order: opts.order ?? 'weight',
     nameOf: opts.nameOf,
+    maxLevels: opts.maxRows === undefined ? Number.POSITIVE_INFINITY : Math.max(1, opts.maxRows - rowOffset),
   };
-  const h = hierarchy<Datum>(visibleTree(walk, focus), (d) => d.children);
+  const { root, cut } = visibleTree(walk, focus);
+  const h = hierarchy<Datum>(root, (d) => d.children);
   // Each bar's value is its node's total (self time is the space its children leave free).
   h.each((n) => {
     (n as { value?: number }).value = n.data.value;
   });
   const laid = partition<Datum>().size([1, 1]).round(false)(h);
-  // With the virtual root as focus, its row is not drawn: depth 1 becomes row 0.
-  const rowOffset = focus === 0 ? -1 : focusDepth - 1;
   laid.each((n: HierarchyRectangularNode<Datum>) => {
     if ((focus === 0 && n.depth === 0) || n.data.node === SPACER) return;
     const x0 = x(n.x0);
@@ -208,9 +237,9 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
   let rowCount = 0;
   for (const r of rects) rowCount = Math.max(rowCount, r.depth + 1);
   const rows: FrameRect[][] = Array.from({ length: rowCount }, () => []);
+  // Ancestors first, then d3's breadth-first order: each row is already left to right.
   for (const r of rects) rows[r.depth].push(r);
-  for (const row of rows) row.sort((a, b) => a.x - b.x);
-  return { rects, rows, rowCount, focus, width, x };
+  return { rects, rows, rowCount, focus, width, x, cut };
 }
 
 /** The row at a vertical position (CSS px from the top of the whole graph). */

@@ -1,8 +1,8 @@
 // The main-thread side of the worker boundary. One job at a time: a new drop while one is
 // running terminates the busy worker (a synchronous parse cannot be interrupted otherwise).
 
-import type { FileBuffer, FromWorker, Reply, ToWorker, WorkerResult } from './protocol';
-import type { SandwichResult, ViewSpec } from './session';
+import type { FileBuffer, FromWorker, PageSandwich, Reply, ToWorker, WorkerResult } from './protocol';
+import type { ViewSpec } from './session';
 
 type Progress = (phase: string, fraction: number) => void;
 
@@ -89,10 +89,17 @@ export class ProfileWorkerClient {
     return this.analysis({ type: 'view', id: 0, view }, [], onProgress);
   }
 
-  async sandwich(name: string): Promise<SandwichResult> {
+  async sandwich(name: string): Promise<PageSandwich> {
     const r = await this.send({ type: 'sandwich', id: 0, name }, []);
     if (r.kind !== 'sandwich') throw new WorkerFailure('unexpected reply from the worker');
     return r.result;
+  }
+
+  /** Folded text of the shown view, or of its stacks through a frame-id path. */
+  async foldedText(path: number[]): Promise<string> {
+    const r = await this.send({ type: 'folded', id: 0, path }, []);
+    if (r.kind !== 'text') throw new WorkerFailure('unexpected reply from the worker');
+    return r.text;
   }
 
   private async analysis(

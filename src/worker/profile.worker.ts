@@ -3,7 +3,7 @@
 
 import { treeBuffers } from '../core/model/calltree';
 import { ProfileError } from '../core/types';
-import type { FromWorker, Reply, ToWorker } from './protocol';
+import { type FromWorker, type Reply, type ToWorker, toPageProfile } from './protocol';
 import { type SessionResult, WorkerSession } from './session';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -29,7 +29,17 @@ async function handle(msg: ToWorker): Promise<void> {
   try {
     let reply: Reply;
     if (msg.type === 'sandwich') {
-      reply = { kind: 'sandwich', result: session.sandwich(msg.name) };
+      const r = session.sandwich(msg.name);
+      reply = {
+        kind: 'sandwich',
+        result: {
+          ...r,
+          callers: { profile: toPageProfile(r.callers.profile), tree: r.callers.tree },
+          callees: { profile: toPageProfile(r.callees.profile), tree: r.callees.tree },
+        },
+      };
+    } else if (msg.type === 'folded') {
+      reply = { kind: 'text', text: session.foldedText(msg.path) };
     } else {
       let result: SessionResult;
       if (msg.type === 'drop') {
@@ -40,7 +50,11 @@ async function handle(msg: ToWorker): Promise<void> {
       } else {
         result = session.setView(msg.view, progress);
       }
-      reply = { kind: 'analysis', result };
+      const { analysis } = result;
+      reply = {
+        kind: 'analysis',
+        result: { ...result, analysis: { ...analysis, profile: toPageProfile(analysis.profile) } },
+      };
     }
     post({ type: 'result', id, reply }, transferables(reply));
   } catch (e) {
@@ -63,7 +77,7 @@ function transferables(reply: Reply): ArrayBuffer[] {
       functions.self.buffer as ArrayBuffer,
       functions.total.buffer as ArrayBuffer,
     );
-  } else {
+  } else if (reply.kind === 'sandwich') {
     out.push(...treeBuffers(reply.result.callers.tree), ...treeBuffers(reply.result.callees.tree));
   }
   return [...new Set(out)];

@@ -1,8 +1,25 @@
-// Messages across the worker boundary. Trees and tables travel as transferables; profiles are
-// copied (the worker keeps its own to derive views from).
+// Messages across the worker boundary. Trees and tables travel as transferables. Profiles stay in
+// the worker (it derives every view from them): the page gets their frame table and metadata,
+// and asks for anything that needs the stacks (folded-text export).
 
+import type { CallTree } from '../core/model/calltree';
 import type { Analysis } from '../core/pipeline';
+import type { FoldedProfile } from '../core/types';
 import type { SandwichResult, SymbolsState, ViewSpec } from './session';
+
+/** A profile as the page sees it: everything but the stacks, and how many there are. */
+export type PageProfile = Omit<FoldedProfile, 'stacks'> & { stackCount: number };
+export type PageAnalysis = Omit<Analysis, 'profile'> & { profile: PageProfile };
+export type PageGraph = { profile: PageProfile; tree: CallTree };
+export type PageSandwich = Omit<SandwichResult, 'callers' | 'callees'> & {
+  callers: PageGraph;
+  callees: PageGraph;
+};
+
+export function toPageProfile(p: FoldedProfile): PageProfile {
+  const { stacks, ...rest } = p;
+  return { ...rest, stackCount: stacks.count };
+}
 
 export interface FileBuffer {
   name: string;
@@ -14,15 +31,20 @@ export type ToWorker =
   | { type: 'drop'; id: number; files: FileBuffer[] }
   | { type: 'mangled'; id: number; mangled: boolean }
   | { type: 'view'; id: number; view: ViewSpec }
-  | { type: 'sandwich'; id: number; name: string };
+  | { type: 'sandwich'; id: number; name: string }
+  /** Folded text of the shown view, or of the stacks through a frame path (a zoomed node). */
+  | { type: 'folded'; id: number; path: number[] };
 
 export interface WorkerResult {
-  analysis: Analysis;
+  analysis: PageAnalysis;
   symbols: SymbolsState | null;
   newProfile: boolean;
 }
 
-export type Reply = { kind: 'analysis'; result: WorkerResult } | { kind: 'sandwich'; result: SandwichResult };
+export type Reply =
+  | { kind: 'analysis'; result: WorkerResult }
+  | { kind: 'sandwich'; result: PageSandwich }
+  | { kind: 'text'; text: string };
 
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }

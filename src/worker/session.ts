@@ -13,6 +13,7 @@ import { looksLikeElf } from '../core/symbols/elf';
 import { looksLikeNm } from '../core/symbols/nm';
 import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from '../core/symbols/symbolize';
 import { type FoldedProfile, ProfileError, type RawProfile } from '../core/types';
+import { foldedTextThrough } from '../export/folded';
 
 export interface SymbolsState {
   /** Names of the symbol files in use. */
@@ -57,6 +58,8 @@ export class WorkerSession {
   private demangle: Demangle | null = null;
   /** The folded (symbolized) profile every view derives from. Never transferred. */
   private base: FoldedProfile | null = null;
+  /** The profile the page shows now (transformed, maybe inverted). */
+  private current: FoldedProfile | null = null;
   private baseMs = { parseMs: 0, foldMs: 0 };
   private view: ViewSpec = { transforms: [], inverted: false };
 
@@ -139,11 +142,18 @@ export class WorkerSession {
 
   private symbolsState: SymbolsState | null = null;
 
+  /** `root;…;leaf COUNT` lines of the shown view, or of its stacks through a frame-id path. */
+  foldedText(path: readonly number[]): string {
+    if (!this.current) throw new ProfileError('no profile is open', 'unknown');
+    return foldedTextThrough(this.current, path);
+  }
+
   private analyze(progress?: Progress): Analysis {
     const t0 = performance.now();
     progress?.('tree', 0);
     const shown = applyTransforms(this.base!, this.view.transforms);
     const graph = this.view.inverted ? invertProfile(shown) : shown;
+    this.current = graph;
     const tree = buildCallTree(graph);
     // The table always describes functions of the (transformed) profile; an inverted profile
     // keeps the frame ids, so it indexes the graph's frames too.
