@@ -75,7 +75,9 @@ async function baseline(page: Page): Promise<number> {
   }, BASELINE_WORKER);
 }
 
-async function openInApp(page: Page): Promise<{ paint: number; parse: number; fold: number; tree: number }> {
+async function openInApp(
+  page: Page,
+): Promise<{ paint: number; ready: number; parse: number; fold: number; tree: number }> {
   await page.goto(`http://127.0.0.1:${PORT}/`);
   // A user drops a file into a page that has finished loading: let the service worker finish
   // precaching first (on the first visit it competes with reading the file, adding ~300 ms).
@@ -84,6 +86,10 @@ async function openInApp(page: Page): Promise<{ paint: number; parse: number; fo
   await page.evaluate(() => performance.clearMarks());
   await page.getByLabel('Open profile').setInputFiles(PROFILE);
   await page.getByRole('img', { name: /Flame graph of/ }).waitFor({ timeout: 120_000 });
+  // First paint may come from the coarse preview tree; `ready` is when the full tree is in.
+  await page.waitForFunction(() => performance.getEntriesByName('flamelens:ready').length > 0, null, {
+    timeout: 120_000,
+  });
   await page.waitForFunction(() => performance.getEntriesByName('flamelens:first-paint').length > 0, null, {
     timeout: 120_000,
   });
@@ -93,6 +99,7 @@ async function openInApp(page: Page): Promise<{ paint: number; parse: number; fo
     const t = JSON.parse(document.querySelector('[data-timings]').getAttribute('data-timings'));
     return {
       paint: mark('flamelens:first-paint') - mark('flamelens:file-received'),
+      ready: mark('flamelens:ready') - mark('flamelens:file-received'),
       parse: t.parseMs, fold: t.foldMs, tree: t.treeMs,
     };
   })()`);
@@ -334,6 +341,9 @@ async function main() {
     );
     console.log(
       `worker parse + fold + tree:                            ${fmt(worker)}  (parse ${fmt(median(app.map((a) => a.parse)))}, fold ${fmt(median(app.map((a) => a.fold)))}, tree ${fmt(median(app.map((a) => a.tree)))})`,
+    );
+    console.log(
+      `drop → full call tree in the page:                    ${fmt(median(app.map((a) => a.ready)))}  (the first paint shows a coarse tree of what is wide enough to draw)`,
     );
     console.log(`targets: first paint ≤ 3× baseline and ≤ 1500 ms`);
     const sorted = [...frames].sort((a, c) => a - c);

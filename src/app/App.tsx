@@ -5,7 +5,7 @@ import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { ExportMenu } from './ExportMenu';
 import { baseName, formatBytes, formatCount, formatTime } from './format';
 import { ProfileView } from './ProfileView';
-import { useStore } from './store';
+import { useStore, warmUpWorker } from './store';
 import { UpdatePrompt } from './UpdatePrompt';
 import { useUrlState } from './useUrlState';
 
@@ -19,6 +19,7 @@ export const EXAMPLE = {
 
 export function App() {
   useUrlState();
+  useEffect(warmUpWorker, []);
   // The installed app opens profile files from the operating system (File Handling API).
   useEffect(() => installLaunchQueue((file) => void useStore.getState().openFiles([file])), []);
   const theme = useStore((s) => s.theme);

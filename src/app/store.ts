@@ -2,7 +2,7 @@
 // runs in the worker; this store only sends requests and keeps the answers.
 
 import { create } from 'zustand';
-import { pathToNode } from '../core/model/calltree';
+import { type CallTree, pathToNode } from '../core/model/calltree';
 import { describeTransform, type Transform } from '../core/model/transforms';
 import type { ChildOrder, Orientation } from '../flamegraph/layout';
 import type { ColorMode } from '../flamegraph/paint';
@@ -55,6 +55,8 @@ export interface AppState {
   firstPaintPending: boolean;
   /** Counts profiles opened (not re-derived views of one). */
   profileSerial: number;
+  /** True while `analysis` is the coarse first tree of a large profile still being built. */
+  preview: boolean;
 
   openFiles: (files: File[]) => Promise<void>;
   openBuffers: (files: FileBuffer[]) => Promise<void>;
@@ -79,6 +81,23 @@ export interface AppState {
 
 const client = new ProfileWorkerClient();
 
+/** Starts the worker before the first file arrives. */
+export function warmUpWorker(): void {
+  client.warmUp();
+}
+
+/** The node reached by following frame ids from the root (the deepest one found). */
+function nodeByFrames(tree: CallTree, frames: readonly number[]): number {
+  let v = 0;
+  for (const f of frames) {
+    let c = tree.firstChild[v];
+    while (c !== -1 && tree.frame[c] !== f) c = tree.nextSibling[c];
+    if (c === -1) break;
+    v = c;
+  }
+  return v;
+}
+
 /** Called when the user opens a local file (the URL state forgets its profile link). */
 let onLocalFile: (() => void) | null = null;
 export function setLocalFileHook(f: () => void): void {
@@ -97,7 +116,15 @@ export const useStore = create<AppState>()((set, get) => {
   const run = async (what: string, job: () => Promise<WorkerResult>, size?: number): Promise<boolean> => {
     try {
       const r = await job();
+      if (r.newProfile) performance.mark('flamelens:ready');
+      // A zoom made on the preview carries over to the full tree (same frames, new node ids).
+      const prev = get();
+      const keepFocus =
+        prev.preview && prev.analysis && prev.focusNode > 0
+          ? nodeByFrames(r.analysis.tree, pathToNode(prev.analysis.tree, prev.focusNode))
+          : 0;
       set({
+        preview: false,
         status: 'ready',
         analysis: r.analysis,
         symbols: r.symbols,
@@ -114,9 +141,9 @@ export const useStore = create<AppState>()((set, get) => {
           : {}),
         loadingName: null,
         progress: null,
-        focusNode: 0,
+        focusNode: keepFocus,
         selectedNode: null,
-        firstPaintPending: true,
+        firstPaintPending: !prev.preview,
       });
       return true;
     } catch (e) {
@@ -174,6 +201,7 @@ export const useStore = create<AppState>()((set, get) => {
     sandwich: null,
     firstPaintPending: false,
     profileSerial: 0,
+    preview: false,
 
     openFiles: async (files) => {
       if (files.length === 0) return;
@@ -201,7 +229,22 @@ export const useStore = create<AppState>()((set, get) => {
       const size = files.reduce((n, f) => n + f.buffer.byteLength, 0);
       const names = files.map((f) => f.name).join(', ');
       set({ status: 'loading', loadingName: names, progress: { phase: 'parse', fraction: 0 }, error: null });
-      await run(names, () => client.drop(files, progress), size);
+      const onPreview = (analysis: PageAnalysis) =>
+        set({
+          analysis,
+          symbols: null,
+          preview: true,
+          focusNode: 0,
+          selectedNode: null,
+          selectedFrame: null,
+          transforms: [],
+          inverted: false,
+          mode: 'graph',
+          sandwich: null,
+          firstPaintPending: true,
+          progress: { phase: 'call tree', fraction: 0.9 },
+        });
+      await run(names, () => client.drop(files, progress, onPreview), size);
     },
 
     setMangled: async (mangled) => {

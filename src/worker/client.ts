@@ -1,10 +1,21 @@
-// The main-thread side of the worker boundary. One job at a time: a new drop while one is
-// running terminates the busy worker (a synchronous parse cannot be interrupted otherwise).
+// The main-thread side of the worker boundary. Requests are answered in order by the worker. A
+// new drop while jobs are running terminates the busy worker (a synchronous parse cannot be
+// interrupted otherwise); other requests queue, so the worker keeps its profile.
 
-import type { FileBuffer, FromWorker, PageSandwich, Reply, ToWorker, WorkerResult } from './protocol';
+import type {
+  FileBuffer,
+  FromWorker,
+  PageAnalysis,
+  PageSandwich,
+  Reply,
+  ToWorker,
+  WireAnalysis,
+  WorkerResult,
+} from './protocol';
 import type { ViewSpec } from './session';
 
 type Progress = (phase: string, fraction: number) => void;
+type Preview = (a: PageAnalysis) => void;
 
 export class CancelledError extends Error {
   constructor() {
@@ -25,10 +36,10 @@ export class WorkerFailure extends Error {
 }
 
 interface Pending {
-  id: number;
   resolve: (r: Reply) => void;
   reject: (e: Error) => void;
-  onProgress?: (phase: string, fraction: number) => void;
+  onProgress?: Progress;
+  onPreview?: Preview;
 }
 
 export class ProfileWorkerClient {
@@ -36,6 +47,18 @@ export class ProfileWorkerClient {
   /** Requests in flight, answered in order by the worker. */
   private pending = new Map<number, Pending>();
   private nextId = 1;
+  /** The frame table of the last analysis received: the worker leaves an unchanged one out. */
+  private frames: Pick<PageAnalysis['profile'], 'frames' | 'modules'> | null = null;
+
+  /** Restores a frame table the worker left out (see WireAnalysis). */
+  private fromWire(a: WireAnalysis): PageAnalysis {
+    if (a.sameFrames && this.frames) {
+      const { sameFrames: _, ...rest } = a;
+      return { ...rest, profile: { ...rest.profile, ...this.frames } };
+    }
+    this.frames = { frames: a.profile.frames, modules: a.profile.modules };
+    return a;
+  }
 
   private spawn(): Worker {
     const w = new Worker(new URL('./profile.worker.ts', import.meta.url), {
@@ -48,6 +71,7 @@ export class ProfileWorkerClient {
       this.pending.clear();
       this.worker?.terminate();
       this.worker = null;
+      this.frames = null;
       for (const p of all)
         p.reject(new WorkerFailure(`the parser stopped unexpectedly: ${ev.message || 'worker error'}`));
     };
@@ -57,26 +81,43 @@ export class ProfileWorkerClient {
   private receive(msg: FromWorker): void {
     const p = this.pending.get(msg.id);
     if (!p) return;
-    if (msg.type === 'progress') {
-      p.onProgress?.(msg.phase, msg.fraction);
-      return;
+    switch (msg.type) {
+      case 'progress':
+        p.onProgress?.(msg.phase, msg.fraction);
+        return;
+      case 'preview':
+        p.onPreview?.(this.fromWire(msg.analysis));
+        return;
+      case 'result':
+        this.pending.delete(msg.id);
+        if (msg.reply.kind === 'analysis') {
+          const analysis = this.fromWire(msg.reply.result.analysis);
+          p.resolve({ kind: 'analysis', result: { ...msg.reply.result, analysis } });
+        } else {
+          p.resolve(msg.reply);
+        }
+        return;
+      case 'error':
+        this.pending.delete(msg.id);
+        p.reject(new WorkerFailure(msg.message, msg.offset, msg.line));
+        return;
     }
-    this.pending.delete(msg.id);
-    if (msg.type === 'result') p.resolve(msg.reply);
-    else p.reject(new WorkerFailure(msg.message, msg.offset, msg.line));
+  }
+
+  /** Starts the worker ahead of the first file, so a drop does not wait for it. */
+  warmUp(): void {
+    if (!this.worker) this.worker = this.spawn();
   }
 
   /**
    * Sends files dropped together (a profile and/or binaries) to the worker. Their buffers are
-   * transferred: the caller must not use them again. A job still running is abandoned.
+   * transferred: the caller must not use them again. Jobs still running are abandoned. A large
+   * new profile first arrives coarse through `onPreview`.
    */
-  drop(files: FileBuffer[], onProgress?: Progress): Promise<WorkerResult> {
+  drop(files: FileBuffer[], onProgress?: Progress, onPreview?: Preview): Promise<WorkerResult> {
     this.cancel(); // a new profile makes any running job moot
-    return this.analysis(
-      { type: 'drop', id: 0, files },
-      files.map((f) => f.buffer),
-      onProgress,
-    );
+    const transfer = files.map((f) => f.buffer);
+    return this.analysis({ type: 'drop', id: 0, files }, transfer, onProgress, onPreview);
   }
 
   /** Re-folds the open profile with mangled or demangled names. */
@@ -106,17 +147,23 @@ export class ProfileWorkerClient {
     msg: ToWorker,
     transfer: ArrayBuffer[],
     onProgress?: Progress,
+    onPreview?: Preview,
   ): Promise<WorkerResult> {
-    const r = await this.send(msg, transfer, onProgress);
+    const r = await this.send(msg, transfer, onProgress, onPreview);
     if (r.kind !== 'analysis') throw new WorkerFailure('unexpected reply from the worker');
     return r.result;
   }
 
-  private send(msg: ToWorker, transfer: ArrayBuffer[], onProgress?: Progress): Promise<Reply> {
+  private send(
+    msg: ToWorker,
+    transfer: ArrayBuffer[],
+    onProgress?: Progress,
+    onPreview?: Preview,
+  ): Promise<Reply> {
     if (!this.worker) this.worker = this.spawn();
     const id = this.nextId++;
     return new Promise<Reply>((resolve, reject) => {
-      this.pending.set(id, { id, resolve, reject, onProgress });
+      this.pending.set(id, { resolve, reject, onProgress, onPreview });
       this.worker!.postMessage({ ...msg, id }, transfer);
     });
   }
@@ -128,6 +175,7 @@ export class ProfileWorkerClient {
     this.pending.clear();
     this.worker?.terminate();
     this.worker = null;
+    this.frames = null;
     for (const p of all) p.reject(new CancelledError());
   }
 

@@ -2,13 +2,30 @@
 // The worker: detects, parses, symbolizes, folds and builds the call tree. The page never parses.
 
 import { treeBuffers } from '../core/model/calltree';
+import type { Analysis } from '../core/pipeline';
 import { ProfileError } from '../core/types';
-import { type FromWorker, type Reply, type ToWorker, toPageProfile } from './protocol';
+import { type FromWorker, type Reply, type ToWorker, toPageProfile, type WireAnalysis } from './protocol';
 import { type SessionResult, WorkerSession } from './session';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
 const session = new WorkerSession();
+
+/** The frame table the page has now: a view that keeps it does not send it again. */
+let sentFrames: Analysis['profile']['frames'] | null = null;
+
+function toWire(a: Analysis): WireAnalysis {
+  const profile = toPageProfile(a.profile);
+  if (a.profile.frames === sentFrames) {
+    return {
+      ...a,
+      profile: { ...profile, frames: { count: 0, name: [], module: new Int32Array(0) }, modules: [] },
+      sameFrames: true,
+    };
+  }
+  sentFrames = a.profile.frames;
+  return { ...a, profile };
+}
 
 /** Messages are handled one at a time, in order (a fold may await the demangler). */
 let queue: Promise<void> = Promise.resolve();
@@ -44,17 +61,24 @@ async function handle(msg: ToWorker): Promise<void> {
       let result: SessionResult;
       if (msg.type === 'drop') {
         const files = msg.files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buffer) }));
-        result = await session.drop(files, progress);
+        session.onPreview = (a) => {
+          const analysis = toWire(a);
+          post(
+            { type: 'preview', id, analysis },
+            transferables({ kind: 'analysis', result: { analysis, symbols: null, newProfile: true } }),
+          );
+        };
+        try {
+          result = await session.drop(files, progress);
+        } finally {
+          session.onPreview = null;
+        }
       } else if (msg.type === 'mangled') {
         result = await session.setMangled(msg.mangled, progress);
       } else {
         result = session.setView(msg.view, progress);
       }
-      const { analysis } = result;
-      reply = {
-        kind: 'analysis',
-        result: { ...result, analysis: { ...analysis, profile: toPageProfile(analysis.profile) } },
-      };
+      reply = { kind: 'analysis', result: { ...result, analysis: toWire(result.analysis) } };
     }
     post({ type: 'result', id, reply }, transferables(reply));
   } catch (e) {

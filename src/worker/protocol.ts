@@ -21,6 +21,12 @@ export function toPageProfile(p: FoldedProfile): PageProfile {
   return { ...rest, stackCount: stacks.count };
 }
 
+/**
+ * On the wire, a view whose frame table is the one the page already has (an inverted view, most
+ * transforms) leaves it out: 64k names cost tens of ms to copy into the page. `sameFrames` marks it.
+ */
+export type WireAnalysis = PageAnalysis & { sameFrames?: true };
+
 export interface FileBuffer {
   name: string;
   buffer: ArrayBuffer;
@@ -42,11 +48,13 @@ export interface WorkerResult {
 }
 
 export type Reply =
-  | { kind: 'analysis'; result: WorkerResult }
+  | { kind: 'analysis'; result: WorkerResult & { analysis: WireAnalysis } }
   | { kind: 'sandwich'; result: PageSandwich }
   | { kind: 'text'; text: string };
 
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }
+  /** A coarse first analysis of a large new profile (only what a full-width paint shows). */
+  | { type: 'preview'; id: number; analysis: WireAnalysis }
   | { type: 'result'; id: number; reply: Reply }
   | { type: 'error'; id: number; message: string; offset?: number; line?: number };

@@ -2,7 +2,7 @@
 // re-fold it without re-parsing), the symbol files, and the view options. Pure core calls only:
 // testable in node.
 
-import { buildCallTree, type CallTree } from '../core/model/calltree';
+import { buildCallTree, buildCoarseTree, type CallTree, sortedStackOrder } from '../core/model/calltree';
 import { foldProfile } from '../core/model/fold';
 import { functionTableOf } from '../core/model/functions';
 import { applyTransforms, type Transform } from '../core/model/transforms';
@@ -62,6 +62,9 @@ export class WorkerSession {
   private current: FoldedProfile | null = null;
   private baseMs = { parseMs: 0, foldMs: 0 };
   private view: ViewSpec = { transforms: [], inverted: false };
+
+  /** Receives a coarse first analysis of a large new profile, before the full one. */
+  onPreview: ((a: Analysis) => void) | null = null;
 
   constructor(private readonly loadDemangle: () => Promise<Demangle> = () => loadDemangler()) {}
 
@@ -148,16 +151,27 @@ export class WorkerSession {
     return foldedTextThrough(this.current, path);
   }
 
-  private analyze(progress?: Progress): Analysis {
+  private analyze(progress?: Progress, preview?: (a: Analysis) => void): Analysis {
     const t0 = performance.now();
     progress?.('tree', 0);
     const shown = applyTransforms(this.base!, this.view.transforms);
     const graph = this.view.inverted ? invertProfile(shown) : shown;
     this.current = graph;
-    const tree = buildCallTree(graph);
     // The table always describes functions of the (transformed) profile; an inverted profile
     // keeps the frame ids, so it indexes the graph's frames too.
     const functions = functionTableOf(shown);
+    const order = sortedStackOrder(graph);
+    if (preview && graph.stacks.frames.length >= PREVIEW_MIN_FRAMES) {
+      // A large profile: first the nodes a full-width paint can show (a few hundred, in tens of
+      // ms), so the page paints while the full tree (millions of nodes) is built.
+      preview({
+        profile: graph,
+        tree: buildCoarseTree(graph, order, graph.meta.totalSamples / 4096),
+        functions: { count: functions.count, self: functions.self.slice(), total: functions.total.slice() },
+        timings: { ...this.baseMs, treeMs: performance.now() - t0 },
+      });
+    }
+    const tree = buildCallTree(graph, order);
     return {
       profile: graph,
       tree,
@@ -199,6 +213,9 @@ export class WorkerSession {
     if (this.symbolsState)
       this.base.meta.symbolized = this.symbolsState.report.matched.map((m) => m.mappingPath);
     this.baseMs = { parseMs: this.parseMs, foldMs: performance.now() - t0 };
-    return { analysis: this.analyze(progress), symbols: this.symbolsState };
+    return { analysis: this.analyze(progress, this.onPreview ?? undefined), symbols: this.symbolsState };
   }
 }
+
+/** Profiles with fewer stack frames than this are built whole at once. */
+const PREVIEW_MIN_FRAMES = 1_000_000;

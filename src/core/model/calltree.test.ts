@@ -184,3 +184,24 @@ function reversedIds(t: CallTree): CallTree {
   };
   return t2;
 }
+
+describe('buildCoarseTree', () => {
+  it('is the full tree without the light nodes, whose weight shows as their parent’s own', async () => {
+    const { buildCoarseTree, sortedStackOrder } = await import('./calltree');
+    const p = profileFromText(`
+      main;a;b 50
+      main;a;c 2
+      main;d 1
+      main;e;f;g 40
+      main 7
+    `);
+    const coarse = buildCoarseTree(p, sortedStackOrder(p), 5);
+    expect(treeToText(coarse, p)).toBe(
+      ['main 100/8', '  a 52/2', '    b 50/50', '  e 40/0', '    f 40/0', '      g 40/40'].join('\n'),
+    );
+    expect(coarse.maxDepth).toBe(4);
+    // With no threshold it is the full tree.
+    const full = buildCallTree(p);
+    expect(treeToText(buildCoarseTree(p, sortedStackOrder(p), 0), p)).toBe(treeToText(full, p));
+  });
+});

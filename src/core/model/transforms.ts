@@ -377,10 +377,12 @@ export class StackSink {
     let total = 0;
     for (let s = 0; s < count; s++) total += weight[s];
     const start = this.start.slice(0, count + 1);
+    // Every frame kept, none added: the same frame table (the worker then need not send it again).
+    const same = identity && next === nSrc && extraNames.length === 0;
     return {
       meta: metaWithTotal(src.meta, total),
-      frames: { count: next, name, module },
-      modules: src.modules.slice(),
+      frames: same ? src.frames : { count: next, name, module },
+      modules: same ? src.modules : src.modules.slice(),
       stacks: { count, start, frames, weight },
     };
   }
