@@ -1,6 +1,6 @@
 // Painting a laid-out flame graph on a canvas 2D context. Only the rows in view are drawn.
 
-import { type FlameLayout, type FrameRect, MERGED, type Orientation, rowTop } from './layout';
+import { type FlameLayout, MERGED, type Orientation, rowTop } from './layout';
 
 export type ColorMode = 'module' | 'name' | 'heat';
 
@@ -84,53 +84,69 @@ export function fitLabel(text: string, maxChars: number): string {
   return `${text.slice(0, maxChars - 1)}…`;
 }
 
+/**
+ * Paints the rows in view. Bars are batched: one path per (colour, alpha) filled once, then the
+ * labels, then the hover/selection outlines. Setting fillStyle and globalAlpha per bar cost more
+ * than drawing on software-rendered canvases (tens of thousands of bars at a deep zoom).
+ */
 export function paintFlameGraph(ctx: CanvasRenderingContext2D, cssWidth: number, p: PaintInput): void {
   const { layout, rowHeight, theme } = p;
+  ctx.globalAlpha = 1;
   ctx.fillStyle = theme.background;
   ctx.fillRect(0, 0, cssWidth, p.viewHeight);
-  ctx.font = p.font;
-  ctx.textBaseline = 'middle';
   const first = Math.max(0, Math.floor(p.scrollTop / rowHeight) - 1);
   const last = Math.ceil((p.scrollTop + p.viewHeight) / rowHeight) + 1;
+  const h = rowHeight - 1;
+  // Pass 1: bars, grouped by fill and alpha.
+  const groups = new Map<string, { fill: string; alpha: number; bars: number[] }>();
+  const labels: { text: string; x: number; y: number; dimmed: boolean }[] = [];
+  const outlines: { x: number; y: number; w: number; width: number }[] = [];
   for (let depth = 0; depth < layout.rowCount; depth++) {
     const top = rowTop(depth, rowHeight, p.orientation, p.graphHeight) - p.scrollTop;
     const rowIndexFromTop = Math.floor((top + p.scrollTop) / rowHeight);
     if (rowIndexFromTop < first || rowIndexFromTop > last) continue;
-    for (const r of layout.rows[depth]) paintRect(ctx, r, top, p);
-  }
-}
-
-function paintRect(ctx: CanvasRenderingContext2D, r: FrameRect, top: number, p: PaintInput): void {
-  const h = p.rowHeight - 1;
-  const w = Math.max(r.w - 0.5, 0.5);
-  let fill: string;
-  let label = '';
-  if (r.node === MERGED) {
-    fill = p.theme.mergedFill;
-  } else {
-    label = p.label(r.node);
-    fill = p.color(r.node);
-  }
-  const dimmed = (p.highlight !== null && (r.node === MERGED || !p.highlight(r.node))) || r.ancestor;
-  ctx.globalAlpha = dimmed ? (r.ancestor && p.highlight === null ? p.theme.ancestorAlpha : 0.25) : 1;
-  ctx.fillStyle = fill;
-  ctx.fillRect(r.x, top, w, h);
-  if (r.node !== MERGED && (r.node === p.hover || r.node === p.selected)) {
-    ctx.globalAlpha = 1;
-    ctx.strokeStyle = p.theme.text;
-    ctx.lineWidth = r.node === p.selected ? 2 : 1;
-    ctx.strokeRect(r.x + 0.5, top + 0.5, Math.max(w - 1, 0.5), h - 1);
-  }
-  // Labels of bars that extend past an edge start at the visible part.
-  const x0 = Math.max(r.x, 0);
-  const visibleW = Math.min(r.x + r.w, p.layout.width) - x0;
-  if (label && visibleW > p.charWidth * 3) {
-    const text = fitLabel(label, Math.floor((visibleW - 6) / p.charWidth));
-    if (text) {
-      ctx.globalAlpha = dimmed ? 0.6 : 1;
-      ctx.fillStyle = p.theme.dark ? '#f5f5f5' : '#111111';
-      ctx.fillText(text, x0 + 3, top + h / 2 + 0.5);
+    for (const r of layout.rows[depth]) {
+      const merged = r.node === MERGED;
+      const fill = merged ? theme.mergedFill : p.color(r.node);
+      const dimmed = (p.highlight !== null && (merged || !p.highlight(r.node))) || r.ancestor;
+      const alpha = dimmed ? (r.ancestor && p.highlight === null ? theme.ancestorAlpha : 0.25) : 1;
+      const key = alpha === 1 ? fill : `${fill}|${alpha}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { fill, alpha, bars: [] }));
+      const w = Math.max(r.w - 0.5, 0.5);
+      g.bars.push(r.x, top, w);
+      if (merged) continue;
+      if (r.node === p.hover || r.node === p.selected) {
+        outlines.push({ x: r.x, y: top, w, width: r.node === p.selected ? 2 : 1 });
+      }
+      // Labels of bars that extend past an edge start at the visible part.
+      const x0 = Math.max(r.x, 0);
+      const visibleW = Math.min(r.x + r.w, layout.width) - x0;
+      if (visibleW > p.charWidth * 3) {
+        const text = fitLabel(p.label(r.node), Math.floor((visibleW - 6) / p.charWidth));
+        if (text) labels.push({ text, x: x0 + 3, y: top + h / 2 + 0.5, dimmed });
+      }
     }
   }
+  for (const g of groups.values()) {
+    ctx.globalAlpha = g.alpha;
+    ctx.fillStyle = g.fill;
+    ctx.beginPath();
+    for (let i = 0; i < g.bars.length; i += 3) ctx.rect(g.bars[i], g.bars[i + 1], g.bars[i + 2], h);
+    ctx.fill();
+  }
+  // Pass 2: labels (two alphas), then outlines.
+  ctx.font = p.font;
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = theme.dark ? '#f5f5f5' : '#111111';
+  for (const dimmed of [false, true]) {
+    ctx.globalAlpha = dimmed ? 0.6 : 1;
+    for (const l of labels) if (l.dimmed === dimmed) ctx.fillText(l.text, l.x, l.y);
+  }
   ctx.globalAlpha = 1;
+  ctx.strokeStyle = theme.text;
+  for (const o of outlines) {
+    ctx.lineWidth = o.width;
+    ctx.strokeRect(o.x + 0.5, o.y + 0.5, Math.max(o.w - 1, 0.5), h - 1);
+  }
 }
