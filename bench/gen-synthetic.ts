@@ -6,6 +6,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { prng } from '../test/helpers/prng';
 
 const BIN_START = 0x5555_5555_4000;
 const BIN_TEXT = BIN_START + 0x1000;
@@ -13,18 +14,6 @@ const BIN_TEXT_SIZE = 0x40_0000;
 const LIBC_START = 0x7f12_3450_0000;
 const LIBC_TEXT = LIBC_START + 0x2_6000;
 const LIBC_TEXT_SIZE = 0x15_6000;
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const MAPS = [
   `${hex(BIN_START)}-${hex(BIN_TEXT)} r--p 00000000 08:01 131 /opt/bench/bin/bench`,

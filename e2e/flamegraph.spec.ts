@@ -5,7 +5,7 @@
 //        + 5 self
 
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { dropFile, FIXTURES, paintedGraph, pixelAt, ROW, SHOTS } from './helpers';
+import { dropFile, FIXTURES, hoverName, paintedGraph, pixelAt, ROW, SHOTS } from './helpers';
 
 async function open(
   page: Page,
@@ -22,13 +22,6 @@ const at = (box: { x: number; y: number; width: number; height: number }, fx: nu
   x: box.x + fx * box.width,
   y: box.y + box.height - ROW * depth - ROW / 2,
 });
-
-async function hoverName(page: Page, p: { x: number; y: number }): Promise<string> {
-  await page.mouse.move(p.x, p.y);
-  const tip = page.getByTestId('tooltip');
-  await expect(tip).toBeVisible();
-  return (await tip.locator('.tt-name').textContent()) ?? '';
-}
 
 test('hover shows name, self, total, % of the whole and of the zoomed frame', async ({ page }) => {
   const { box } = await open(page);

@@ -54,3 +54,15 @@ export async function pixelAt(canvas: Locator, x: number, y: number): Promise<nu
     [x, y],
   );
 }
+
+/**
+ * Hovers a point of a graph and returns the tooltip's frame name. The pointer leaves first, so the
+ * page always gets a mousemove (after the graph changed under a pointer that stayed put).
+ */
+export async function hoverName(page: Page, p: { x: number; y: number }): Promise<string> {
+  await page.mouse.move(0, 0);
+  await page.mouse.move(p.x, p.y);
+  const tip = page.getByTestId('tooltip');
+  await expect(tip).toBeVisible({ timeout: 2000 });
+  return (await tip.locator('.tt-name').textContent()) ?? '';
+}

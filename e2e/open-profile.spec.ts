@@ -1,52 +1,14 @@
 // The first complete path, as a person uses it: open a real gperftools profile by the example
 // button, by the file input and by drag and drop; hover, zoom, sort; a bad file shows its error.
 
-import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
-
-const FIXTURES = 'test/fixtures';
-const SHOTS = 'test-results/screenshots';
-
-/** Drops files on the page the way a browser does: dragenter/dragover/drop with a DataTransfer. */
-async function dropFiles(page: Page, files: { path: string; name: string }[]) {
-  const payload = files.map((f) => ({ name: f.name, b64: readFileSync(f.path).toString('base64') }));
-  await page.evaluate((payload) => {
-    const dt = new DataTransfer();
-    for (const { name, b64 } of payload) {
-      const bin = atob(b64);
-      const bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      dt.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
-    }
-    const target = document.querySelector('main') ?? document.body;
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
-    }
-  }, payload);
-}
-
-const dropFile = (page: Page, path: string, name: string) => dropFiles(page, [{ path, name }]);
-
-async function expectPainted(page: Page) {
-  const canvas = page.getByRole('img', { name: /Flame graph of/ });
-  await expect(canvas).toBeVisible();
-  await expect(canvas).toHaveAttribute('data-painted', /[1-9]/);
-  // Real pixels, not a blank canvas: count non-background pixels.
-  const coloured = await canvas.evaluate((c: HTMLCanvasElement) => {
-    const ctx = c.getContext('2d')!;
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i] !== d[i + 1] || d[i + 1] !== d[i + 2]) n++;
-    return n;
-  });
-  expect(coloured).toBeGreaterThan(1000);
-}
+import { expect, test } from '@playwright/test';
+import { dropFile, dropFiles, FIXTURES, paintedGraph, SHOTS } from './helpers';
 
 test('the start page opens the bundled example profile', async ({ page }) => {
   await page.goto('./');
   await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toBeVisible();
   await page.getByRole('button', { name: 'Open the example profile' }).click();
-  await expectPainted(page);
+  await paintedGraph(page);
   const table = page.getByRole('table');
   await expect(table.getByRole('columnheader')).toHaveText([
     /Function/,
@@ -73,7 +35,7 @@ test('the start page opens the bundled example profile', async ({ page }) => {
 test('a profile chosen with the file input: table, hover tooltip, zoom, sort', async ({ page }) => {
   await page.goto('./');
   await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/cxx_demangle.prof`);
-  await expectPainted(page);
+  await paintedGraph(page);
   const rows = page.getByRole('table').getByRole('row');
   await expect(rows.nth(1)).toContainText('cxx_demangle+0x');
   await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('342');
@@ -118,7 +80,7 @@ test('a profile chosen with the file input: table, hover tooltip, zoom, sort', a
 test('a profile dropped on the page (DataTransfer drop event), 32-bit', async ({ page }) => {
   await page.goto('./');
   await dropFile(page, `${FIXTURES}/gperf/tiny32.prof`, 'tiny32.prof');
-  await expectPainted(page);
+  await paintedGraph(page);
   const meta = page.getByRole('region', { name: 'Profile metadata' });
   await expect(meta).toContainText('32-bit');
   await expect(meta).toContainText('37');
@@ -135,13 +97,13 @@ test('a bad file shows a clear error with its byte offset and keeps the page usa
   await page.screenshot({ path: `${SHOTS}/bad-file.png` });
   // The start page is still there and still works.
   await page.getByRole('button', { name: 'Open the example profile' }).click();
-  await expectPainted(page);
+  await paintedGraph(page);
 });
 
 test('a truncated profile keeps its good records and warns where it stopped', async ({ page }) => {
   await page.goto('./');
   await dropFile(page, `${FIXTURES}/bad/truncated_mid_record.prof`, 'truncated_mid_record.prof');
-  await expectPainted(page);
+  await paintedGraph(page);
   const warnings = page.getByRole('region', { name: 'Errors and warnings' });
   await expect(warnings).toContainText(/truncated at byte \d+/);
   await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('Samples5');
@@ -154,12 +116,12 @@ test('a profile dropped while another loads replaces it; a bad drop keeps the go
   await page.goto('./');
   await dropFile(page, `${FIXTURES}/gperf/big_synth_small.prof`, 'big_synth_small.prof');
   await dropFile(page, `${FIXTURES}/gperf/tiny.prof`, 'tiny.prof');
-  await expectPainted(page);
+  await paintedGraph(page);
   await expect(page.locator('.current-file')).toHaveText('tiny.prof');
   await dropFile(page, `${FIXTURES}/bad/random_bytes.prof`, 'random_bytes.prof');
   await expect(page.getByRole('alert')).toContainText('random_bytes.prof');
   await expect(page.locator('.current-file')).toHaveText('tiny.prof');
-  await expectPainted(page);
+  await paintedGraph(page);
 });
 
 test('symbolize in the browser: drop a profile, then its binaries; names replace module+offset', async ({
@@ -167,7 +129,7 @@ test('symbolize in the browser: drop a profile, then its binaries; names replace
 }) => {
   await page.goto('./');
   await dropFile(page, `${FIXTURES}/gperf/shlib.prof`, 'shlib.prof');
-  await expectPainted(page);
+  await paintedGraph(page);
   const table = page.getByRole('table');
   await expect(table).toContainText('shlib_main+0x');
   await expect(table).not.toContainText('foo_inner');
@@ -211,6 +173,6 @@ test('a malformed binary is reported by name and the profile stays symbolized by
     { path: `${FIXTURES}/gperf/bin/tiny`, name: 'tiny' },
     { path: `${FIXTURES}/bad/random_bytes.prof`, name: 'libbroken.so' },
   ]);
-  await expectPainted(page);
+  await paintedGraph(page);
   await expect(page.getByRole('table')).toContainText('gamma_');
 });

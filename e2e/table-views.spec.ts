@@ -2,7 +2,7 @@
 // inverted graph, and each transform with its removal.
 
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { dropFile, FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
+import { dropFile, FIXTURES, hoverName as hoverAt, paintedGraph, ROW, SHOTS } from './helpers';
 
 async function open(page: Page, file = 'simple.folded') {
   await page.goto('./');
@@ -34,10 +34,7 @@ async function hoverName(
   page: Page,
   q: { x: number; y: number } | ReturnType<typeof point>,
 ): Promise<string> {
-  const p = await resolve(q);
-  await page.mouse.move(p.x, p.y);
-  await expect(page.getByTestId('tooltip')).toBeVisible();
-  return (await page.getByTestId('tooltip').locator('.tt-name').textContent()) ?? '';
+  return hoverAt(page, await resolve(q));
 }
 
 const firstCells = (table: Locator) => table.locator('tbody tr td.fn');

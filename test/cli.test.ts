@@ -1,25 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type CliIo, main, parseArgs } from '../src/cli/main.ts';
+import { parseArgs } from '../src/cli/main.ts';
+import { runCli } from './helpers/cli';
 
 const fix = (rel: string) => fileURLToPath(new URL(`./fixtures/${rel}`, import.meta.url));
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    readFile: (p) => new Uint8Array(readFileSync(p)),
-  };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = runCli;
 
 describe('flamelens CLI', () => {
   it('fold prints the folded stacks', async () => {

@@ -7,6 +7,7 @@ import { parseProfile } from '../src/core/formats/detect.ts';
 import { foldProfile } from '../src/core/model/fold.ts';
 import { toFoldedText } from '../src/core/model/serialize.ts';
 import { ProfileError } from '../src/core/types.ts';
+import { prng } from './helpers/prng';
 
 const FIX = new URL('./fixtures/', import.meta.url);
 const load = (rel: string) => new Uint8Array(readFileSync(new URL(rel, FIX)));
@@ -21,18 +22,6 @@ const BASES = [
   'bad/ok_synthetic32_be.prof',
   'bad/maps_edge_cases.prof',
 ].map((p) => ({ name: p, bytes: load(p) }));
-
-/** mulberry32 */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Mutation = (b: Uint8Array, r: () => number, other: Uint8Array) => Uint8Array;
 const int = (r: () => number, n: number) => Math.floor(r() * n);

@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CliIo, main } from '../src/cli/main.ts';
+import { runCli } from './helpers/cli';
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 const GPERF = here('./fixtures/gperf/');
@@ -38,21 +38,7 @@ const PROFILES = [
 const tmp = mkdtempSync(join(tmpdir(), 'flamelens-symacc-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    readFile: (p) => new Uint8Array(readFileSync(p)),
-  };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const cli = runCli;
 
 /** An oracle file, gzipped or not. */
 function oracleText(name: string, file: string): string {

@@ -103,9 +103,32 @@ function DropZone({ children }: { children: React.ReactNode }) {
   );
 }
 
-function Toolbar() {
-  const inputId = useId();
+/** A labelled, multi-file input: opens a profile and/or binaries, like a drop. */
+function FilePicker({ label, text, small }: { label: string; text: string; small?: boolean }) {
+  const id = useId();
   const openFiles = useStore((s) => s.openFiles);
+  return (
+    <>
+      <label htmlFor={id} className={small ? 'file-label small' : 'file-label'}>
+        {text}
+      </label>
+      <input
+        id={id}
+        className="file-input"
+        type="file"
+        multiple
+        aria-label={label}
+        onChange={(e) => {
+          const files = Array.from(e.currentTarget.files ?? []);
+          if (files.length > 0) void openFiles(files);
+          e.currentTarget.value = '';
+        }}
+      />
+    </>
+  );
+}
+
+function Toolbar() {
   const analysis = useStore((s) => s.analysis);
   const theme = useStore((s) => s.theme);
   const setTheme = useStore((s) => s.setTheme);
@@ -113,21 +136,7 @@ function Toolbar() {
   return (
     <header className="toolbar">
       <h1 className="logo">Flamelens</h1>
-      <label htmlFor={inputId} className="file-label">
-        Open profile…
-      </label>
-      <input
-        id={inputId}
-        className="file-input"
-        type="file"
-        multiple
-        aria-label="Open profile"
-        onChange={(e) => {
-          const files = Array.from(e.currentTarget.files ?? []);
-          if (files.length > 0) void openFiles(files);
-          e.currentTarget.value = '';
-        }}
-      />
+      <FilePicker label="Open profile" text="Open profile…" />
       {analysis && <span className="current-file">{analysis.profile.meta.fileName}</span>}
       <span className="spacer" />
       {analysis && (
@@ -299,8 +308,6 @@ function SymbolsPanel() {
   const symbols = useStore((s) => s.symbols);
   const format = useStore((s) => s.analysis?.profile.meta.format);
   const setMangled = useStore((s) => s.setMangled);
-  const openFiles = useStore((s) => s.openFiles);
-  const inputId = useId();
   if (format === 'folded') return null;
   return (
     <section className="symbols" aria-label="Symbols">
@@ -354,21 +361,7 @@ function SymbolsPanel() {
           </label>
         </>
       )}
-      <label htmlFor={inputId} className="file-label small">
-        Add binaries…
-      </label>
-      <input
-        id={inputId}
-        className="file-input"
-        type="file"
-        multiple
-        aria-label="Add binaries"
-        onChange={(e) => {
-          const files = Array.from(e.currentTarget.files ?? []);
-          if (files.length > 0) void openFiles(files);
-          e.currentTarget.value = '';
-        }}
-      />
+      <FilePicker label="Add binaries" text="Add binaries…" small />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../../test/helpers/prng';
 import { bigOf, hexOf } from '../address';
 import { ProfileError, type RawProfile } from '../types';
 import { looksLikeDcpi, parseDcpi, readDcpiHeader } from './dcpi';
@@ -417,19 +418,8 @@ describe('fuzz', () => {
     return out;
   }
 
-  function mulberry32(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it('every mutation of a valid file yields a RawProfile or a ProfileError', () => {
-    const rnd = mulberry32(0xdc91);
+    const rnd = prng(0xdc91);
     const int = (n: number): number => Math.floor(rnd() * n);
     const seeds = names.filter((n) => !n.startsWith('bad_')).map((n) => load(n).bytes);
     let parsed = 0;

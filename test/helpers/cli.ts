@@ -1,0 +1,20 @@
+// Runs the CLI in-process with captured output (much faster than spawning tsx per call).
+
+import { readFileSync } from 'node:fs';
+import { type CliIo, main } from '../../src/cli/main.ts';
+
+export async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIo = {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
+    readFile: (p) => new Uint8Array(readFileSync(p)),
+  };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
