@@ -39,6 +39,12 @@ export interface Mapping {
   offset: bigint;
   path: string;
   buildId?: string;
+  /**
+   * The addresses in this range are the image's own link-time virtual addresses (DCPI:
+   * tstart + offset), not run-time addresses of a file mapped at `start` (gperftools): symbols
+   * are looked up at the address itself.
+   */
+  linkTimeAddresses?: boolean;
 }
 
 /**

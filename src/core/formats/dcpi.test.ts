@@ -159,7 +159,13 @@ describe('DCPI corpus', () => {
   it('valid_basic: mapping, metadata and header lines', () => {
     const p = parseDcpi(load('valid_basic').bytes);
     expect(p.meta.mappings).toEqual([
-      { start: 0x120000000n, end: 0x120000000n + 8388608n, offset: 0n, path: '/usr/local/bin/xemacs' },
+      {
+        start: 0x120000000n,
+        end: 0x120000000n + 8388608n,
+        offset: 0n,
+        path: '/usr/local/bin/xemacs',
+        linkTimeAddresses: true,
+      },
     ]);
     expect(p.meta.headerLines?.[0]).toEqual({ key: 'version', value: 'pdb-0.07', known: true });
     expect(p.meta.extra).toMatchObject({
@@ -186,6 +192,8 @@ describe('DCPI corpus', () => {
       end: 8388608n,
       offset: 0n,
       path: 'image-19970328081403c0c18b',
+      // Without tstart the addresses are offsets from the text start, not image addresses.
+      linkTimeAddresses: false,
     });
   });
 

@@ -497,6 +497,9 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
     end: tstart + tsize,
     offset: 0n,
     path: path !== undefined && path !== '' ? path : `image-${imageId}`,
+    // DCPI addresses are the image's own text addresses (tstart + offset): an ELF of the image
+    // resolves them directly, not through a run-time mapping.
+    linkTimeAddresses: tstartText !== undefined,
   };
 
   const event = value('event')!;

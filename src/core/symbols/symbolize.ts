@@ -234,6 +234,7 @@ function debugNameMatches(e: ElfFile, base: string): boolean {
 }
 
 function addressingFor(source: SymbolSource, m: Mapping): Addressing {
+  if (m.linkTimeAddresses) return Addressing.Absolute;
   if (source.kind === 'nm')
     return tableHitsRange(source.symbols, m) ? Addressing.Absolute : Addressing.Offset;
   if (source.isDebugFile) return Addressing.Offset;

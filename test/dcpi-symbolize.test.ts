@@ -1,0 +1,69 @@
+// DCPI profiles are symbolized through the same path as gperftools: drop the image's ELF and
+// the flat graph gets a function level (image → function → address). DCPI addresses are the
+// image's own text addresses (tstart + offset), looked up as ELF virtual addresses.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { WorkerSession } from '../src/worker/session';
+
+/** A DCPI 0.07 profile of `tiny` (PIE: .text at 0x1050; main 0x119e, alpha 0x1169, spin 0x1139). */
+function dcpiOfTiny(counts: [address: number, count: number][]): Uint8Array {
+  const tstart = 0x1050;
+  const header = [
+    'version pdb-0.07',
+    'image 0123456789abcdef',
+    'epoch 2411211200',
+    'platform x86_64',
+    'event cycles',
+    'period 65536',
+    `tstart ${tstart.toString(16)}`,
+    'tsize 379',
+    'cpuspeed 2000',
+    'path /opt/flamelens-corpus/bin/tiny',
+    'samples',
+    '',
+  ].join('\n');
+  const words: number[] = [];
+  let total = 0;
+  for (const [addr, n] of counts) {
+    words.push(addr - tstart, 1, n);
+    total += n;
+  }
+  words.push(counts.length, total);
+  const head = new TextEncoder().encode(header);
+  const out = new Uint8Array(head.length + words.length * 4);
+  out.set(head);
+  const dv = new DataView(out.buffer, head.length);
+  words.forEach((w, i) => dv.setUint32(i * 4, w, true));
+  return out;
+}
+
+describe('DCPI with the image ELF', () => {
+  it('adds a function level: image → function → address', async () => {
+    const s = new WorkerSession();
+    const dcpi = {
+      name: 'tiny.dcpi',
+      bytes: dcpiOfTiny([
+        [0x1139, 7],
+        [0x1145, 3],
+        [0x116d, 2],
+        [0x11a5, 1],
+      ]),
+    };
+    const before = await s.drop([dcpi]);
+    const names = (r: typeof before) => r.analysis.profile.frames.name;
+    expect(names(before)).toContain('tiny+0xe9'); // 0x1139 - tstart: the DCPI offset into the text
+    const tiny = { name: 'tiny', bytes: new Uint8Array(readFileSync('test/fixtures/gperf/bin/tiny')) };
+    const after = await s.drop([tiny]);
+    expect(after.symbols?.report.matched.map((m) => m.mappingPath)).toEqual([
+      '/opt/flamelens-corpus/bin/tiny',
+    ]);
+    const { tree, profile } = after.analysis;
+    const rows: string[] = [];
+    for (let f = tree.firstChild[tree.firstChild[0]]; f !== -1; f = tree.nextSibling[f]) {
+      rows.push(`${profile.frames.name[tree.frame[f]]} ${tree.total[f]}`);
+    }
+    expect(rows).toEqual(['spin 10', 'alpha 2', 'main 1']);
+    expect(profile.frames.name[tree.frame[tree.firstChild[0]]]).toBe('tiny');
+  });
+});
