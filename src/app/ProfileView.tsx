@@ -14,11 +14,16 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
   const mode = useStore((s) => s.mode);
   const [menu, setMenu] = useState<MenuTarget | null>(null);
   const openMenu = useCallback((t: MenuTarget) => setMenu(t), []);
+  const search = useSearch(analysis);
   return (
     <main className="profile">
-      <GraphToolbar analysis={analysis} />
+      <GraphToolbar analysis={analysis} result={search} />
       <TransformChips />
-      {mode === 'sandwich' ? <SandwichView /> : <MainGraph analysis={analysis} onMenu={openMenu} />}
+      {mode === 'sandwich' ? (
+        <SandwichView />
+      ) : (
+        <MainGraph analysis={analysis} search={search} onMenu={openMenu} />
+      )}
       <div className="lower">
         <FunctionTable analysis={analysis} onMenu={(frame, x, y) => openMenu({ frame, node: null, x, y })} />
         {side}
@@ -28,21 +33,68 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
   );
 }
 
-/** What the search matches in the main graph, computed once per tree and query. */
-function useSearch(analysis: Analysis) {
-  const search = useStore((s) => s.search);
-  return useMemo(() => {
-    const m = compileQuery(search);
-    if (!m) return null;
-    if (!m.ok) return { error: m.error, match: null, samples: 0, tops: [] as number[] };
-    const match = matchFrames(analysis.profile.frames.name, m.test);
-    return { error: null, match, ...searchTree(analysis.tree, match) };
-  }, [analysis, search]);
+export interface SearchState {
+  error: string | null;
+  /** 1 per frame id whose name matches. */
+  match: Uint8Array | null;
+  /** Samples through a match, each once (counted in the worker); null while counting. */
+  samples: number | null;
+  /** Matching nodes with no matching ancestor, heaviest first: walked on demand (Enter). */
+  tops: () => number[];
 }
 
-function MainGraph({ analysis, onMenu }: { analysis: Analysis; onMenu: (t: MenuTarget) => void }) {
+/**
+ * What the search matches: frames here (O(functions)); the sample count in the worker, which has
+ * the stacks (O(samples) stays off the main thread); the matched nodes only when Enter asks.
+ */
+function useSearch(analysis: Analysis): SearchState | null {
+  const search = useStore((s) => s.search);
+  const countInWorker = useStore((s) => s.searchSamples);
+  const base = useMemo(() => {
+    const m = compileQuery(search);
+    if (!m) return null;
+    if (!m.ok) return { error: m.error, match: null };
+    return { error: null, match: matchFrames(analysis.profile.frames.name, m.test) };
+  }, [analysis, search]);
+  const [counted, setCounted] = useState<{ match: Uint8Array; samples: number } | null>(null);
+  useEffect(() => {
+    const match = base?.match;
+    if (!match) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      countInWorker(match).then(
+        (samples) => live && setCounted({ match, samples }),
+        () => {},
+      );
+    }, 80);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [base, countInWorker]);
+  const tops = useMemo(() => {
+    let cached: number[] | null = null;
+    return () => {
+      if (!base?.match) return [];
+      cached ??= searchTree(analysis.tree, base.match).tops;
+      return cached;
+    };
+  }, [base, analysis]);
+  if (!base) return null;
+  const samples = base.match ? (counted?.match === base.match ? counted.samples : null) : 0;
+  return { error: base.error, match: base.match, samples, tops };
+}
+
+function MainGraph({
+  analysis,
+  search: result,
+  onMenu,
+}: {
+  analysis: Analysis;
+  search: SearchState | null;
+  onMenu: (t: MenuTarget) => void;
+}) {
   const s = useStore();
-  const result = useSearch(analysis);
   const highlight = useMemo(() => {
     if (result?.match) return result.match;
     if (s.selectedFrame === null) return null;
@@ -83,9 +135,8 @@ function useHeat(analysis: Analysis) {
   }, [analysis]);
 }
 
-function GraphToolbar({ analysis }: { analysis: Analysis }) {
+function GraphToolbar({ analysis, result }: { analysis: Analysis; result: SearchState | null }) {
   const s = useStore();
-  const result = useSearch(analysis);
   const input = useRef<HTMLInputElement>(null);
   const [cursor, setCursor] = useState(-1);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new query restarts the cycle
@@ -104,7 +155,7 @@ function GraphToolbar({ analysis }: { analysis: Analysis }) {
   }, []);
 
   const step = (dir: 1 | -1) => {
-    const tops = result?.tops ?? [];
+    const tops = result?.tops() ?? [];
     if (tops.length === 0) return;
     const next = (cursor + dir + tops.length) % tops.length;
     setCursor(next);
@@ -193,9 +244,11 @@ function GraphToolbar({ analysis }: { analysis: Analysis }) {
           {result?.error
             ? `bad pattern: ${result.error}`
             : result
-              ? `matched: ${formatCount(result.samples)} samples (${formatPercent(result.samples, whole)})${
-                  result.tops.length > 0 && cursor >= 0 ? ` · ${cursor + 1}/${result.tops.length}` : ''
-                }`
+              ? result.samples === null
+                ? 'matching…'
+                : `matched: ${formatCount(result.samples)} samples (${formatPercent(result.samples, whole)})${
+                    cursor >= 0 ? ` · ${cursor + 1}/${result.tops().length}` : ''
+                  }`
               : ''}
         </output>
       </div>

@@ -75,6 +75,8 @@ export interface AppState {
   showSandwich: (frame: number | null) => Promise<void>;
   /** Folded text of the shown view (through the zoomed frame, if any), from the worker. */
   foldedText: () => Promise<string>;
+  /** Samples of the shown view that pass through a matching frame (1 per frame id), from the worker. */
+  searchSamples: (match: Uint8Array) => Promise<number>;
   dismissError: () => void;
   paintedFirstFrame: () => void;
 }
@@ -305,6 +307,7 @@ export const useStore = create<AppState>()((set, get) => {
           : [];
       return client.foldedText(path);
     },
+    searchSamples: (match) => client.searchSamples(match),
     dismissError: () => set({ error: null }),
     paintedFirstFrame: () => {
       if (!get().firstPaintPending) return;

@@ -136,6 +136,13 @@ export class ProfileWorkerClient {
     return r.result;
   }
 
+  /** Samples of the shown view whose stack holds a matching frame, each counted once. */
+  async searchSamples(match: Uint8Array): Promise<number> {
+    const r = await this.send({ type: 'search', id: 0, match }, []);
+    if (r.kind !== 'count') throw new WorkerFailure('unexpected reply from the worker');
+    return r.samples;
+  }
+
   /** Folded text of the shown view, or of its stacks through a frame-id path. */
   async foldedText(path: number[]): Promise<string> {
     const r = await this.send({ type: 'folded', id: 0, path }, []);

@@ -55,6 +55,8 @@ async function handle(msg: ToWorker): Promise<void> {
           callees: { profile: toPageProfile(r.callees.profile), tree: r.callees.tree },
         },
       };
+    } else if (msg.type === 'search') {
+      reply = { kind: 'count', samples: session.searchSamples(msg.match) };
     } else if (msg.type === 'folded') {
       reply = { kind: 'text', text: session.foldedText(msg.path) };
     } else {

@@ -39,7 +39,9 @@ export type ToWorker =
   | { type: 'view'; id: number; view: ViewSpec }
   | { type: 'sandwich'; id: number; name: string }
   /** Folded text of the shown view, or of the stacks through a frame path (a zoomed node). */
-  | { type: 'folded'; id: number; path: number[] };
+  | { type: 'folded'; id: number; path: number[] }
+  /** Samples of the shown view whose stack holds a matching frame (1 per frame id), each once. */
+  | { type: 'search'; id: number; match: Uint8Array };
 
 export interface WorkerResult {
   analysis: PageAnalysis;
@@ -50,7 +52,8 @@ export interface WorkerResult {
 export type Reply =
   | { kind: 'analysis'; result: WorkerResult & { analysis: WireAnalysis } }
   | { kind: 'sandwich'; result: PageSandwich }
-  | { kind: 'text'; text: string };
+  | { kind: 'text'; text: string }
+  | { kind: 'count'; samples: number };
 
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }

@@ -67,6 +67,17 @@ describe('WorkerSession', () => {
     );
   });
 
+  it('counts the samples through a search match, each sample once', async () => {
+    const s = new WorkerSession();
+    const r = await s.drop([file('folded/simple.folded')]);
+    const names = r.analysis.profile.frames.name;
+    const match = new Uint8Array(names.length);
+    for (const n of ['read', 'fill', 'main']) match[names.indexOf(n)] = 1;
+    expect(s.searchSamples(match)).toBe(100); // main is on every stack: 100, not 165
+    match[names.indexOf('main')] = 0;
+    expect(s.searchSamples(match)).toBe(65);
+  });
+
   it('shows mangled names on request', async () => {
     const s = new WorkerSession();
     await s.drop([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')]);

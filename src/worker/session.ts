@@ -145,6 +145,23 @@ export class WorkerSession {
 
   private symbolsState: SymbolsState | null = null;
 
+  /** Samples of the shown view with at least one matching frame on their stack, each counted once. */
+  searchSamples(match: Uint8Array): number {
+    const p = this.current;
+    if (!p) throw new ProfileError('no profile is open', 'unknown');
+    const { start, frames, weight } = p.stacks;
+    let samples = 0;
+    for (let s = 0; s < p.stacks.count; s++) {
+      for (let i = start[s]; i < start[s + 1]; i++) {
+        if (match[frames[i]] === 1) {
+          samples += weight[s];
+          break;
+        }
+      }
+    }
+    return samples;
+  }
+
   /** `root;…;leaf COUNT` lines of the shown view, or of its stacks through a frame-id path. */
   foldedText(path: readonly number[]): string {
     if (!this.current) throw new ProfileError('no profile is open', 'unknown');
