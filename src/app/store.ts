@@ -115,7 +115,11 @@ export const useStore = create<AppState>()((set, get) => {
   const progress = (phase: string, fraction: number) => set({ progress: { phase, fraction } });
 
   /** Runs a worker job; applies its result, or shows its error and keeps what was showing. */
-  const run = async (what: string, job: () => Promise<WorkerResult>, size?: number): Promise<boolean> => {
+  const run = async (
+    what: string,
+    job: () => Promise<WorkerResult>,
+    sizes?: Map<string, number>,
+  ): Promise<boolean> => {
     try {
       const r = await job();
       if (r.newProfile) performance.mark('flamelens:ready');
@@ -132,7 +136,7 @@ export const useStore = create<AppState>()((set, get) => {
         symbols: r.symbols,
         ...(r.newProfile
           ? {
-              fileSize: size ?? 0,
+              fileSize: sizes?.get(r.analysis.profile.meta.fileName) ?? 0,
               selectedFrame: null,
               transforms: [],
               inverted: false,
@@ -228,7 +232,8 @@ export const useStore = create<AppState>()((set, get) => {
     },
 
     openBuffers: async (files) => {
-      const size = files.reduce((n, f) => n + f.buffer.byteLength, 0);
+      // Sizes before the buffers are transferred; the worker says which file was the profile.
+      const sizes = new Map(files.map((f) => [f.name, f.buffer.byteLength]));
       const names = files.map((f) => f.name).join(', ');
       set({ status: 'loading', loadingName: names, progress: { phase: 'parse', fraction: 0 }, error: null });
       const onPreview = (analysis: PageAnalysis) =>
@@ -246,7 +251,7 @@ export const useStore = create<AppState>()((set, get) => {
           firstPaintPending: true,
           progress: { phase: 'call tree', fraction: 0.9 },
         });
-      await run(names, () => client.drop(files, progress, onPreview), size);
+      await run(names, () => client.drop(files, progress, onPreview), sizes);
     },
 
     setMangled: async (mangled) => {
