@@ -8,9 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { prng } from '../test/helpers/prng';
 
-const BIN_START = 0x5555_5555_4000;
-const BIN_TEXT = BIN_START + 0x1000;
-const BIN_TEXT_SIZE = 0x40_0000;
+export const BIN_START = 0x5555_5555_4000;
+/** The main binary's r-xp mapping: at BIN_TEXT, file offset 0x1000 (= BIN_TEXT - BIN_START). */
+export const BIN_TEXT = BIN_START + 0x1000;
+export const BIN_TEXT_SIZE = 0x40_0000;
 const LIBC_START = 0x7f12_3450_0000;
 const LIBC_TEXT = LIBC_START + 0x2_6000;
 const LIBC_TEXT_SIZE = 0x15_6000;

@@ -4,6 +4,10 @@
 //   drop → first paint      performance marks flamelens:file-received → flamelens:first-paint
 //   worker parse+fold+tree  the timings the worker reports (shown in the metadata panel too)
 //   baseline                read the same file, transfer it to a worker, hash every record's stack
+//   symbolization           the same profile dropped together with its binary (bench/out/bench, a
+//                           synthetic ELF with 100k symbols from gen-elf.ts) vs without it: drop →
+//                           flamelens:ready, each run paired; includes reading the ELF, the
+//                           demangler's lazy load in the worker, the symbol table and the lookups
 //
 // BENCH_TRACE=1 also records a Chromium trace of the last run (bench/out/trace.json) and prints
 // where the time between the two marks went, per thread (page main thread, the worker).
@@ -15,6 +19,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath, NO_BROWSER_MESSAGE } from '../e2e/browser';
+import { benchElfOptions, makeSyntheticElf } from './gen-elf';
 import { makeSyntheticProfile } from './gen-synthetic';
 
 const MB = Number(process.env.BENCH_MB ?? 100);
@@ -23,6 +28,9 @@ const PORT = Number(process.env.BENCH_PORT ?? 4391);
 const TRACE = process.env.BENCH_TRACE === '1';
 const OUT = 'bench/out';
 const PROFILE = `${OUT}/synthetic-${MB}mb.prof`;
+/** The profile's main binary (named like its mapping, /opt/bench/bin/bench), ELF_SYMBOLS functions. */
+const ELF = `${OUT}/bench`;
+const ELF_SYMBOLS = 100_000;
 /** BENCH_PROFILE=1: an unminified build, and a CPU profile of the page's main thread (last run). */
 const PROFILE_MAIN = process.env.BENCH_PROFILE === '1';
 /** Our own build directory: dist/ belongs to the e2e tests, which may run at the same time. */
@@ -75,8 +83,10 @@ async function baseline(page: Page): Promise<number> {
   }, BASELINE_WORKER);
 }
 
+/** Opens the files (one profile, maybe binaries) through the "Open profile" input, as one drop. */
 async function openInApp(
   page: Page,
+  files: string[] = [PROFILE],
 ): Promise<{ paint: number; ready: number; parse: number; fold: number; tree: number }> {
   await page.goto(`http://127.0.0.1:${PORT}/`);
   // A user drops a file into a page that has finished loading: let the service worker finish
@@ -84,7 +94,7 @@ async function openInApp(
   await page.evaluate(`navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true`);
   await page.waitForLoadState('networkidle');
   await page.evaluate(() => performance.clearMarks());
-  await page.getByLabel('Open profile').setInputFiles(PROFILE);
+  await page.getByLabel('Open profile').setInputFiles(files);
   await page.getByRole('img', { name: /Flame graph of/ }).waitFor({ timeout: 120_000 });
   // First paint may come from the coarse preview tree; `ready` is when the full tree is in.
   await page.waitForFunction(() => performance.getEntriesByName('flamelens:ready').length > 0, null, {
@@ -270,6 +280,10 @@ async function main() {
     console.log(`generating ${PROFILE} …`);
     writeFileSync(PROFILE, makeSyntheticProfile(MB * 1024 * 1024, 42));
   }
+  if (!existsSync(ELF)) {
+    console.log(`generating ${ELF} (${ELF_SYMBOLS} symbols) …`);
+    writeFileSync(ELF, makeSyntheticElf(benchElfOptions(ELF_SYMBOLS)));
+  }
   const bytes = statSync(PROFILE).size;
   if (!existsSync(`${DIST}/index.html`) || process.env.BENCH_BUILD !== '0')
     execSync(`npx vite build --outDir ${DIST} --emptyOutDir${PROFILE_MAIN ? ' --minify false' : ''}`, {
@@ -330,6 +344,23 @@ async function main() {
     await openInApp(page);
     const frames = (await page.evaluate(INTERACTIONS)) as number[];
     const views = await viewLongTasks(page);
+    // Symbolization: each run opens the profile without and with its binary, alternating which
+    // goes first (a fresh page each: the worker loads the demangler again, as on a user's first
+    // drop with binaries).
+    const plain: Awaited<ReturnType<typeof openInApp>>[] = [];
+    const symbolized: Awaited<ReturnType<typeof openInApp>>[] = [];
+    const openSymbolized = async () => {
+      symbolized.push(await openInApp(page, [PROFILE, ELF]));
+      const ok = await page.locator('section[aria-label="Symbols"] li.ok').allInnerTexts();
+      if (!ok.some((t) => t.includes('from bench'))) {
+        throw new Error(`the binary did not symbolize the profile (Symbols panel: ${JSON.stringify(ok)})`);
+      }
+    };
+    for (let r = 0; r < RUNS; r++) {
+      if (r % 2) await openSymbolized();
+      plain.push(await openInApp(page));
+      if (r % 2 === 0) await openSymbolized();
+    }
     await browser.close();
     const paint = median(app.map((a) => a.paint));
     const b = median(base);
@@ -353,6 +384,16 @@ async function main() {
     );
     console.log(
       `views (step + its longest task in ms: ${views.steps.join(', ')}): longest main-thread task ${fmt(views.longest)}, ${views.count} tasks over 50 ms  (target ≤ 100 ms)`,
+    );
+    const readyPlain = median(plain.map((a) => a.ready));
+    const readySym = median(symbolized.map((a) => a.ready));
+    const runs = (xs: { ready: number }[]) => xs.map((a) => a.ready.toFixed(0)).join(', ');
+    console.log(
+      `symbolizing against a ${ELF_SYMBOLS / 1000}k-symbol binary adds: ${fmt(readySym - readyPlain)} (ready ${fmt(readySym)} vs ${fmt(readyPlain)} without)  (target ≤ 1000 ms)`,
+    );
+    console.log(`  drop → ready per run, ms: with the binary ${runs(symbolized)}; without ${runs(plain)}`);
+    console.log(
+      `  worker with vs without the binary: fold ${fmt(median(symbolized.map((a) => a.fold)))} vs ${fmt(median(plain.map((a) => a.fold)))}, tree ${fmt(median(symbolized.map((a) => a.tree)))} vs ${fmt(median(plain.map((a) => a.tree)))}, parse ${fmt(median(symbolized.map((a) => a.parse)))} vs ${fmt(median(plain.map((a) => a.parse)))}  (${(statSync(ELF).size / 1048576).toFixed(1)} MB ELF; the rest of the difference is reading it, the demangler's load, the symbol table)`,
     );
     if (TRACE) summarizeTrace(`${OUT}/trace.json`);
   } finally {
