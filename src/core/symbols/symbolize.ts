@@ -243,10 +243,18 @@ function addressingFor(source: SymbolSource, m: Mapping): Addressing {
 
 /** address − mapping start + mapping offset, as a number (file offsets are far below 2^53); -1 if not. */
 function fileOffset(m: Mapping, hi: number, lo: number): number {
+  // Numbers when every term is exact (all user-space addresses on today's machines): this runs
+  // once per unique address, tens of thousands of times; BigInt only for the rest.
+  if (hi < 0x200000 && m.end < SAFE && m.offset < SAFE) {
+    const rel = hi * TWO32 + lo - Number(m.start) + Number(m.offset);
+    return rel < 0 || rel >= Number.MAX_SAFE_INTEGER ? -1 : rel;
+  }
   const rel = ((BigInt(hi) << 32n) | BigInt(lo)) - m.start + m.offset;
   if (rel < 0n || rel >= 0x20000000000000n) return -1;
   return Number(rel);
 }
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export interface DroppedFile {
   name: string;
