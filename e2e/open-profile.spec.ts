@@ -176,3 +176,26 @@ test('a malformed binary is reported by name and the profile stays symbolized by
   await paintedGraph(page);
   await expect(page.getByRole('table')).toContainText('gamma_');
 });
+
+test('other symbol sources: a pprof --raw file opens with its own names; an nm listing names the main binary', async ({
+  page,
+}) => {
+  await page.goto('./');
+  // perl google-pprof --raw output: names and inline chains come from its --- symbol section.
+  await dropFile(page, `${FIXTURES}/symbols/oracle/cxx_demangle.perl.raw`, 'cxx_demangle.raw');
+  await paintedGraph(page);
+  const table = page.getByRole('table');
+  await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('pprof-raw');
+  await expect(table).toContainText('Circle::area');
+  await expect(page.getByRole('region', { name: 'Symbols' })).toContainText('symbol section');
+  await page.screenshot({ path: `${SHOTS}/pprof-raw.png` });
+
+  // An nm listing dropped with the profile.
+  await dropFiles(page, [
+    { path: `${FIXTURES}/gperf/tiny.prof`, name: 'tiny.prof' },
+    { path: `${FIXTURES}/symbols/nm/tiny.nm`, name: 'tiny.nm' },
+  ]);
+  await expect(page.locator('.current-file')).toHaveText('tiny.prof');
+  await expect(table).toContainText('gamma_');
+  await expect(page.getByRole('region', { name: 'Symbols' })).toContainText('from tiny.nm (by nm)');
+});
