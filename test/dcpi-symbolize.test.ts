@@ -34,7 +34,7 @@ function dcpiOfTiny(counts: [address: number, count: number][]): Uint8Array {
   const out = new Uint8Array(head.length + words.length * 4);
   out.set(head);
   const dv = new DataView(out.buffer, head.length);
-  words.forEach((w, i) => dv.setUint32(i * 4, w, true));
+  for (const [i, w] of words.entries()) dv.setUint32(i * 4, w, true);
   return out;
 }
 

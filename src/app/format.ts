@@ -1,7 +1,10 @@
 // Number and time formatting shared by the views.
 
+/** One formatter: toLocaleString builds a new one per call (tens of µs, on every render). */
+const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return COUNT.format(Math.round(n));
 }
 
 export function formatPercent(part: number, whole: number): string {
