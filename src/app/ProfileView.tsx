@@ -2,13 +2,13 @@
 // the function table, and a context menu shared by graph frames and table rows.
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Transform } from '../core/model/transforms';
+import { describeTransform, type Transform } from '../core/model/transforms';
 import { FlameGraph } from '../flamegraph/FlameGraph';
 import { compileQuery, matchFrames, searchTree } from '../flamegraph/search';
 import { FunctionTable } from '../table/FunctionTable';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { baseName, formatCount, formatPercent } from './format';
-import { transformLabel, useStore } from './store';
+import { useStore } from './store';
 
 export function ProfileView({ analysis, side }: { analysis: Analysis; side: React.ReactNode }) {
   const mode = useStore((s) => s.mode);
@@ -265,8 +265,8 @@ function TransformChips() {
       {transforms.map((t, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a chip is its position in the ordered list
         <li key={i} className="chip">
-          <span>{transformLabel(t)}</span>
-          <button type="button" aria-label={`Remove ${transformLabel(t)}`} onClick={() => void remove(i)}>
+          <span>{describeTransform(t)}</span>
+          <button type="button" aria-label={`Remove ${describeTransform(t)}`} onClick={() => void remove(i)}>
             ×
           </button>
         </li>

@@ -3,7 +3,7 @@
 
 import { create } from 'zustand';
 import { type CallTree, pathToNode } from '../core/model/calltree';
-import { describeTransform, type Transform } from '../core/model/transforms';
+import type { Transform } from '../core/model/transforms';
 import type { ChildOrder, Orientation } from '../flamegraph/layout';
 import type { ColorMode } from '../flamegraph/paint';
 import type { SearchQuery } from '../flamegraph/search';
@@ -108,8 +108,6 @@ export function setLocalFileHook(f: () => void): void {
 
 const prefersDark = (): boolean =>
   typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
-
-export const transformLabel = describeTransform;
 
 export const useStore = create<AppState>()((set, get) => {
   const progress = (phase: string, fraction: number) => set({ progress: { phase, fraction } });

@@ -1,13 +1,4 @@
 // 64-bit addresses as (hi, lo) uint32 pairs: exact, and cheap to intern.
-// Addresses below 2^53 are keyed by a plain number; the rare ones above by a string.
-
-const TWO32 = 4294967296;
-/** hi must be below this for hi * 2^32 + lo to stay an exact JS number. */
-const SAFE_HI = 0x200000;
-
-export function addrKey(hi: number, lo: number): number | string {
-  return hi < SAFE_HI ? hi * TWO32 + lo : `${hi.toString(16)}:${lo.toString(16)}`;
-}
 
 /** Lowercase hex without leading zeros and without 0x ("0" for zero). */
 export function hexOf(hi: number, lo: number): string {
@@ -27,42 +18,6 @@ export function splitBig(v: bigint): [number, number] {
 export function minusOne(hi: number, lo: number): [number, number] {
   if (lo > 0) return [hi, lo - 1];
   return [hi === 0 ? 0xffffffff : hi - 1, 0xffffffff];
-}
-
-/** An interning table of unique addresses, growing by doubling. */
-export class AddressInterner {
-  count = 0;
-  hi: Uint32Array;
-  lo: Uint32Array;
-  private readonly ids = new Map<number | string, number>();
-
-  constructor(initialCapacity = 1024) {
-    this.hi = new Uint32Array(initialCapacity);
-    this.lo = new Uint32Array(initialCapacity);
-  }
-
-  intern(hi: number, lo: number): number {
-    const key = addrKey(hi, lo);
-    const found = this.ids.get(key);
-    if (found !== undefined) return found;
-    const id = this.count++;
-    if (id === this.hi.length) {
-      const nh = new Uint32Array(id * 2);
-      nh.set(this.hi);
-      this.hi = nh;
-      const nl = new Uint32Array(id * 2);
-      nl.set(this.lo);
-      this.lo = nl;
-    }
-    this.hi[id] = hi;
-    this.lo[id] = lo;
-    this.ids.set(key, id);
-    return id;
-  }
-
-  get(hi: number, lo: number): number | undefined {
-    return this.ids.get(addrKey(hi, lo));
-  }
 }
 
 /** Interns strings to dense ids. */

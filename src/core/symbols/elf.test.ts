@@ -119,19 +119,23 @@ describe('readElf on real files', () => {
     expect(nameAt(e, 0x11e0n)).toBe('gamma_');
   });
 
-  it.skipIf(!hasReadelf)('agrees with readelf -sW on executables and shared objects (32/64-bit)', () => {
-    for (const rel of [
-      'bin/tiny',
-      'bin/tiny32',
-      'bin/cxx_demangle',
-      'bin/libfoo.so',
-      'sysroot/usr/lib/i386-linux-gnu/ld-linux.so.2',
-      LIBC,
-    ]) {
-      const e = elfOf(rel);
-      expect(compareWithReadelf(rel, e), rel).toBeGreaterThan(5);
-    }
-  });
+  // CI installs binutils: there a missing readelf fails the test instead of skipping it.
+  it.skipIf(!hasReadelf && !process.env.CI)(
+    'agrees with readelf -sW on executables and shared objects (32/64-bit)',
+    () => {
+      for (const rel of [
+        'bin/tiny',
+        'bin/tiny32',
+        'bin/cxx_demangle',
+        'bin/libfoo.so',
+        'sysroot/usr/lib/i386-linux-gnu/ld-linux.so.2',
+        LIBC,
+      ]) {
+        const e = elfOf(rel);
+        expect(compareWithReadelf(rel, e), rel).toBeGreaterThan(5);
+      }
+    },
+  );
 
   it('falls back to .dynsym for the stripped libc and reads its debug link', () => {
     const libc = elfOf(LIBC);

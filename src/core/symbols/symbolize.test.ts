@@ -77,7 +77,7 @@ describe('demangle', () => {
   });
 
   const cxxfilt = spawnSync('c++filt', ['--version'], { encoding: 'utf8' });
-  it.skipIf(cxxfilt.error !== undefined || cxxfilt.status !== 0)(
+  it.skipIf((cxxfilt.error !== undefined || cxxfilt.status !== 0) && !process.env.CI)(
     'agrees with c++filt on every C++ symbol of cxx_demangle (return types aside)',
     () => {
       const e = readElf(load('bin/cxx_demangle'), 'cxx_demangle');
