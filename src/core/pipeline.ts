@@ -1,8 +1,17 @@
-// Bytes → everything the views need, in one place: used by the worker, the bench and tests.
+// Bytes → everything the views need: parse, fold, tree and function table. The worker session,
+// the bench and the tests all build trees through treeAndFunctions.
 
 import { parseProfile } from './formats/detect';
-import { buildCallTreeWithFunctions, type CallTree, type FunctionTable } from './model/calltree';
+import {
+  buildCallTree,
+  buildCallTreeWithFunctions,
+  buildCoarseTree,
+  type CallTree,
+  type FunctionTable,
+  sortedStackOrder,
+} from './model/calltree';
 import { foldProfile } from './model/fold';
+import { functionTableOf } from './model/functions';
 import type { FoldedProfile, RawProfile, Symbolizer } from './types';
 
 export interface Analysis {
@@ -35,8 +44,7 @@ export function analyzeRaw(
   const profile = foldProfile(raw, { fileName: opts.fileName, symbolizer: opts.symbolizer });
   const t1 = now();
   opts.onProgress?.('tree', 0);
-  // One walk builds both (same results as buildCallTree + buildFunctionTable, one pass fewer).
-  const { tree, functions } = buildCallTreeWithFunctions(profile);
+  const { tree, functions } = treeAndFunctions(profile);
   const t2 = now();
   return {
     profile,
@@ -49,4 +57,34 @@ export function analyzeRaw(
 export function analyzeBytes(bytes: Uint8Array, opts: AnalyzeOptions): Analysis {
   const { raw, parseMs } = parseBytes(bytes, opts);
   return analyzeRaw(raw, { ...opts, parseMs });
+}
+
+/** Profiles with fewer stack frames than this are built whole at once (no preview). */
+const PREVIEW_MIN_FRAMES = 1_000_000;
+
+/**
+ * The call tree of `graph` and the function table of `table` (the graph itself, or the profile an
+ * inverted graph came from: inversion keeps frame ids, so one table serves both). With `preview`,
+ * a large graph first yields a coarse tree (the nodes at least 1/4096 of the total: all a
+ * full-width paint can draw), built from the same sorted stack order in tens of ms, while the
+ * full tree of millions of nodes is still to come. The one place the worker, the bench and the
+ * tests get trees from.
+ */
+export function treeAndFunctions(
+  graph: FoldedProfile,
+  opts: { table?: FoldedProfile; preview?: (tree: CallTree, functions: FunctionTable) => void } = {},
+): { tree: CallTree; functions: FunctionTable } {
+  const table = opts.table ?? graph;
+  const wantPreview = opts.preview && graph.stacks.frames.length >= PREVIEW_MIN_FRAMES;
+  if (table === graph && !wantPreview) {
+    // One walk builds both (same results as buildCallTree + buildFunctionTable, one pass fewer).
+    return buildCallTreeWithFunctions(graph);
+  }
+  const functions = functionTableOf(table);
+  const order = sortedStackOrder(graph);
+  if (wantPreview) {
+    const copy = { count: functions.count, self: functions.self.slice(), total: functions.total.slice() };
+    opts.preview!(buildCoarseTree(graph, order, graph.meta.totalSamples / 4096), copy);
+  }
+  return { tree: buildCallTree(graph, order), functions };
 }

@@ -2,12 +2,11 @@
 // re-fold it without re-parsing), the symbol files, and the view options. Pure core calls only:
 // testable in node.
 
-import { buildCallTree, buildCoarseTree, type CallTree, sortedStackOrder } from '../core/model/calltree';
+import { buildCallTree, type CallTree } from '../core/model/calltree';
 import { foldProfile } from '../core/model/fold';
-import { functionTableOf } from '../core/model/functions';
 import { applyTransforms, type Transform } from '../core/model/transforms';
 import { invertProfile, sandwich } from '../core/model/views';
-import { type Analysis, parseBytes } from '../core/pipeline';
+import { type Analysis, parseBytes, treeAndFunctions } from '../core/pipeline';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle';
 import { looksLikeElf } from '../core/symbols/elf';
 import { looksLikeNm } from '../core/symbols/nm';
@@ -174,21 +173,19 @@ export class WorkerSession {
     const shown = applyTransforms(this.base!, this.view.transforms);
     const graph = this.view.inverted ? invertProfile(shown) : shown;
     this.current = graph;
-    // The table always describes functions of the (transformed) profile; an inverted profile
-    // keeps the frame ids, so it indexes the graph's frames too.
-    const functions = functionTableOf(shown);
-    const order = sortedStackOrder(graph);
-    if (preview && graph.stacks.frames.length >= PREVIEW_MIN_FRAMES) {
-      // A large profile: first the nodes a full-width paint can show (a few hundred, in tens of
-      // ms), so the page paints while the full tree (millions of nodes) is built.
-      preview({
-        profile: graph,
-        tree: buildCoarseTree(graph, order, graph.meta.totalSamples / 4096),
-        functions: { count: functions.count, self: functions.self.slice(), total: functions.total.slice() },
-        timings: { ...this.baseMs, treeMs: performance.now() - t0 },
-      });
-    }
-    const tree = buildCallTree(graph, order);
+    // The table always describes functions of the (transformed) profile, also when inverted.
+    const { tree, functions } = treeAndFunctions(graph, {
+      table: shown,
+      preview:
+        preview &&
+        ((coarse, fns) =>
+          preview({
+            profile: graph,
+            tree: coarse,
+            functions: fns,
+            timings: { ...this.baseMs, treeMs: performance.now() - t0 },
+          })),
+    });
     return {
       profile: graph,
       tree,
@@ -233,6 +230,3 @@ export class WorkerSession {
     return { analysis: this.analyze(progress, this.onPreview ?? undefined), symbols: this.symbolsState };
   }
 }
-
-/** Profiles with fewer stack frames than this are built whole at once. */
-const PREVIEW_MIN_FRAMES = 1_000_000;
