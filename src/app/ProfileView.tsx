@@ -4,9 +4,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { describeTransform, type Transform } from '../core/model/transforms';
 import { FlameGraph } from '../flamegraph/FlameGraph';
+import type { Orientation } from '../flamegraph/layout';
 import { compileQuery, matchFrames, searchTree } from '../flamegraph/search';
 import { FunctionTable } from '../table/FunctionTable';
-import type { PageAnalysis as Analysis } from '../worker/protocol';
+import type { PageAnalysis as Analysis, PageGraph } from '../worker/protocol';
 import { baseName, formatCount, formatPercent } from './format';
 import { useStore } from './store';
 
@@ -277,20 +278,6 @@ function TransformChips() {
 
 function SandwichView() {
   const sandwich = useStore((s) => s.sandwich);
-  const dark = useStore((s) => s.theme === 'dark');
-  const colorMode = useStore((s) => s.colorMode);
-  const order = useStore((s) => s.childOrder);
-  const [callersFocus, setCallersFocus] = useState(0);
-  const [calleesFocus, setCalleesFocus] = useState(0);
-  const [callersSel, setCallersSel] = useState<number | null>(null);
-  const [calleesSel, setCalleesSel] = useState<number | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new sandwich starts unzoomed
-  useEffect(() => {
-    setCallersFocus(0);
-    setCalleesFocus(0);
-    setCallersSel(null);
-    setCalleesSel(null);
-  }, [sandwich]);
   if (!sandwich) return null;
   const whole = sandwich.callers.tree.total[0];
   return (
@@ -299,35 +286,44 @@ function SandwichView() {
         Sandwich for <strong>{sandwich.name}</strong>: total {formatCount(sandwich.total)} samples, self{' '}
         {formatCount(sandwich.self)} ({formatPercent(sandwich.self, whole)} of its samples)
       </div>
-      <FlameGraph
+      {/* Keyed by the sandwich: a new one starts unzoomed, with nothing selected. */}
+      <SandwichHalf
+        key={`callers-${sandwich.name}`}
         graph={sandwich.callers}
         title={`Callers of ${sandwich.name}`}
         orientation="flame"
-        order={order}
-        colorMode={colorMode}
-        dark={dark}
-        focus={callersFocus}
-        onFocus={setCallersFocus}
-        selected={callersSel}
-        onSelect={setCallersSel}
-        highlight={null}
         testId="sandwich-callers"
       />
-      <FlameGraph
+      <SandwichHalf
+        key={`callees-${sandwich.name}`}
         graph={sandwich.callees}
         title={`Callees of ${sandwich.name}`}
         orientation="icicle"
-        order={order}
-        colorMode={colorMode}
-        dark={dark}
-        focus={calleesFocus}
-        onFocus={setCalleesFocus}
-        selected={calleesSel}
-        onSelect={setCalleesSel}
-        highlight={null}
         testId="sandwich-callees"
       />
     </div>
+  );
+}
+
+/** One half of the sandwich: a flame graph with its own zoom and selection. */
+function SandwichHalf(props: { graph: PageGraph; title: string; orientation: Orientation; testId: string }) {
+  const dark = useStore((s) => s.theme === 'dark');
+  const colorMode = useStore((s) => s.colorMode);
+  const order = useStore((s) => s.childOrder);
+  const [focus, setFocus] = useState(0);
+  const [selected, setSelected] = useState<number | null>(null);
+  return (
+    <FlameGraph
+      {...props}
+      order={order}
+      colorMode={colorMode}
+      dark={dark}
+      focus={focus}
+      onFocus={setFocus}
+      selected={selected}
+      onSelect={setSelected}
+      highlight={null}
+    />
   );
 }
 
