@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { firstChildOf, nextSiblingOf, totalOf } from '../src/core/model/calltree';
 import { WorkerSession } from '../src/worker/session';
 
 /** A DCPI 0.07 profile of `tiny` (PIE: .text at 0x1050; main 0x119e, alpha 0x1169, spin 0x1139). */
@@ -60,10 +61,10 @@ describe('DCPI with the image ELF', () => {
     ]);
     const { tree, profile } = after.analysis;
     const rows: string[] = [];
-    for (let f = tree.firstChild[tree.firstChild[0]]; f !== -1; f = tree.nextSibling[f]) {
-      rows.push(`${profile.frames.name[tree.frame[f]]} ${tree.total[f]}`);
+    for (let f = firstChildOf(tree, firstChildOf(tree, 0)); f !== -1; f = nextSiblingOf(tree, f)) {
+      rows.push(`${profile.frames.name[tree.frame[f]]} ${totalOf(tree, f)}`);
     }
     expect(rows).toEqual(['spin 10', 'alpha 2', 'main 1']);
-    expect(profile.frames.name[tree.frame[tree.firstChild[0]]]).toBe('tiny');
+    expect(profile.frames.name[tree.frame[firstChildOf(tree, 0)]]).toBe('tiny');
   });
 });

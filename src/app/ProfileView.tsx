@@ -2,6 +2,7 @@
 // the function table, and a context menu shared by graph frames and table rows.
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { parentOf, totalOf } from '../core/model/calltree';
 import { describeTransform, type Transform } from '../core/model/transforms';
 import { FlameGraph } from '../flamegraph/FlameGraph';
 import type { Orientation } from '../flamegraph/layout';
@@ -163,7 +164,7 @@ function GraphToolbar({ analysis, result }: { analysis: Analysis; result: Search
     s.selectNode(tops[next]);
   };
 
-  const whole = analysis.tree.total[0];
+  const whole = totalOf(analysis.tree, 0);
   return (
     <div className="graph-toolbar" role="toolbar" aria-label="Graph options">
       <fieldset className="seg">
@@ -279,7 +280,7 @@ function TransformChips() {
 function SandwichView() {
   const sandwich = useStore((s) => s.sandwich);
   if (!sandwich) return null;
-  const whole = sandwich.callers.tree.total[0];
+  const whole = totalOf(sandwich.callers.tree, 0);
   return (
     <div className="sandwich" data-testid="sandwich">
       <div className="sandwich-title">
@@ -355,7 +356,7 @@ function ContextMenu({
   ];
   if (target.node !== null && !useStore.getState().inverted) {
     const path: string[] = [];
-    for (let v = target.node; v > 0; v = tree.parent[v]) path.push(profile.frames.name[tree.frame[v]]);
+    for (let v = target.node; v > 0; v = parentOf(tree, v)) path.push(profile.frames.name[tree.frame[v]]);
     path.reverse();
     items.push({ label: 'Focus on subtree', run: () => void add({ kind: 'focus-subtree', path }) });
   }

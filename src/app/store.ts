@@ -2,7 +2,7 @@
 // runs in the worker; this store only sends requests and keeps the answers.
 
 import { create } from 'zustand';
-import { type CallTree, pathToNode } from '../core/model/calltree';
+import { type CallTree, firstChildOf, nextSiblingOf, pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
 import type { ChildOrder, Orientation } from '../flamegraph/layout';
 import type { ColorMode } from '../flamegraph/paint';
@@ -92,8 +92,8 @@ export function warmUpWorker(): void {
 function nodeByFrames(tree: CallTree, frames: readonly number[]): number {
   let v = 0;
   for (const f of frames) {
-    let c = tree.firstChild[v];
-    while (c !== -1 && tree.frame[c] !== f) c = tree.nextSibling[c];
+    let c = firstChildOf(tree, v);
+    while (c !== -1 && tree.frame[c] !== f) c = nextSiblingOf(tree, c);
     if (c === -1) break;
     v = c;
   }

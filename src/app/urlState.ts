@@ -6,6 +6,7 @@
 // The zoomed frame is a path of function names from the root, so it survives re-parsing and
 // re-symbolization; transforms name functions, not ids, for the same reason.
 
+import { type CallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
 
 export interface UrlState {
@@ -96,14 +97,14 @@ export function decodeUrlState(hash: string): UrlState {
 
 /** The node reached by following function names from the root, or the deepest one found. */
 export function nodeForPath(
-  tree: { firstChild: Int32Array; nextSibling: Int32Array; frame: Int32Array },
+  tree: CallTree,
   names: readonly string[],
   nameOfFrame: (frame: number) => string,
 ): number {
   let v = 0;
   for (const name of names) {
-    let c = tree.firstChild[v];
-    while (c !== -1 && nameOfFrame(tree.frame[c]) !== name) c = tree.nextSibling[c];
+    let c = firstChildOf(tree, v);
+    while (c !== -1 && nameOfFrame(tree.frame[c]) !== name) c = nextSiblingOf(tree, c);
     if (c === -1) break;
     v = c;
   }

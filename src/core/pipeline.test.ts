@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../test/helpers/prng';
-import { buildCallTree, buildFunctionTable } from './model/calltree';
+import { treeFunctionTable } from '../../test/helpers/tree';
+import { buildCallTree, firstChildOf, nextSiblingOf, totalOf } from './model/calltree';
 import { profileFromText } from './model/text-notation';
 import { invertProfile } from './model/views';
 import { treeAndFunctions } from './pipeline';
@@ -24,9 +25,9 @@ describe('treeAndFunctions', () => {
     let previewed = false;
     const { tree, functions } = treeAndFunctions(p, { preview: () => (previewed = true) });
     expect(previewed).toBe(false);
-    expect(tree.total[0]).toBe(5);
+    expect(totalOf(tree, 0)).toBe(5);
     expect(Array.from(functions.total)).toEqual(
-      Array.from(buildFunctionTable(buildCallTree(p), p.frames.count).total),
+      Array.from(treeFunctionTable(buildCallTree(p), p.frames.count).total),
     );
   });
 
@@ -37,16 +38,16 @@ describe('treeAndFunctions', () => {
     expect(coarse).not.toBeNull();
     const c = coarse!;
     expect(c.count).toBeLessThan(full.tree.count / 100);
-    expect(c.total[0]).toBe(full.tree.total[0]);
+    expect(totalOf(c, 0)).toBe(totalOf(full.tree, 0));
     expect(c.maxDepth).toBe(full.tree.maxDepth);
     // The root's children (main) and grandchildren (the workers) are heavy: same totals.
     const kids = (t: typeof c, v: number) => {
       const out: string[] = [];
-      for (let k = t.firstChild[v]; k !== -1; k = t.nextSibling[k])
-        out.push(`${p.frames.name[t.frame[k]]}=${t.total[k]}`);
+      for (let k = firstChildOf(t, v); k !== -1; k = nextSiblingOf(t, k))
+        out.push(`${p.frames.name[t.frame[k]]}=${totalOf(t, k)}`);
       return out;
     };
-    expect(kids(c, c.firstChild[0])).toEqual(kids(full.tree, full.tree.firstChild[0]));
+    expect(kids(c, firstChildOf(c, 0))).toEqual(kids(full.tree, firstChildOf(full.tree, 0)));
   });
 
   it('an inverted graph gets the function table of the profile it came from', () => {

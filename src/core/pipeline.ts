@@ -4,7 +4,6 @@
 import { parseProfile } from './formats/detect';
 import {
   buildCallTree,
-  buildCallTreeWithFunctions,
   buildCoarseTree,
   type CallTree,
   type FunctionTable,
@@ -74,13 +73,8 @@ export function treeAndFunctions(
   graph: FoldedProfile,
   opts: { table?: FoldedProfile; preview?: (tree: CallTree, functions: FunctionTable) => void } = {},
 ): { tree: CallTree; functions: FunctionTable } {
-  const table = opts.table ?? graph;
   const wantPreview = opts.preview && graph.stacks.frames.length >= PREVIEW_MIN_FRAMES;
-  if (table === graph && !wantPreview) {
-    // One walk builds both (same results as buildCallTree + buildFunctionTable, one pass fewer).
-    return buildCallTreeWithFunctions(graph);
-  }
-  const functions = functionTableOf(table);
+  const functions = functionTableOf(opts.table ?? graph);
   const order = sortedStackOrder(graph);
   if (wantPreview) {
     const copy = { count: functions.count, self: functions.self.slice(), total: functions.total.slice() };

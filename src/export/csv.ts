@@ -1,6 +1,6 @@
 // The function table as CSV (RFC 4180), safe to open in a spreadsheet.
 
-import type { CallTree, FunctionTable } from '../core/model/calltree';
+import { type CallTree, type FunctionTable, totalOf } from '../core/model/calltree';
 import type { FoldedProfile } from '../core/types';
 
 /**
@@ -31,7 +31,7 @@ export function functionTableCsv(
   order?: ArrayLike<number>,
 ): string {
   const { profile, functions, tree } = a;
-  const whole = tree.total[0];
+  const whole = totalOf(tree, 0);
   let ids: ArrayLike<number>;
   if (order) ids = order;
   else {

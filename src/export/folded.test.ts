@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pathToNode } from '../core/model/calltree';
+import { firstChildOf, nextSiblingOf, pathToNode, totalOf } from '../core/model/calltree';
 import { toFoldedText } from '../core/model/serialize';
 import { analyzeBytes } from '../core/pipeline';
 import { foldedTextThrough } from './folded';
@@ -21,12 +21,12 @@ describe('foldedTextThrough', () => {
   });
 
   it('keeps only the stacks through a zoomed node, whole (root first)', () => {
-    let img = a.tree.firstChild[a.tree.firstChild[0]];
+    let img = firstChildOf(a.tree, firstChildOf(a.tree, 0));
     while (a.profile.frames.name[a.tree.frame[img]] !== '<img src=x onerror=alert(1)>') {
-      img = a.tree.nextSibling[img];
+      img = nextSiblingOf(a.tree, img);
     }
     const text = foldedTextThrough(a.profile, pathToNode(a.tree, img));
     expect(text).toBe('main;<img src=x onerror=alert(1)> 4\nmain;<img src=x onerror=alert(1)>;leaf 5\n');
-    expect(sum(text)).toBe(a.tree.total[img]);
+    expect(sum(text)).toBe(totalOf(a.tree, img));
   });
 });

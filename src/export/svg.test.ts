@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { firstChildOf, nextSiblingOf } from '../core/model/calltree';
 import { analyzeBytes } from '../core/pipeline';
 import { flameGraphSvg, xmlEscape, xmlSafeChars } from './svg';
 
@@ -48,9 +49,9 @@ describe('flameGraphSvg', () => {
   });
 
   it('draws a zoomed view: the focus subtree and its ancestors', () => {
-    let img = a.tree.firstChild[a.tree.firstChild[0]];
+    let img = firstChildOf(a.tree, firstChildOf(a.tree, 0));
     while (a.profile.frames.name[a.tree.frame[img]] !== '<img src=x onerror=alert(1)>') {
-      img = a.tree.nextSibling[img];
+      img = nextSiblingOf(a.tree, img);
     }
     const z = flameGraphSvg({ profile: a.profile, tree: a.tree, focus: img, width: 800 });
     expect(z).toContain('zoomed to &lt;img');

@@ -2,7 +2,7 @@
 // (paint.ts) as the canvas, with a <title> per frame so viewers show a tooltip on hover.
 
 import { formatCount, formatPercent } from '../app/format';
-import type { CallTree } from '../core/model/calltree';
+import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED } from '../flamegraph/layout';
 import { type ColorMode, fitLabel, frameColor, LIGHT, type Theme } from '../flamegraph/paint';
@@ -61,8 +61,8 @@ export function flameGraphSvg(o: SvgOptions): string {
   const layout = layoutFlameGraph(tree, { focus: o.focus, width });
   const graphHeight = layout.rowCount * rowHeight;
   const height = graphHeight + HEADER;
-  const whole = tree.total[0];
-  const focusTotal = tree.total[layout.focus];
+  const whole = totalOf(tree, 0);
+  const focusTotal = totalOf(tree, layout.focus);
   const name = (node: number) => profile.frames.name[tree.frame[node]] ?? '';
   const moduleOf = (node: number) => profile.modules[profile.frames.module[tree.frame[node]]] ?? '';
   const n = (v: number) => String(Math.round(v * 100) / 100);
@@ -91,11 +91,11 @@ export function flameGraphSvg(o: SvgOptions): string {
     } else {
       label = name(r.node);
       const mod = moduleOf(r.node);
-      fill = frameColor(colorMode, label, mod, whole > 0 ? tree.self[r.node] / whole : 0, theme);
+      fill = frameColor(colorMode, label, mod, whole > 0 ? selfOf(tree, r.node) / whole : 0, theme);
       tip =
         `${label}${mod ? `\n${mod}` : ''}\n` +
-        `total ${formatCount(tree.total[r.node])} samples (${formatPercent(tree.total[r.node], whole)})\n` +
-        `self ${formatCount(tree.self[r.node])} samples (${formatPercent(tree.self[r.node], whole)})`;
+        `total ${formatCount(totalOf(tree, r.node))} samples (${formatPercent(totalOf(tree, r.node), whole)})\n` +
+        `self ${formatCount(selfOf(tree, r.node))} samples (${formatPercent(selfOf(tree, r.node), whole)})`;
     }
     const opacity = r.ancestor ? ` opacity="${theme.ancestorAlpha}"` : '';
     parts.push(`<g${opacity}><title>${xmlEscape(tip)}</title>`);

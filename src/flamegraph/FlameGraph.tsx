@@ -3,7 +3,7 @@
 
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { baseName, formatCount, formatPercent, formatTime } from '../app/format';
-import type { CallTree } from '../core/model/calltree';
+import { type CallTree, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import type { FoldedProfile } from '../core/types';
 import {
   type ChildOrder,
@@ -237,7 +237,7 @@ export function FlameGraph(props: FlameGraphProps) {
     const r = pick(ev.clientX, ev.clientY);
     if (!r || r.node === MERGED) return;
     onSelect(r.node);
-    onFocus(r.node === focus ? Math.max(0, tree.parent[r.node]) : r.node);
+    onFocus(r.node === focus ? Math.max(0, parentOf(tree, r.node)) : r.node);
   };
 
   const onDoubleClick = (ev: React.MouseEvent) => {
@@ -302,16 +302,16 @@ export function FlameGraph(props: FlameGraphProps) {
 
   const crumbs = useMemo(() => {
     const out: number[] = [];
-    for (let v = focus; v > 0; v = tree.parent[v]) out.push(v);
+    for (let v = focus; v > 0; v = parentOf(tree, v)) out.push(v);
     return out.reverse();
   }, [tree, focus]);
 
-  const total = tree.total[0];
+  const total = totalOf(tree, 0);
   const sel = selected !== null && selected < tree.count ? selected : null;
   const announce =
     sel === null
       ? ''
-      : `Selected ${nameOf(sel)}: ${formatCount(tree.total[sel])} samples, ${formatPercent(tree.total[sel], total)}`;
+      : `Selected ${nameOf(sel)}: ${formatCount(totalOf(tree, sel))} samples, ${formatPercent(totalOf(tree, sel), total)}`;
   return (
     <section className="flamegraph" aria-label={props.title} data-testid={props.testId}>
       <div className="fg-bar">
@@ -420,7 +420,7 @@ function Tooltip(props: {
 }) {
   const { graph, rect, x, y, focus } = props;
   const { tree, profile } = graph;
-  const whole = tree.total[0];
+  const whole = totalOf(tree, 0);
   const period = profile.meta.periodUs;
   const style = tooltipStyle(x, y);
   if (rect.node === MERGED) {
@@ -436,8 +436,8 @@ function Tooltip(props: {
   const node = rect.node;
   const frame = tree.frame[node];
   const mod = profile.modules[profile.frames.module[frame]] ?? '';
-  const self = tree.self[node];
-  const total = tree.total[node];
+  const self = selfOf(tree, node);
+  const total = totalOf(tree, node);
   return (
     <div className="tooltip" role="tooltip" style={style} data-testid="tooltip">
       <div className="tt-name">{profile.frames.name[frame]}</div>
@@ -452,7 +452,7 @@ function Tooltip(props: {
             <th>Total</th>
             <td>
               {formatCount(total)} samples · {formatPercent(total, whole)}
-              {focus > 0 && ` · ${formatPercent(total, tree.total[focus])} of zoomed`}
+              {focus > 0 && ` · ${formatPercent(total, totalOf(tree, focus))} of zoomed`}
               {period > 0 && ` · ${formatTime(total * period)}`}
             </td>
           </tr>

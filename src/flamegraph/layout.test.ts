@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCallTree } from '../core/model/calltree';
+import { buildCallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
 import { profileFromText } from '../core/model/text-notation';
 import { hitTest, layoutFlameGraph, MERGED, rowAt, rowTop } from './layout';
 
@@ -36,8 +36,8 @@ describe('layoutFlameGraph', () => {
   });
 
   it('zooms to a node: its subtree spans the width, ancestors stay above at full width', () => {
-    let a = tree.firstChild[tree.firstChild[0]];
-    while (name(a) !== 'a') a = tree.nextSibling[a];
+    let a = firstChildOf(tree, firstChildOf(tree, 0));
+    while (name(a) !== 'a') a = nextSiblingOf(tree, a);
     const l = layoutFlameGraph(tree, { focus: a, width: 500 });
     expect(describeRects(l)).toEqual(['0 main 0.0+500.0', '1 a 0.0+500.0', '2 b 0.0+500.0']);
     expect(l.rects[0].ancestor).toBe(true);

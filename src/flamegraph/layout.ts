@@ -6,7 +6,7 @@
 
 import { type HierarchyRectangularNode, hierarchy, partition } from 'd3-hierarchy';
 import { type ScaleLinear, scaleLinear } from 'd3-scale';
-import type { CallTree } from '../core/model/calltree';
+import { type CallTree, firstChildOf, nextSiblingOf, parentOf, totalOf } from '../core/model/calltree';
 
 export type Orientation = 'flame' | 'icicle';
 
@@ -85,12 +85,12 @@ interface Walk {
 /** Children in name order (weight order needs no array: the tree's lists are heaviest first). */
 function childrenByName(w: Walk, node: number, name: (node: number) => string): number[] {
   const out: number[] = [];
-  for (let c = w.tree.firstChild[node]; c !== -1; c = w.tree.nextSibling[c])
-    if (w.tree.total[c] > 0) out.push(c);
+  for (let c = firstChildOf(w.tree, node); c !== -1; c = nextSiblingOf(w.tree, c))
+    if (totalOf(w.tree, c) > 0) out.push(c);
   return out.sort((a, b) => {
     const na = name(a);
     const nb = name(b);
-    return na < nb ? -1 : na > nb ? 1 : w.tree.total[b] - w.tree.total[a];
+    return na < nb ? -1 : na > nb ? 1 : totalOf(w.tree, b) - totalOf(w.tree, a);
   });
 }
 
@@ -103,12 +103,17 @@ function childrenByName(w: Walk, node: number, name: (node: number) => string): 
 function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
   const { tree } = w;
   const byName = w.order === 'name' && w.nameOf ? w.nameOf : null;
-  const root: Datum = { node: focus, parent: tree.parent[focus], value: tree.total[focus], mergedCount: 0 };
+  const root: Datum = {
+    node: focus,
+    parent: parentOf(tree, focus),
+    value: totalOf(tree, focus),
+    mergedCount: 0,
+  };
   const work: { d: Datum; x0: number; level: number }[] = [{ d: root, x0: 0, level: 0 }];
   let cut = false;
   while (work.length > 0) {
     const { d, x0, level } = work.pop()!;
-    if (tree.firstChild[d.node] === -1) continue;
+    if (firstChildOf(tree, d.node) === -1) continue;
     if (level >= w.maxLevels) {
       cut = true;
       continue;
@@ -120,11 +125,11 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
     const list = byName ? childrenByName(w, d.node, byName) : null;
     let i = 0;
     for (
-      let c = list ? (list[0] ?? -1) : tree.firstChild[d.node];
+      let c = list ? (list[0] ?? -1) : firstChildOf(tree, d.node);
       c !== -1;
-      c = list ? (list[++i] ?? -1) : tree.nextSibling[c]
+      c = list ? (list[++i] ?? -1) : nextSiblingOf(tree, c)
     ) {
-      const v = tree.total[c];
+      const v = totalOf(tree, c);
       if (v <= 0) continue;
       const cx0 = x0 + offset / w.focusTotal;
       const cx1 = cx0 + v / w.focusTotal;
@@ -149,8 +154,8 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
         if (!list) {
           // Heaviest first: every later sibling is narrower still. Count them into this bar
           // without laying them out (a node can have thousands of children).
-          for (let r = tree.nextSibling[c]; r !== -1; r = tree.nextSibling[r]) {
-            merged.value += tree.total[r];
+          for (let r = nextSiblingOf(tree, c); r !== -1; r = nextSiblingOf(tree, r)) {
+            merged.value += totalOf(tree, r);
             merged.mergedCount++;
           }
           break;
@@ -176,12 +181,12 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
   const minWidth = opts.minWidth ?? 1;
   const [vx0, vx1] = opts.viewport ?? [0, 1];
   const x = scaleLinear().domain([vx0, vx1]).range([0, width]);
-  const focusTotal = tree.total[focus] || 1;
+  const focusTotal = totalOf(tree, focus) || 1;
   const pxPerUnit = width / Math.max(1e-12, vx1 - vx0);
 
   // Ancestors of the focus node, full width (the virtual root itself is not drawn).
   const ancestors: number[] = [];
-  for (let v = focus; v > 0; v = tree.parent[v]) ancestors.push(v);
+  for (let v = focus; v > 0; v = parentOf(tree, v)) ancestors.push(v);
   ancestors.reverse();
   const focusDepth = ancestors.length; // rows above the focus subtree's first row
   const rects: FrameRect[] = [];
@@ -189,12 +194,12 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
     const v = ancestors[i];
     rects.push({
       node: v,
-      parent: tree.parent[v],
+      parent: parentOf(tree, v),
       mergedCount: 0,
       depth: i,
       x: 0,
       w: width,
-      value: tree.total[v],
+      value: totalOf(tree, v),
       ancestor: true,
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCallTree } from '../core/model/calltree';
+import { buildCallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
 import { profileFromText } from '../core/model/text-notation';
 import { layoutFlameGraph } from './layout';
 import { fitViewport, moveForKey, moveSelection, panViewport, zoomViewport } from './navigation';
@@ -15,8 +15,8 @@ const tree = buildCallTree(p);
 const node = (path: string) => {
   let v = 0;
   for (const name of path.split(';')) {
-    let c = tree.firstChild[v];
-    while (c !== -1 && p.frames.name[tree.frame[c]] !== name) c = tree.nextSibling[c];
+    let c = firstChildOf(tree, v);
+    while (c !== -1 && p.frames.name[tree.frame[c]] !== name) c = nextSiblingOf(tree, c);
     v = c;
   }
   return v;

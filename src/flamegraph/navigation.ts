@@ -1,7 +1,7 @@
 // Pure navigation math for the flame graph: keyboard moves over the call tree and the
 // horizontal viewport (wheel zoom around a point, pan, fit). Tested without a DOM.
 
-import type { CallTree } from '../core/model/calltree';
+import { type CallTree, firstChildOf, nextSiblingOf, parentOf, totalOf } from '../core/model/calltree';
 import type { FlameLayout, Orientation } from './layout';
 
 export type Viewport = readonly [number, number];
@@ -43,7 +43,7 @@ export function moveSelection(tree: CallTree, layout: FlameLayout, from: number,
   const row = layout.rows[at.depth];
   switch (move) {
     case 'parent': {
-      const p = tree.parent[from];
+      const p = parentOf(tree, from);
       return p > 0 && drawn.has(p) ? p : from;
     }
     case 'child': {
@@ -51,8 +51,8 @@ export function moveSelection(tree: CallTree, layout: FlameLayout, from: number,
       for (const r of layout.rows[at.depth + 1] ?? []) {
         if (
           r.node >= 0 &&
-          tree.parent[r.node] === from &&
-          (best < 0 || tree.total[r.node] > tree.total[best])
+          parentOf(tree, r.node) === from &&
+          (best < 0 || totalOf(tree, r.node) > totalOf(tree, best))
         ) {
           best = r.node;
         }
@@ -106,16 +106,17 @@ export function panViewport(v: Viewport, dx: number): Viewport {
 export function fitViewport(tree: CallTree, focus: number, node: number): Viewport | null {
   // The node's horizontal position within the focus: sum of the heavier-first siblings before
   // it at every level between the focus and the node.
-  const total = tree.total[focus];
+  const total = totalOf(tree, focus);
   if (total <= 0) return null;
   let offset = 0;
   let v = node;
   while (v !== focus) {
-    const p = tree.parent[v];
+    const p = parentOf(tree, v);
     if (p < 0) return null; // not under the focus
-    for (let c = tree.firstChild[p]; c !== v && c !== -1; c = tree.nextSibling[c]) offset += tree.total[c];
+    for (let c = firstChildOf(tree, p); c !== v && c !== -1; c = nextSiblingOf(tree, c))
+      offset += totalOf(tree, c);
     v = p;
   }
   const x0 = offset / total;
-  return [x0, Math.min(1, x0 + Math.max(MIN_SPAN, tree.total[node] / total))];
+  return [x0, Math.min(1, x0 + Math.max(MIN_SPAN, totalOf(tree, node) / total))];
 }

@@ -1,7 +1,7 @@
 // Search: which frames match a pattern, and how many samples pass through a match (each sample
 // counted once even when its stack matches several times). Pure, tested without a DOM.
 
-import type { CallTree } from '../core/model/calltree';
+import { type CallTree, firstChildOf, nextSiblingOf, totalOf } from '../core/model/calltree';
 
 export interface SearchQuery {
   text: string;
@@ -51,12 +51,12 @@ export function searchTree(tree: CallTree, match: Uint8Array, maxTops = 10_000):
     const v = stack.pop()!;
     const f = tree.frame[v];
     if (f >= 0 && match[f]) {
-      samples += tree.total[v];
+      samples += totalOf(tree, v);
       if (tops.length < maxTops) tops.push(v);
       continue;
     }
-    for (let c = tree.firstChild[v]; c !== -1; c = tree.nextSibling[c]) stack.push(c);
+    for (let c = firstChildOf(tree, v); c !== -1; c = nextSiblingOf(tree, c)) stack.push(c);
   }
-  tops.sort((a, b) => tree.total[b] - tree.total[a] || a - b);
+  tops.sort((a, b) => totalOf(tree, b) - totalOf(tree, a) || a - b);
   return { samples, tops };
 }

@@ -5,6 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { baseName, formatCount, formatPercent } from '../app/format';
 import { type SortKey, useStore } from '../app/store';
+import { depthOf, firstChildOf, totalOf } from '../core/model/calltree';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 
 const ROW = 24;
@@ -61,7 +62,7 @@ function addressFrames(a: Analysis): Uint8Array | undefined {
   const { tree } = a;
   // Stacks are [image, address] or [image, function, address]: the leaves below the image rows.
   for (let v = 1; v < tree.count; v++)
-    if (tree.depth[v] >= 2 && tree.firstChild[v] === -1) out[tree.frame[v]] = 1;
+    if (depthOf(tree, v) >= 2 && firstChildOf(tree, v) === -1) out[tree.frame[v]] = 1;
   return out;
 }
 
@@ -98,7 +99,7 @@ export function FunctionTable({
     overscan: 12,
   });
   const { profile, functions, tree } = analysis;
-  const whole = tree.total[0];
+  const whole = totalOf(tree, 0);
   const items = virtual.getVirtualItems();
   const padTop = items.length ? items[0].start : 0;
   const padBottom = items.length ? virtual.getTotalSize() - items[items.length - 1].end : 0;

@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { firstChildOf, totalOf } from '../core/model/calltree';
 import { ProfileError } from '../core/types';
 import { WorkerSession } from './session';
 
@@ -24,7 +25,7 @@ describe('WorkerSession', () => {
     expect(b.newProfile).toBe(false);
     expect(names(b)).toEqual(expect.arrayContaining(['main', 'alpha', 'beta', 'gamma_', 'spin']));
     expect(b.symbols?.report.matched.map((m) => m.elfFile)).toEqual(['tiny']);
-    expect(b.analysis.tree.total[0]).toBe(18);
+    expect(totalOf(b.analysis.tree, 0)).toBe(18);
   });
 
   it('takes a profile and its binaries in one drop, in any order; junk files are reported, not fatal', async () => {
@@ -55,14 +56,14 @@ describe('WorkerSession', () => {
     expect(hidden.analysis.profile.frames.name).not.toContain('parse');
     const inv = s.setView({ transforms: [], inverted: true });
     const t = inv.analysis.tree;
-    expect(inv.analysis.profile.frames.name[t.frame[t.firstChild[0]]]).toBe('read');
+    expect(inv.analysis.profile.frames.name[t.frame[firstChildOf(t, 0)]]).toBe('read');
     // The function table describes functions, not the inverted tree.
     const main = inv.analysis.profile.frames.name.indexOf('main');
     expect(inv.analysis.functions.total[main]).toBe(100);
     const sw = s.sandwich('parse');
     expect(sw.total).toBe(60);
-    expect(sw.callees.tree.total[0]).toBe(60);
-    expect(sw.callers.profile.frames.name[sw.callers.tree.frame[sw.callers.tree.firstChild[0]]]).toBe(
+    expect(totalOf(sw.callees.tree, 0)).toBe(60);
+    expect(sw.callers.profile.frames.name[sw.callers.tree.frame[firstChildOf(sw.callers.tree, 0)]]).toBe(
       'parse',
     );
   });

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { treeFunctionTable } from '../../../test/helpers/tree';
 import type { FoldedProfile } from '../types';
 import {
   buildCallTree,
-  buildCallTreeWithFunctions,
-  buildFunctionTable,
   type CallTree,
+  depthOf,
+  firstChildOf,
+  nextSiblingOf,
+  parentOf,
   pathToNode,
+  selfOf,
+  totalOf,
 } from './calltree';
+import { functionTableOf } from './functions';
 import { profileFromText, treeToText } from './text-notation';
 
 describe('buildCallTree', () => {
@@ -19,7 +25,7 @@ describe('buildCallTree', () => {
     `);
     const t = buildCallTree(p);
     expect(treeToText(t, p)).toBe(['main 11/0', '  a 6/1', '    b 3/3', '    d 2/2', '  c 5/5'].join('\n'));
-    expect(t.total[0]).toBe(11);
+    expect(totalOf(t, 0)).toBe(11);
     expect(t.maxDepth).toBe(3);
   });
 
@@ -36,16 +42,21 @@ describe('buildCallTree', () => {
     const t = buildCallTree(p);
     expect(t.maxDepth).toBe(5001);
     expect(t.count).toBe(5002);
-    const fns = buildFunctionTable(t, p.frames.count);
+    // Two chains: 5000 frames, then the leaf.
+    expect(t.chains.count).toBe(3);
+    expect(depthOf(t, 5001)).toBe(5001);
+    expect(totalOf(t, 4000)).toBe(3);
+    expect(selfOf(t, 5000)).toBe(1);
+    const fns = treeFunctionTable(t, p.frames.count);
     // Recursive functions count each sample once in Total.
     expect(Array.from(fns.total).slice(0, 7)).toEqual([3, 3, 3, 3, 3, 3, 3]);
-    expect(Array.from(buildCallTreeWithFunctions(p).functions.total)).toEqual(Array.from(fns.total));
+    expect(Array.from(functionTableOf(p).total)).toEqual(Array.from(fns.total));
   });
 
   it('counts recursion once in function totals and sums self over call sites', () => {
     const p = profileFromText('main;r;r;r 4\nmain;x;r 1\nmain 2');
     const t = buildCallTree(p);
-    const f = buildFunctionTable(t, p.frames.count);
+    const f = treeFunctionTable(t, p.frames.count);
     const id = (n: string) => p.frames.name.indexOf(n);
     expect(f.total[id('r')]).toBe(5);
     expect(f.self[id('r')]).toBe(5);
@@ -58,7 +69,7 @@ describe('buildCallTree', () => {
     const p = profileFromText('main;a;b 1');
     const t = buildCallTree(p);
     let leaf = 0;
-    while (t.firstChild[leaf] !== -1) leaf = t.firstChild[leaf];
+    while (firstChildOf(t, leaf) !== -1) leaf = firstChildOf(t, leaf);
     expect(pathToNode(t, leaf).map((f) => p.frames.name[f])).toEqual(['main', 'a', 'b']);
   });
 
@@ -76,8 +87,8 @@ describe('buildCallTree', () => {
     };
     const t = buildCallTree(p);
     expect(treeToText(t, p)).toBe(['main 6/1', '  a 5/5'].join('\n'));
-    expect(t.total[0]).toBe(13);
-    expect(t.self[0]).toBe(7);
+    expect(totalOf(t, 0)).toBe(13);
+    expect(selfOf(t, 0)).toBe(7);
   });
 
   it('builds the same tree as a naive trie on random profiles', () => {
@@ -96,16 +107,11 @@ describe('buildCallTree', () => {
       const t = buildCallTree(p);
       expect(treeToText(t, p)).toBe(naiveTreeText(p));
       checkLinks(t);
-      // The fast (preorder) function table agrees with a DFS over a renumbered tree.
-      const f = buildFunctionTable(t, p.frames.count);
-      const g = buildFunctionTable(reversedIds(t), p.frames.count);
-      expect(Array.from(f.self)).toEqual(Array.from(g.self));
-      expect(Array.from(f.total)).toEqual(Array.from(g.total));
-      // The one-walk builder gives the same tree and table.
-      const both = buildCallTreeWithFunctions(p);
-      expect(both.tree).toEqual(t);
-      expect(Array.from(both.functions.self)).toEqual(Array.from(f.self));
-      expect(Array.from(both.functions.total)).toEqual(Array.from(f.total));
+      // The function table from the stacks agrees with one from the tree.
+      const f = treeFunctionTable(t, p.frames.count);
+      const g = functionTableOf(p);
+      expect(Array.from(g.self)).toEqual(Array.from(f.self));
+      expect(Array.from(g.total)).toEqual(Array.from(f.total));
     }
   });
 });
@@ -149,40 +155,33 @@ function naiveTreeText(p: FoldedProfile): string {
   return out.join('\n');
 }
 
-/** Every node is in its parent's child list exactly once, heaviest first. */
+/**
+ * Every node is in its parent's child list exactly once, heaviest first; ids are a preorder;
+ * chains hold consecutive ids, and only their last node has self weight or several children.
+ */
 function checkLinks(t: CallTree): void {
   const seen = new Uint8Array(t.count);
   for (let v = 0; v < t.count; v++) {
     let prev = Infinity;
-    for (let c = t.firstChild[v]; c !== -1; c = t.nextSibling[c]) {
-      expect(t.parent[c]).toBe(v);
-      expect(t.depth[c]).toBe(t.depth[v] + 1);
-      expect(t.total[c]).toBeLessThanOrEqual(prev);
-      prev = t.total[c];
+    let kids = 0;
+    for (let c = firstChildOf(t, v); c !== -1; c = nextSiblingOf(t, c)) {
+      expect(parentOf(t, c)).toBe(v);
+      expect(depthOf(t, c)).toBe(depthOf(t, v) + 1);
+      expect(totalOf(t, c)).toBeLessThanOrEqual(prev);
+      expect(c).toBeGreaterThan(v);
+      prev = totalOf(t, c);
       seen[c]++;
+      kids++;
+    }
+    const c = t.chain[v];
+    expect(v).toBeGreaterThanOrEqual(t.chains.start[c]);
+    expect(v).toBeLessThan(t.chains.end[c]);
+    if (v < t.chains.end[c] - 1) {
+      expect(kids).toBe(1);
+      expect(selfOf(t, v)).toBe(0);
     }
   }
   for (let v = 1; v < t.count; v++) expect(seen[v]).toBe(1);
-}
-
-/** The same tree with ids 1..n-1 reversed: not a preorder, so the DFS path is taken. */
-function reversedIds(t: CallTree): CallTree {
-  const n = t.count;
-  const id = (v: number) => (v <= 0 ? v : n - v);
-  const map = (a: Int32Array, f: (x: number) => number) =>
-    Int32Array.from({ length: n }, (_, v) => f(a[id(v)]));
-  const mapF = (a: Float64Array) => Float64Array.from({ length: n }, (_, v) => a[id(v)]);
-  const t2: CallTree = {
-    ...t,
-    parent: map(t.parent, id),
-    frame: map(t.frame, (x) => x),
-    depth: map(t.depth, (x) => x),
-    total: mapF(t.total),
-    self: mapF(t.self),
-    firstChild: map(t.firstChild, id),
-    nextSibling: map(t.nextSibling, id),
-  };
-  return t2;
 }
 
 describe('buildCoarseTree', () => {

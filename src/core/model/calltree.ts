@@ -1,20 +1,49 @@
-// The call tree of a FoldedProfile and the per-function table, both columnar.
+// The call tree of a FoldedProfile, path-compressed and columnar, and the per-function table type.
 // Built iteratively (no recursion: stacks reach 250+ frames) from lexicographically sorted stacks.
 
 import type { FoldedProfile } from '../types';
 
+/**
+ * A call tree whose nodes are numbered in depth-first preorder (a subtree is a contiguous id
+ * range; node 0 is the virtual root holding all samples, frame -1), stored as *chains*: maximal
+ * runs of nodes where each node but the last has exactly one child and no self weight. All nodes
+ * of a chain share its total, and their ids are consecutive.
+ *
+ * Why: deep stacks that share little (a long run of a real program, the bench's 100 MB profile)
+ * give a tree of 12.6M nodes but only ~140k chains. Per node only the frame and the chain are
+ * stored (8 bytes instead of 36 for parent, depth, total, self and child links), the builder
+ * does per-chain work instead of per-node work, and far less crosses the worker boundary.
+ * Read nodes through the accessors below (`totalOf`, `parentOf`, `firstChildOf`, …).
+ */
 export interface CallTree {
-  /** Number of nodes; node 0 is the virtual root (all samples), frame -1. */
+  /** Number of nodes. */
   count: number;
-  parent: Int32Array;
+  /** Per node: its frame id (-1 for the root). */
   frame: Int32Array;
-  depth: Int32Array;
-  total: Float64Array;
-  self: Float64Array;
-  /** Children linked lists, heaviest first. -1 ends a list. */
-  firstChild: Int32Array;
-  nextSibling: Int32Array;
+  /** Per node: the chain that holds it. */
+  chain: Int32Array;
+  chains: Chains;
+  /** The deepest node's depth (the root is at depth 0). */
   maxDepth: number;
+}
+
+export interface Chains {
+  count: number;
+  /** First node and one past the last node of each chain. */
+  start: Int32Array;
+  end: Int32Array;
+  /** The parent node of the chain's first node (-1 for the root's chain). */
+  parent: Int32Array;
+  /** Depth of the chain's first node. */
+  depth: Int32Array;
+  /** Total weight of every node of the chain. */
+  total: Float64Array;
+  /** Self weight of the chain's last node (the others have none). */
+  self: Float64Array;
+  /** The first child (a node id) of the chain's last node, -1 if none. Children: heaviest first. */
+  firstChild: Int32Array;
+  /** The next sibling (a node id) of the chain's first node, -1 if none. */
+  nextSibling: Int32Array;
 }
 
 export interface FunctionTable {
@@ -23,6 +52,58 @@ export interface FunctionTable {
   self: Float64Array;
   /** Samples with the function anywhere on the stack, each sample counted once (recursion). */
   total: Float64Array;
+}
+
+/** Samples in the node's subtree. */
+export function totalOf(t: CallTree, v: number): number {
+  return t.chains.total[t.chain[v]];
+}
+
+/** Samples whose stack ends at the node. */
+export function selfOf(t: CallTree, v: number): number {
+  const c = t.chain[v];
+  return v === t.chains.end[c] - 1 ? t.chains.self[c] : 0;
+}
+
+/** The parent node, -1 for the root. */
+export function parentOf(t: CallTree, v: number): number {
+  const c = t.chain[v];
+  return v > t.chains.start[c] ? v - 1 : t.chains.parent[c];
+}
+
+/** Depth from the root (the root is 0; its children are 1). */
+export function depthOf(t: CallTree, v: number): number {
+  const c = t.chain[v];
+  return t.chains.depth[c] + (v - t.chains.start[c]);
+}
+
+/** The heaviest child, -1 for a leaf. */
+export function firstChildOf(t: CallTree, v: number): number {
+  const c = t.chain[v];
+  return v < t.chains.end[c] - 1 ? v + 1 : t.chains.firstChild[c];
+}
+
+/** The next lighter sibling, -1 for the last. */
+export function nextSiblingOf(t: CallTree, v: number): number {
+  const c = t.chain[v];
+  return v === t.chains.start[c] ? t.chains.nextSibling[c] : -1;
+}
+
+/** The buffers of a tree, to transfer it to another thread. */
+export function treeBuffers(t: CallTree): ArrayBuffer[] {
+  const c = t.chains;
+  return [
+    t.frame,
+    t.chain,
+    c.start,
+    c.end,
+    c.parent,
+    c.depth,
+    c.total,
+    c.self,
+    c.firstChild,
+    c.nextSibling,
+  ].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Length of the common prefix of two stacks. */
@@ -34,37 +115,161 @@ function commonPrefix(frames: Uint32Array, a: number, aLen: number, b: number, b
 }
 
 /**
- * Builds the call tree (root first) of a profile's stacks.
+ * Builds the call tree (root first) of a profile's stacks. `order`: the stacks' sorted order
+ * (sortedStackOrder), when the caller has it already.
  *
- * Stacks are sorted lexicographically first; then the nodes a stack adds are exactly its suffix
- * after the common prefix with the previous stack. No hash table, arrays allocated once at their
- * exact size, and node ids come out in depth-first preorder (a subtree is a contiguous id range).
- *
- * Performance (a 100 MB profile gives 12.6M nodes, so every per-node operation counts):
- * - the new nodes of a stack form one chain of consecutive ids, written in one tight loop;
- * - child links are made while nodes are created (a node's first child is the next id, a new
- *   branch is the next sibling of the previous stack's node at that depth), so there is no
- *   separate linking pass and no `fill(-1)`: every element of every array is written exactly once;
- * - totals are summed when the walk leaves a node, not in a second pass over all nodes;
- * - only parents that got a second child are remembered, and only those are re-sorted by weight.
- * What remains is mostly the first touch of ~36 bytes × nodes of fresh memory (page faults).
+ * Stacks are sorted lexicographically first (a prefix before its extensions); then the nodes a
+ * stack adds are exactly its suffix after the common prefix (LCP) with the previous stack, with
+ * consecutive ids: one new chain. Where it branches off inside an existing chain, that chain is
+ * split in two (node ids do not change, only which chain holds them). So the work is per stack
+ * and per chain, plus one memcpy of each new suffix's frames and one `fill` of chain ids.
  */
 export function buildCallTree(p: FoldedProfile, order?: Uint32Array): CallTree {
-  return build(p, false, order).tree;
-}
+  const { start, frames, weight } = p.stacks;
+  const n = p.stacks.count;
+  const sorted = order ?? sortStacks(start, frames, n);
 
-/**
- * buildCallTree and buildFunctionTable in one walk (what the worker needs for a new profile):
- * the walk over sorted stacks already enters and leaves every node in depth-first order, so the
- * per-function sums cost a few operations per node there, instead of a second pass over all
- * nodes (~250 ms for 12.6M nodes). The results are the same as the two calls.
- */
-export function buildCallTreeWithFunctions(
-  p: FoldedProfile,
-  order?: Uint32Array,
-): { tree: CallTree; functions: FunctionTable } {
-  const { tree, functions } = build(p, true, order);
-  return { tree, functions: functions! };
+  // Pass 1: each stack's common prefix with the previous one in sorted order, the node count and
+  // the deepest stack.
+  const lcp = new Uint32Array(n);
+  let count = 1;
+  let maxDepth = 0;
+  for (let k = 0; k < n; k++) {
+    const s = sorted[k];
+    const len = start[s + 1] - start[s];
+    if (len > maxDepth) maxDepth = len;
+    let c = 0;
+    if (k > 0) {
+      const q = sorted[k - 1];
+      c = commonPrefix(frames, start[q], start[q + 1] - start[q], start[s], len);
+    }
+    lcp[k] = c;
+    count += len - c;
+  }
+
+  // Chains: at most one new chain and one split per stack, plus the root's.
+  const cap = 2 * n + 1;
+  const cStart = new Int32Array(cap);
+  const cEnd = new Int32Array(cap);
+  const cParent = new Int32Array(cap);
+  const cDepth = new Int32Array(cap);
+  const cTotal = new Float64Array(cap);
+  const cSelf = new Float64Array(cap);
+  // Child links between chains, by chain id while building (node ids at the end).
+  const cFirst = new Int32Array(cap).fill(-1);
+  const cLast = new Int32Array(cap).fill(-1);
+  const cNext = new Int32Array(cap).fill(-1);
+  const frame = new Int32Array(count);
+  // Frame ids are < 2^31, so a Uint32 view of `frame` lets `set` copy a stack's frames as memcpy.
+  const frameU32 = new Uint32Array(frame.buffer, frame.byteOffset, count);
+  frame[0] = -1;
+  cEnd[0] = 1;
+  cParent[0] = -1;
+  let chains = 1;
+  /** Chains with two or more children: their lists are re-ordered by weight at the end. */
+  const branching: number[] = [];
+
+  // The chains on the previous stack's path, root first, and the weight gathered under each so
+  // far (its total once the walk leaves it: sorted order never comes back).
+  const open = new Int32Array(maxDepth + 1);
+  const acc = new Float64Array(maxDepth + 1);
+  let top = 0; // open[0] = the root chain
+  let next = 1;
+  const addChild = (par: number, child: number) => {
+    if (cFirst[par] < 0) cFirst[par] = child;
+    else {
+      cNext[cLast[par]] = child;
+      if (cFirst[par] === cLast[par]) branching.push(par);
+    }
+    cLast[par] = child;
+  };
+  for (let k = 0; k < n; k++) {
+    const s = sorted[k];
+    const b = start[s];
+    const len = start[s + 1] - b;
+    const common = lcp[k];
+    const w = weight[s];
+    // Leave the chains that lie wholly below the common prefix: their subtrees are complete.
+    while (top > 0 && cDepth[open[top]] > common) {
+      const c = open[top];
+      cTotal[c] = acc[top];
+      acc[top - 1] += acc[top];
+      top--;
+    }
+    const x = open[top];
+    const xLastDepth = cDepth[x] + (cEnd[x] - cStart[x]) - 1;
+    if (common < xLastDepth) {
+      // The stack leaves x in its middle: x's nodes below the branch point become a chain y of
+      // their own, complete already (y keeps x's children and self).
+      const y = chains++;
+      const cut = cStart[x] + (common - cDepth[x]) + 1; // y's first node
+      cStart[y] = cut;
+      cEnd[y] = cEnd[x];
+      cEnd[x] = cut;
+      cParent[y] = cut - 1;
+      cDepth[y] = common + 1;
+      cTotal[y] = acc[top];
+      cSelf[y] = cSelf[x];
+      cSelf[x] = 0;
+      cFirst[y] = cFirst[x];
+      cLast[y] = cLast[x];
+      if (cFirst[x] >= 0 && cFirst[x] !== cLast[x]) branching.push(y);
+      cFirst[x] = y;
+      cLast[x] = y;
+      // Chain ids of y's nodes are written at the end, from cStart/cEnd.
+    }
+    if (len === common) {
+      // The stack ends at x's last node (a repeated stack: views may produce them).
+      cSelf[x] += w;
+      acc[top] += w;
+      continue;
+    }
+    // The new nodes: one chain z under x's last node.
+    const z = chains++;
+    cStart[z] = next;
+    cEnd[z] = next + (len - common);
+    cParent[z] = cEnd[x] - 1;
+    cDepth[z] = common + 1;
+    cSelf[z] = w;
+    frameU32.set(frames.subarray(b + common, b + len), next);
+    next += len - common;
+    addChild(x, z);
+    open[++top] = z;
+    acc[top] = w;
+  }
+  while (top > 0) {
+    cTotal[open[top]] = acc[top];
+    acc[top - 1] += acc[top];
+    top--;
+  }
+  cTotal[0] = acc[0];
+  orderChildrenByWeight(branching, cFirst, cNext, cTotal, cStart);
+
+  const chain = new Int32Array(count);
+  const firstChild = new Int32Array(chains);
+  const nextSibling = new Int32Array(chains);
+  for (let c = 0; c < chains; c++) {
+    if (c > 0) chain.fill(c, cStart[c], cEnd[c]);
+    firstChild[c] = cFirst[c] < 0 ? -1 : cStart[cFirst[c]];
+    nextSibling[c] = cNext[c] < 0 ? -1 : cStart[cNext[c]];
+  }
+  return {
+    count,
+    frame,
+    chain,
+    chains: {
+      count: chains,
+      start: cStart.slice(0, chains),
+      end: cEnd.slice(0, chains),
+      parent: cParent.slice(0, chains),
+      depth: cDepth.slice(0, chains),
+      total: cTotal.slice(0, chains),
+      self: cSelf.slice(0, chains),
+      firstChild,
+      nextSibling,
+    },
+    maxDepth,
+  };
 }
 
 /** Stack indices in lexicographic order of their frame sequences: build's first step, shared. */
@@ -78,6 +283,10 @@ export function sortedStackOrder(p: FoldedProfile): Uint32Array {
  * of prefix sums and its children are runs of equal frames one level down. Light children are
  * left out (their weight shows as the parent's own). Costs about (stacks × heavy levels), a few ms
  * where the full tree takes hundreds. `maxDepth` is the deepest stack's, as in the full tree.
+ *
+ * The heavy nodes are visited depth first, children in frame order, and each one with weight of
+ * its own (its stacks that end there or go on through light children) becomes one truncated
+ * stack: those come out sorted, and buildCallTree of them is the coarse tree.
  */
 export function buildCoarseTree(p: FoldedProfile, order: Uint32Array, minValue: number): CallTree {
   const { start, frames, weight } = p.stacks;
@@ -88,189 +297,47 @@ export function buildCoarseTree(p: FoldedProfile, order: Uint32Array, minValue: 
     prefix[k + 1] = prefix[k] + weight[order[k]];
     maxDepth = Math.max(maxDepth, start[order[k] + 1] - start[order[k]]);
   }
-  const parent: number[] = [-1];
-  const frame: number[] = [-1];
-  const depth: number[] = [0];
-  const total: number[] = [prefix[n]];
-  const self: number[] = [0];
-  const kids: number[][] = [[]];
-  // Work items: node id, its range [lo, hi) of sorted stacks, and its depth.
-  const work: [number, number, number, number][] = [[0, 0, n, 0]];
+  const outStart: number[] = [0];
+  const outFrames: number[] = [];
+  const outWeight: number[] = [];
+  // Work items: a heavy node's range [lo, hi) of sorted stacks and its depth; its path is the
+  // first `d` frames of any stack in the range.
+  const work: [number, number, number][] = [[0, n, 0]];
+  const kids: [number, number][] = [];
   while (work.length > 0) {
-    const [node, lo, hi, d] = work.pop()!;
+    const [lo, hi, d] = work.pop()!;
+    let own = 0;
     let k = lo;
     // Stacks that end here come first (a prefix sorts before its extensions).
-    while (k < hi && start[order[k] + 1] - start[order[k]] === d) self[node] += weight[order[k++]];
+    while (k < hi && start[order[k] + 1] - start[order[k]] === d) own += weight[order[k++]];
+    kids.length = 0;
     while (k < hi) {
       const f = frames[start[order[k]] + d];
       let e = k + 1;
       while (e < hi && frames[start[order[e]] + d] === f) e++;
-      const w = prefix[e] - prefix[k];
-      if (w >= minValue) {
-        const id = parent.length;
-        parent.push(node);
-        frame.push(f);
-        depth.push(d + 1);
-        total.push(w);
-        self.push(0);
-        kids.push([]);
-        kids[node].push(id);
-        work.push([id, k, e, d + 1]);
-      } else {
-        self[node] += w;
-      }
+      if (prefix[e] - prefix[k] >= minValue) kids.push([k, e]);
+      else own += prefix[e] - prefix[k];
       k = e;
     }
+    if (own > 0) {
+      const s = start[order[lo]];
+      for (let i = 0; i < d; i++) outFrames.push(frames[s + i]);
+      outStart.push(outFrames.length);
+      outWeight.push(own);
+    }
+    for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i][0], kids[i][1], d + 1]);
   }
-  const count = parent.length;
-  const firstChild = new Int32Array(count).fill(-1);
-  const nextSibling = new Int32Array(count).fill(-1);
-  for (let v = 0; v < count; v++) {
-    const c = kids[v].sort((a, b) => total[b] - total[a] || a - b);
-    if (c.length > 0) firstChild[v] = c[0];
-    for (let i = 0; i + 1 < c.length; i++) nextSibling[c[i]] = c[i + 1];
-  }
-  return {
-    count,
-    parent: Int32Array.from(parent),
-    frame: Int32Array.from(frame),
-    depth: Int32Array.from(depth),
-    total: Float64Array.from(total),
-    self: Float64Array.from(self),
-    firstChild,
-    nextSibling,
-    maxDepth,
+  const truncated: FoldedProfile = {
+    ...p,
+    stacks: {
+      count: outWeight.length,
+      start: Uint32Array.from(outStart),
+      frames: Uint32Array.from(outFrames),
+      weight: Float64Array.from(outWeight),
+    },
   };
-}
-
-function build(
-  p: FoldedProfile,
-  withFunctions: boolean,
-  sorted?: Uint32Array,
-): { tree: CallTree; functions: FunctionTable | null } {
-  const { start, frames, weight } = p.stacks;
-  const n = p.stacks.count;
-  const order = sorted ?? sortStacks(start, frames, n);
-
-  // Pass 1: the common prefix of each stack with the previous one in sorted order (kept for pass 2
-  // rather than compared again), the node count and the deepest stack.
-  const lcp = new Uint32Array(n);
-  let count = 1;
-  let maxDepth = 0;
-  for (let k = 0; k < n; k++) {
-    const s = order[k];
-    const len = start[s + 1] - start[s];
-    if (len > maxDepth) maxDepth = len;
-    let c = 0;
-    if (k > 0) {
-      const q = order[k - 1];
-      c = commonPrefix(frames, start[q], start[q + 1] - start[q], start[s], len);
-    }
-    lcp[k] = c;
-    count += len - c;
-  }
-
-  // Pass 2: create the nodes. Typed arrays start zeroed; each element below is written once.
-  const parent = new Int32Array(count);
-  const frame = new Int32Array(count);
-  const depth = new Int32Array(count);
-  const total = new Float64Array(count);
-  const self = new Float64Array(count);
-  const firstChild = new Int32Array(count);
-  const nextSibling = new Int32Array(count);
-  // Frame ids are < 2^31, so a Uint32 view of `frame` lets `set` copy a stack's frames as memcpy.
-  const frameU32 = new Uint32Array(frame.buffer, frame.byteOffset, count);
-  parent[0] = -1;
-  frame[0] = -1;
-  firstChild[0] = -1;
-  nextSibling[0] = -1;
-  /** path[d]: the node at depth d on the previous stack's path (path[0] = the root). */
-  const path = new Int32Array(maxDepth + 1);
-  /**
-   * acc[d]: the weight gathered so far under path[d]. Totals are summed as the sorted walk leaves
-   * a node (its subtree is complete then), while its entries are still in cache, instead of in
-   * a separate reverse pass that re-read parent, self and total for every node.
-   */
-  const acc = new Float64Array(maxDepth + 1);
-  /** Parents that have several children (each listed once), to order by weight afterwards. */
-  const branching: number[] = [];
-  // The function table, when asked for: per frame, self and total weight, and how many times the
-  // frame is on the current path (a node is its frame's topmost occurrence when it is the only
-  // one there, so recursion counts each sample once).
-  const frameCount = withFunctions ? p.frames.count : 0;
-  const fnSelf = new Float64Array(frameCount);
-  const fnTotal = new Float64Array(frameCount);
-  const onPath = new Int32Array(frameCount);
-  let prevLen = 0;
-  let prevStart = 0;
-  let next = 1;
-  for (let k = 0; k < n; k++) {
-    const s = order[k];
-    const b = start[s];
-    const len = start[s + 1] - b;
-    const common = lcp[k];
-    // The previous stack's nodes below the common prefix are complete: fix their totals.
-    for (let d = prevLen; d > common; d--) {
-      total[path[d]] = acc[d];
-      acc[d - 1] += acc[d];
-      if (withFunctions) {
-        const f = frames[prevStart + d - 1];
-        if (onPath[f] === 1) fnTotal[f] += acc[d];
-        onPath[f]--;
-      }
-    }
-    const w = weight[s];
-    if (withFunctions && len > 0) fnSelf[frames[b + len - 1]] += w;
-    if (common === len) {
-      // The same stack again (a FoldedProfile from a view may repeat one): no new nodes.
-      self[path[len]] += w;
-      acc[len] += w;
-      prevLen = len;
-      prevStart = b;
-      continue;
-    }
-    const par = path[common];
-    const first = next;
-    if (prevLen > common) {
-      // par already has children; the last one made is on the previous stack's path.
-      const sib = path[common + 1];
-      nextSibling[sib] = first;
-      if (firstChild[par] === sib) branching.push(par);
-    } else {
-      firstChild[par] = first;
-    }
-    frameU32.set(frames.subarray(b + common, b + len), first);
-    let node = par;
-    for (let i = common; i < len; i++) {
-      const id = next++;
-      parent[id] = node;
-      depth[id] = i + 1;
-      firstChild[id] = id + 1;
-      nextSibling[id] = -1;
-      path[i + 1] = id;
-      acc[i + 1] = 0;
-      node = id;
-    }
-    if (withFunctions) for (let i = b + common; i < b + len; i++) onPath[frames[i]]++;
-    firstChild[node] = -1;
-    self[node] += w;
-    acc[len] += w;
-    prevLen = len;
-    prevStart = b;
-  }
-  for (let d = prevLen; d > 0; d--) {
-    total[path[d]] = acc[d];
-    acc[d - 1] += acc[d];
-    if (withFunctions) {
-      const f = frames[prevStart + d - 1];
-      if (onPath[f] === 1) fnTotal[f] += acc[d];
-      onPath[f]--;
-    }
-  }
-  total[0] = acc[0];
-  orderChildrenByWeight(branching, firstChild, nextSibling, total);
-  const tree = { count, parent, frame, depth, total, self, firstChild, nextSibling, maxDepth };
-  return { tree, functions: withFunctions ? { count: frameCount, self: fnSelf, total: fnTotal } : null };
+  const identity = Uint32Array.from({ length: outWeight.length }, (_, i) => i);
+  return { ...buildCallTree(truncated, identity), maxDepth };
 }
 
 /** Stack indices in lexicographic order of their frame sequences (a prefix first). */
@@ -290,118 +357,31 @@ function sortStacks(start: Uint32Array, frames: Uint32Array, n: number): Uint32A
 }
 
 /**
- * Re-links the children of the given parents heaviest first (ties: lower node id first). Their
- * lists are in increasing id order on entry; parents with a single child need nothing.
+ * Re-links the child chains of the given chains heaviest first (ties: lower node id first, which
+ * is the order they were made in).
  */
 function orderChildrenByWeight(
   parents: number[],
-  firstChild: Int32Array,
-  nextSibling: Int32Array,
+  first: Int32Array,
+  next: Int32Array,
   total: Float64Array,
+  startNode: Int32Array,
 ): void {
-  const byWeight = (a: number, b: number) => total[b] - total[a] || a - b;
+  const byWeight = (a: number, b: number) => total[b] - total[a] || startNode[a] - startNode[b];
   const group: number[] = [];
   for (const p of parents) {
     group.length = 0;
-    for (let c = firstChild[p]; c !== -1; c = nextSibling[c]) group.push(c);
+    for (let c = first[p]; c !== -1; c = next[c]) group.push(c);
     group.sort(byWeight);
-    firstChild[p] = group[0];
-    for (let i = 0; i + 1 < group.length; i++) nextSibling[group[i]] = group[i + 1];
-    nextSibling[group[group.length - 1]] = -1;
+    first[p] = group[0];
+    for (let i = 0; i + 1 < group.length; i++) next[group[i]] = group[i + 1];
+    next[group[group.length - 1]] = -1;
   }
-}
-
-/** Per-function self and total; a recursive function's total counts each sample once. */
-export function buildFunctionTable(tree: CallTree, frameCount: number): FunctionTable {
-  return functionTableInPreorder(tree, frameCount) ?? functionTableByDfs(tree, frameCount);
-}
-
-/**
- * The fast way, for trees whose ids are a depth-first preorder (every tree buildCallTree makes):
- * one linear pass over the ids with the current root path in a typed array, instead of a DFS
- * through a JS array of 2 entries per node. Returns null, having checked as it goes, when the
- * ids are not in preorder (a node's parent is not on the path of the node before it).
- */
-function functionTableInPreorder(tree: CallTree, frameCount: number): FunctionTable | null {
-  const { count, parent, frame } = tree;
-  const nodeSelf = tree.self;
-  const nodeTotal = tree.total;
-  if (count === 0 || parent[0] !== -1) return null;
-  const self = new Float64Array(frameCount);
-  const total = new Float64Array(frameCount);
-  /** How many times each frame is on the current root path (recursion counts once). */
-  const onStack = new Int32Array(frameCount);
-  // The root path of the current node; its length is bounded by the tree's depth + the root.
-  const path = new Int32Array(tree.maxDepth + 2);
-  let sp = 0;
-  path[0] = 0;
-  const f0 = frame[0];
-  if (f0 >= 0) {
-    self[f0] += nodeSelf[0];
-    total[f0] += nodeTotal[0];
-    onStack[f0]++;
-  }
-  for (let v = 1; v < count; v++) {
-    const p = parent[v];
-    // Most nodes continue a chain (parent = the previous node, always on top of the path): test
-    // that without touching memory, and only otherwise leave the subtrees that ended before v.
-    if (p !== v - 1) {
-      if (p < 0) return null; // a second root: the DFS from node 0 does not reach it
-      while (sp >= 0 && path[sp] !== p) {
-        const g = frame[path[sp--]];
-        if (g >= 0) onStack[g]--;
-      }
-      if (sp < 0) return null;
-    }
-    if (sp + 1 === path.length) return null;
-    path[++sp] = v;
-    const f = frame[v];
-    if (f >= 0) {
-      const s = nodeSelf[v];
-      if (s !== 0) self[f] += s; // most nodes have no self weight: skip the random write
-      if (onStack[f] === 0) total[f] += nodeTotal[v];
-      onStack[f]++;
-    }
-  }
-  return { count: frameCount, self, total };
-}
-
-/** Any tree: iterative DFS with an explicit stack; `~v` marks nodes whose subtree is done. */
-function functionTableByDfs(tree: CallTree, frameCount: number): FunctionTable {
-  const self = new Float64Array(frameCount);
-  const total = new Float64Array(frameCount);
-  const onStack = new Int32Array(frameCount);
-  const stack: number[] = [0];
-  const { firstChild, nextSibling, frame } = tree;
-  while (stack.length > 0) {
-    const v = stack.pop()!;
-    if (v < 0) {
-      const f = frame[~v];
-      if (f >= 0) onStack[f]--;
-      continue;
-    }
-    const f = frame[v];
-    if (f >= 0) {
-      self[f] += tree.self[v];
-      if (onStack[f] === 0) total[f] += tree.total[v];
-      onStack[f]++;
-    }
-    stack.push(~v);
-    for (let c = firstChild[v]; c !== -1; c = nextSibling[c]) stack.push(c);
-  }
-  return { count: frameCount, self, total };
 }
 
 /** The frame ids from the root down to `node` (excluding the virtual root). */
 export function pathToNode(tree: CallTree, node: number): number[] {
   const out: number[] = [];
-  for (let v = node; v > 0; v = tree.parent[v]) out.push(tree.frame[v]);
+  for (let v = node; v > 0; v = parentOf(tree, v)) out.push(tree.frame[v]);
   return out.reverse();
-}
-
-/** Every typed array of a tree, for postMessage transfer lists. */
-export function treeBuffers(t: CallTree): ArrayBuffer[] {
-  return [t.parent, t.frame, t.depth, t.total, t.self, t.firstChild, t.nextSibling].map(
-    (a) => a.buffer as ArrayBuffer,
-  );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCallTree, buildFunctionTable } from './calltree';
+import { treeFunctionTable } from '../../../test/helpers/tree';
+import { buildCallTree } from './calltree';
 import { functionTableOf } from './functions';
 import { profileFromText } from './text-notation';
 import { invertProfile } from './views';
@@ -8,7 +9,7 @@ describe('functionTableOf', () => {
   const p = profileFromText('main;r;r;x 4\nmain;x;r 1\nmain 2\nother;x 3');
   it('equals the table computed from the call tree', () => {
     const a = functionTableOf(p);
-    const b = buildFunctionTable(buildCallTree(p), p.frames.count);
+    const b = treeFunctionTable(buildCallTree(p), p.frames.count);
     expect(Array.from(a.self)).toEqual(Array.from(b.self));
     expect(Array.from(a.total)).toEqual(Array.from(b.total));
   });

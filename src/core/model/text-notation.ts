@@ -3,7 +3,7 @@
 
 import { StringInterner } from '../address';
 import type { FoldedProfile } from '../types';
-import type { CallTree } from './calltree';
+import { type CallTree, firstChildOf, nextSiblingOf, selfOf, totalOf } from './calltree';
 
 export function profileFromText(text: string, fileName = 'test.folded'): FoldedProfile {
   const frameIds = new Map<string, number>();
@@ -54,10 +54,10 @@ export function treeToText(tree: CallTree, p: FoldedProfile, root = 0): string {
   while (work.length) {
     const [v, d] = work.pop()!;
     if (v !== 0 || root !== 0) {
-      out.push(`${'  '.repeat(d)}${p.frames.name[tree.frame[v]]} ${tree.total[v]}/${tree.self[v]}`);
+      out.push(`${'  '.repeat(d)}${p.frames.name[tree.frame[v]]} ${totalOf(tree, v)}/${selfOf(tree, v)}`);
     }
     const kids: number[] = [];
-    for (let c = tree.firstChild[v]; c !== -1; c = tree.nextSibling[c]) kids.push(c);
+    for (let c = firstChildOf(tree, v); c !== -1; c = nextSiblingOf(tree, c)) kids.push(c);
     const nd = v === 0 && root === 0 ? 0 : d + 1;
     for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i], nd]);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { treeFunctionTable } from '../../../test/helpers/tree';
 import type { FoldedProfile } from '../types';
-import { buildCallTree, buildFunctionTable } from './calltree';
+import { buildCallTree } from './calltree';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';
 import { applyTransform, applyTransforms, describeTransform, type Transform } from './transforms';
@@ -29,7 +30,7 @@ describe('focus-function', () => {
     const q = applyTransform(p, { kind: 'focus-function', name: 'f' });
     expect(tree(q)).toBe(lines('f 7/5', '  x 2/0', '    f 2/0', '      y 2/2'));
     // Each sample counted once: the root total equals the function-table total.
-    const fns = buildFunctionTable(buildCallTree(p), p.frames.count);
+    const fns = treeFunctionTable(buildCallTree(p), p.frames.count);
     expect(fns.total[p.frames.name.indexOf('f')]).toBe(7);
   });
 
@@ -300,7 +301,7 @@ describe('properties on random profiles', () => {
     for (let seed = 1; seed <= 30; seed++) {
       const p = randomProfile(seed);
       const all = total(p);
-      const fns = buildFunctionTable(buildCallTree(p), p.frames.count);
+      const fns = treeFunctionTable(buildCallTree(p), p.frames.count);
       const fTotal = fns.total[p.frames.name.indexOf('f')] || 0;
       const onlyF = p.frames.name.indexOf('f');
       let onlyFWeight = 0;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { treeFunctionTable } from '../../../test/helpers/tree';
 import type { FoldedProfile } from '../types';
-import { buildCallTree, buildFunctionTable } from './calltree';
+import { buildCallTree, firstChildOf, nextSiblingOf, totalOf } from './calltree';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';
 import { applyTransform } from './transforms';
@@ -28,10 +29,10 @@ describe('invertProfile', () => {
   it('has roots whose totals are the self times, and inverts back to the original', () => {
     const q = invertProfile(p);
     const t = buildCallTree(q);
-    const fns = buildFunctionTable(buildCallTree(p), p.frames.count);
-    for (let c = t.firstChild[0]; c !== -1; c = t.nextSibling[c]) {
+    const fns = treeFunctionTable(buildCallTree(p), p.frames.count);
+    for (let c = firstChildOf(t, 0); c !== -1; c = nextSiblingOf(t, c)) {
       const name = q.frames.name[t.frame[c]];
-      expect(t.total[c]).toBe(fns.self[p.frames.name.indexOf(name)]);
+      expect(totalOf(t, c)).toBe(fns.self[p.frames.name.indexOf(name)]);
     }
     expect(toFoldedText(invertProfile(q))).toBe(toFoldedText(p));
   });
@@ -74,7 +75,7 @@ describe('sandwich', () => {
     expect(tree(s.callers)).toBe(
       lines('f 6/0', '  f 3/0', '    x 3/3', '  g 2/0', '    f 2/0', '      main 2/2', '  main 1/1'),
     );
-    const fns = buildFunctionTable(buildCallTree(p), p.frames.count);
+    const fns = treeFunctionTable(buildCallTree(p), p.frames.count);
     const f = p.frames.name.indexOf('f');
     expect(s.total).toBe(fns.total[f]);
     expect(s.self).toBe(fns.self[f]);
