@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
+import { prng } from '../../test/helpers/prng';
+import { buildCallTree, depthOf as depthOfNode, firstChildOf, nextSiblingOf } from '../core/model/calltree';
 import { profileFromText } from '../core/model/text-notation';
 import { hitTest, layoutFlameGraph, MERGED, rowAt, rowTop } from './layout';
 
@@ -13,7 +14,7 @@ const p = profileFromText(`
 const tree = buildCallTree(p);
 const name = (node: number) => (node === MERGED ? '(merged)' : p.frames.name[tree.frame[node]]);
 const describeRects = (l: ReturnType<typeof layoutFlameGraph>) =>
-  l.rects.map((r) => `${r.depth} ${name(r.node)} ${r.x.toFixed(1)}+${r.w.toFixed(1)}`);
+  l.rows.flat().map((r) => `${r.depth} ${name(r.node)} ${r.x.toFixed(1)}+${r.w.toFixed(1)}`);
 
 describe('layoutFlameGraph', () => {
   it('lays out the whole tree proportionally, heaviest first, self time as free space', () => {
@@ -54,5 +55,41 @@ describe('layoutFlameGraph', () => {
     expect(name(hitTest(l, 1, 650)!.node)).toBe('c');
     expect(hitTest(l, 1, 950)).toBeNull(); // self time of main
     expect(rowAt(rowTop(2, H, 'icicle', graphHeight) + 1, H, 'icicle', graphHeight)).toBe(2);
+  });
+
+  it('lays out chains of single children as one bar per row, rows left to right, at any zoom', () => {
+    // Long chains that branch at random depths (as deep real stacks do).
+    const rnd = prng(11);
+    const lines: string[] = [];
+    for (let s = 0; s < 60; s++) {
+      const len = 5 + Math.floor(rnd() * 40);
+      const frames = Array.from({ length: len }, (_, i) => `f${i < 3 ? i : Math.floor(rnd() * 6)}`);
+      lines.push(`${frames.join(';')} ${1 + Math.floor(rnd() * 9)}`);
+    }
+    const q = profileFromText(lines.join('\n'));
+    const t = buildCallTree(q);
+    for (const [focus, viewport, maxRows] of [
+      [0, [0, 1], undefined],
+      [0, [0.3, 0.35], 20],
+      [5, [0.1, 0.9], 12],
+    ] as const) {
+      const l = layoutFlameGraph(t, { focus, width: 800, viewport, maxRows, minWidth: 2 });
+      for (const row of l.rows) {
+        for (let i = 1; i < row.length; i++)
+          expect(row[i].x).toBeGreaterThanOrEqual(row[i - 1].x + row[i - 1].w - 1e-6);
+      }
+      for (const r of l.rects) {
+        if (r.node < 0) continue;
+        // Each bar is on its node's row, under its parent's bar, as wide as its node's share.
+        expect(r.depth).toBe(depthOfNode(t, r.node) - 1);
+        const above = l.rows[r.depth - 1]?.find((b) => b.node === r.parent);
+        if (r.depth > 0 && !r.ancestor && r.node !== l.focus) {
+          expect(above).toBeDefined();
+          expect(r.x).toBeGreaterThanOrEqual(above!.x - 1e-6);
+          expect(r.x + r.w).toBeLessThanOrEqual(above!.x + above!.w + 1e-6);
+        }
+      }
+      if (maxRows !== undefined) expect(l.rowCount).toBeLessThanOrEqual(maxRows + 1);
+    }
   });
 });

@@ -6,7 +6,14 @@
 
 import { type HierarchyRectangularNode, hierarchy, partition } from 'd3-hierarchy';
 import { type ScaleLinear, scaleLinear } from 'd3-scale';
-import { type CallTree, firstChildOf, nextSiblingOf, parentOf, totalOf } from '../core/model/calltree';
+import {
+  type CallTree,
+  depthOf,
+  firstChildOf,
+  nextSiblingOf,
+  parentOf,
+  totalOf,
+} from '../core/model/calltree';
 
 export type Orientation = 'flame' | 'icicle';
 
@@ -62,7 +69,13 @@ export interface LayoutOptions {
 }
 
 interface Datum {
+  /** The first node of the run this datum stands for, MERGED or SPACER. */
   node: number;
+  /**
+   * The last node of the run: a node's only child (with no self weight) has the node's exact
+   * extent, so a chain of them (CallTree chains) is one datum for d3, one bar per row at the end.
+   */
+  last: number;
   parent: number;
   value: number;
   mergedCount: number;
@@ -103,18 +116,23 @@ function childrenByName(w: Walk, node: number, name: (node: number) => string): 
 function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
   const { tree } = w;
   const byName = w.order === 'name' && w.nameOf ? w.nameOf : null;
-  const root: Datum = {
-    node: focus,
-    parent: parentOf(tree, focus),
-    value: totalOf(tree, focus),
-    mergedCount: 0,
-  };
-  const work: { d: Datum; x0: number; level: number }[] = [{ d: root, x0: 0, level: 0 }];
+  const focusDepth = depthOf(tree, focus);
   let cut = false;
+  /** A datum for the run of single children from `v` down, within the levels laid out. */
+  const run = (v: number, parent: number, value: number): Datum => {
+    const c = tree.chain[v];
+    const chainLast = tree.chains.end[c] - 1;
+    const lastAllowed = v + (w.maxLevels - (depthOf(tree, v) - focusDepth));
+    if (chainLast > lastAllowed) cut = true;
+    return { node: v, last: Math.min(chainLast, lastAllowed), parent, value, mergedCount: 0 };
+  };
+  const root = run(focus, parentOf(tree, focus), totalOf(tree, focus));
+  const work: { d: Datum; x0: number }[] = [{ d: root, x0: 0 }];
   while (work.length > 0) {
-    const { d, x0, level } = work.pop()!;
-    if (firstChildOf(tree, d.node) === -1) continue;
-    if (level >= w.maxLevels) {
+    const { d, x0 } = work.pop()!;
+    const end = d.last;
+    if (firstChildOf(tree, end) === -1) continue;
+    if (depthOf(tree, end) - focusDepth >= w.maxLevels) {
       cut = true;
       continue;
     }
@@ -122,10 +140,10 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
     let spacer: Datum | null = null;
     let offset = 0;
     const kids: Datum[] = [];
-    const list = byName ? childrenByName(w, d.node, byName) : null;
+    const list = byName ? childrenByName(w, end, byName) : null;
     let i = 0;
     for (
-      let c = list ? (list[0] ?? -1) : firstChildOf(tree, d.node);
+      let c = list ? (list[0] ?? -1) : firstChildOf(tree, end);
       c !== -1;
       c = list ? (list[++i] ?? -1) : nextSiblingOf(tree, c)
     ) {
@@ -136,7 +154,7 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
       offset += v;
       if (cx1 <= w.vx0 || cx0 >= w.vx1) {
         if (!spacer) {
-          spacer = { node: SPACER, parent: d.node, value: 0, mergedCount: 0 };
+          spacer = { node: SPACER, last: SPACER, parent: end, value: 0, mergedCount: 0 };
           kids.push(spacer);
         }
         spacer.value += v;
@@ -146,7 +164,7 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
       spacer = null;
       if (v < w.minValue) {
         if (!merged) {
-          merged = { node: MERGED, parent: d.node, value: 0, mergedCount: 0 };
+          merged = { node: MERGED, last: MERGED, parent: end, value: 0, mergedCount: 0 };
           kids.push(merged);
         }
         merged.value += v;
@@ -163,9 +181,9 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
         continue;
       }
       merged = null;
-      const child: Datum = { node: c, parent: d.node, value: v, mergedCount: 0 };
+      const child = run(c, end, v);
       kids.push(child);
-      work.push({ d: child, x0: cx0, level: level + 1 });
+      work.push({ d: child, x0: cx0 });
     }
     // A merged bar still narrower than the threshold is drawn as nothing (like self time).
     for (const k of kids) if (k.node === MERGED && k.value < w.minValue) k.node = SPACER;
@@ -223,26 +241,46 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
     (n as { value?: number }).value = n.data.value;
   });
   const laid = partition<Datum>().size([1, 1]).round(false)(h);
-  laid.each((n: HierarchyRectangularNode<Datum>) => {
-    if ((focus === 0 && n.depth === 0) || n.data.node === SPACER) return;
+  // Preorder (depth first, left to right): every row comes out left to right, also with runs.
+  laid.eachBefore((n: HierarchyRectangularNode<Datum>) => {
+    const d = n.data;
+    if (d.node === SPACER) return;
     const x0 = x(n.x0);
     const x1 = x(n.x1);
-    rects.push({
-      node: n.data.node,
-      parent: n.data.parent,
-      mergedCount: n.data.mergedCount,
-      depth: n.depth + rowOffset,
-      x: x0,
-      w: x1 - x0,
-      value: n.data.value,
-      ancestor: false,
-    });
+    if (d.node === MERGED) {
+      const depth = depthOf(tree, d.parent);
+      rects.push({
+        node: MERGED,
+        parent: d.parent,
+        mergedCount: d.mergedCount,
+        depth,
+        x: x0,
+        w: x1 - x0,
+        value: d.value,
+        ancestor: false,
+      });
+      return;
+    }
+    // One bar per node of the run, on consecutive rows (the virtual root has none).
+    const row0 = depthOf(tree, d.node) - 1;
+    for (let v = Math.max(d.node, 1); v <= d.last; v++) {
+      rects.push({
+        node: v,
+        parent: v === d.node ? d.parent : v - 1,
+        mergedCount: 0,
+        depth: row0 + (v - d.node),
+        x: x0,
+        w: x1 - x0,
+        value: d.value,
+        ancestor: false,
+      });
+    }
   });
 
   let rowCount = 0;
   for (const r of rects) rowCount = Math.max(rowCount, r.depth + 1);
   const rows: FrameRect[][] = Array.from({ length: rowCount }, () => []);
-  // Ancestors first, then d3's breadth-first order: each row is already left to right.
+  // Ancestors first, then the preorder above: each row is already left to right.
   for (const r of rects) rows[r.depth].push(r);
   return { rects, rows, rowCount, focus, width, x, cut };
 }
