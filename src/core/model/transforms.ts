@@ -1,6 +1,6 @@
 // Call-tree transforms: FoldedProfile → FoldedProfile. Each one rewrites every stack in one linear
 // pass over the typed arrays, re-merges stacks that became identical (hashing, no sort), and
-// compacts the frame table, so buildCallTree/buildFunctionTable work unchanged on the result.
+// compacts the frame table, so buildCallTree/functionTableOf work unchanged on the result.
 // Pure code: no DOM, no Node APIs, no recursion, no per-frame objects (runs in the worker).
 //
 // Semantics (Firefox Profiler's transforms, pprof's focus/ignore and speedscope are the models):

@@ -1,4 +1,4 @@
-// Alternative views of a profile, each a FoldedProfile so buildCallTree/buildFunctionTable work on
+// Alternative views of a profile, each a FoldedProfile so buildCallTree/functionTableOf work on
 // them unchanged: the inverted (bottom-up) profile and the sandwich of one function.
 // Linear passes over typed arrays; no recursion, no per-frame objects (runs in the worker).
 //
@@ -17,7 +17,7 @@
 //     occurrences a recursive stack shows in both graphs; that is intended.
 //   - each sample (stack) is counted once in each graph, however often the function recurses:
 //     both roots' totals equal `total`, the samples with the function anywhere on the stack
-//     (buildFunctionTable's total); `self` is the samples where it is the leaf.
+//     (functionTableOf's total); `self` is the samples where it is the leaf.
 //   - frames named like the function in several modules are merged into one (the first such
 //     frame id), so each graph has one root.
 
