@@ -31,7 +31,7 @@ const PROFILE = `${OUT}/synthetic-${MB}mb.prof`;
 /** The profile's main binary (named like its mapping, /opt/bench/bin/bench), ELF_SYMBOLS functions. */
 const ELF = `${OUT}/bench`;
 const ELF_SYMBOLS = 100_000;
-/** BENCH_PROFILE=1: an unminified build, and a CPU profile of the page's main thread (last run). */
+/** BENCH_PROFILE=1: an unminified build, and CPU profiles of the page's main thread (last open, views). */
 const PROFILE_MAIN = process.env.BENCH_PROFILE === '1';
 /** Our own build directory: dist/ belongs to the e2e tests, which may run at the same time. */
 const DIST = PROFILE_MAIN ? `${OUT}/dist-unminified` : `${OUT}/dist`;
@@ -343,7 +343,19 @@ async function main() {
     // Interactions and views on the profile the last run opened (reopen it: the baseline ran since).
     await openInApp(page);
     const frames = (await page.evaluate(INTERACTIONS)) as number[];
+    const viewsCdp = PROFILE_MAIN ? await page.context().newCDPSession(page) : null;
+    if (viewsCdp) {
+      await viewsCdp.send('Profiler.enable');
+      await viewsCdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await viewsCdp.send('Profiler.start');
+    }
     const views = await viewLongTasks(page);
+    if (viewsCdp) {
+      const { profile } = await viewsCdp.send('Profiler.stop');
+      writeFileSync(`${OUT}/views-main-thread.cpuprofile`, JSON.stringify(profile));
+      console.log('while applying views:');
+      summarizeCpuProfile(profile);
+    }
     // Symbolization: each run opens the profile without and with its binary, alternating which
     // goes first (a fresh page each: the worker loads the demangler again, as on a user's first
     // drop with binaries).
