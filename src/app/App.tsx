@@ -264,8 +264,10 @@ function MetadataPanel({ analysis }: { analysis: Analysis }) {
   ]);
   rows.push(['Samples', formatCount(m.totalSamples)]);
   if (m.samplingTimeUs !== undefined) rows.push(['Sampling time', formatTime(m.samplingTimeUs)]);
-  rows.push(['Unique stacks', formatCount(analysis.profile.stackCount)]);
-  rows.push(['Functions', formatCount(analysis.profile.frames.count)]);
+  // A raw preview's stacks and frames are only the coarse tree's: the real counts come with the parse.
+  const counting = analysis.functionsPending ? 'counting…' : null;
+  rows.push(['Unique stacks', counting ?? formatCount(analysis.profile.stackCount)]);
+  rows.push(['Functions', counting ?? formatCount(analysis.profile.frames.count)]);
   for (const [k, v] of Object.entries(m.extra ?? {})) rows.push([k, v]);
   const t = analysis.timings;
   rows.push([

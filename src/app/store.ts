@@ -100,6 +100,29 @@ function nodeByFrames(tree: CallTree, frames: readonly number[]): number {
   return v;
 }
 
+/**
+ * The ids in `to` of frames of `from` (-1 where `to` has none). Frames are the same function when
+ * their names and modules agree; a raw preview numbers them differently from what follows it.
+ */
+function framesIn(to: PageAnalysis, from: PageAnalysis, frames: readonly number[]): number[] {
+  if (to.profile.frames === from.profile.frames) return [...frames];
+  const key = (p: PageAnalysis['profile'], f: number) =>
+    `${p.modules[p.frames.module[f]] ?? ''}\0${p.frames.name[f]}`;
+  const names = new Set(frames.map((f) => from.profile.frames.name[f]));
+  const ids = new Map<string, number>();
+  to.profile.frames.name.forEach((name, f) => {
+    if (names.has(name)) ids.set(key(to.profile, f), f);
+  });
+  return frames.map((f) => ids.get(key(from.profile, f)) ?? -1);
+}
+
+/** The zoom made on a preview, found again (by frame names) in the analysis that replaces it. */
+function carriedFocus(prev: AppState, next: PageAnalysis): number {
+  if (!prev.preview || !prev.analysis || prev.focusNode <= 0) return 0;
+  const path = pathToNode(prev.analysis.tree, prev.focusNode);
+  return nodeByFrames(next.tree, framesIn(next, prev.analysis, path));
+}
+
 /** Called when the user opens a local file (the URL state forgets its profile link). */
 let onLocalFile: (() => void) | null = null;
 export function setLocalFileHook(f: () => void): void {
@@ -121,12 +144,9 @@ export const useStore = create<AppState>()((set, get) => {
     try {
       const r = await job();
       if (r.newProfile) performance.mark('flamelens:ready');
-      // A zoom made on the preview carries over to the full tree (same frames, new node ids).
+      // A zoom made on the preview carries over to the full tree (new node ids, maybe new frame ids).
       const prev = get();
-      const keepFocus =
-        prev.preview && prev.analysis && prev.focusNode > 0
-          ? nodeByFrames(r.analysis.tree, pathToNode(prev.analysis.tree, prev.focusNode))
-          : 0;
+      const keepFocus = carriedFocus(prev, r.analysis);
       set({
         preview: false,
         status: 'ready',
@@ -234,21 +254,27 @@ export const useStore = create<AppState>()((set, get) => {
       const sizes = new Map(files.map((f) => [f.name, f.buffer.byteLength]));
       const names = files.map((f) => f.name).join(', ');
       set({ status: 'loading', loadingName: names, progress: { phase: 'parse', fraction: 0 }, error: null });
-      const onPreview = (analysis: PageAnalysis) =>
+      // A raw preview may come first, then the coarse tree: that keeps the zoom made on the first
+      // and leaves the first-paint mark to the first.
+      let previews = 0;
+      const onPreview = (analysis: PageAnalysis) => {
+        const later = previews++ > 0;
         set({
           analysis,
+          fileSize: sizes.get(analysis.profile.meta.fileName) ?? 0,
           symbols: null,
           preview: true,
-          focusNode: 0,
+          focusNode: later ? carriedFocus(get(), analysis) : 0,
           selectedNode: null,
           selectedFrame: null,
           transforms: [],
           inverted: false,
           mode: 'graph',
           sandwich: null,
-          firstPaintPending: true,
+          firstPaintPending: later ? get().firstPaintPending : true,
           progress: { phase: 'call tree', fraction: 0.9 },
         });
+      };
       await run(names, () => client.drop(files, progress, onPreview), sizes);
     },
 

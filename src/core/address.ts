@@ -78,3 +78,88 @@ export class F64Builder {
     return this.data.slice(0, this.length);
   }
 }
+
+/**
+ * Open-addressing interner for (hi, lo) addresses; much faster than a Map on millions of PCs.
+ *
+ * A 100 MB profile has 13M PCs over ~64k addresses, so `intern` is the gperftools parser's inner
+ * loop and its cost is cache misses (the table is larger than L2). Each slot therefore holds its
+ * key next to its id, [id + 1, lo, hi, unused] in 16 aligned bytes, so a lookup touches one cache
+ * line instead of three (slot, lo[id], hi[id]); 0 marks an empty slot, so no fill(-1) is needed.
+ * The hash is one multiply (Fibonacci hashing: the top bits of (lo ^ hi·c)·φ).
+ */
+export class AddrTable {
+  count = 0;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  private slots: Uint32Array;
+  private shift: number;
+  private mask: number;
+
+  constructor(capacity = 4096) {
+    this.hi = new Uint32Array(capacity);
+    this.lo = new Uint32Array(capacity);
+    this.slots = new Uint32Array(capacity * 2 * 4);
+    this.mask = capacity * 2 - 1;
+    this.shift = 32 - Math.log2(capacity * 2);
+  }
+
+  private static hash(hi: number, lo: number, shift: number): number {
+    return Math.imul(lo ^ Math.imul(hi, 0x7feb352d), 0x9e3779b1) >>> shift;
+  }
+
+  intern(hi: number, lo: number): number {
+    const mask = this.mask;
+    const slots = this.slots;
+    let p = AddrTable.hash(hi, lo, this.shift);
+    for (;;) {
+      const q = p << 2;
+      const idPlus1 = slots[q];
+      if (idPlus1 === 0) break;
+      if (slots[q + 1] === lo && slots[q + 2] === hi) return idPlus1 - 1;
+      p = (p + 1) & mask;
+    }
+    const id = this.count++;
+    if (id === this.hi.length) {
+      this.grow();
+      return this.insertNew(hi, lo, id);
+    }
+    this.hi[id] = hi;
+    this.lo[id] = lo;
+    const q = p << 2;
+    slots[q] = id + 1;
+    slots[q + 1] = lo;
+    slots[q + 2] = hi;
+    return id;
+  }
+
+  private insertNew(hi: number, lo: number, id: number): number {
+    this.hi[id] = hi;
+    this.lo[id] = lo;
+    this.place(hi, lo, id);
+    return id;
+  }
+
+  private place(hi: number, lo: number, id: number): void {
+    let p = AddrTable.hash(hi, lo, this.shift);
+    while (this.slots[p << 2] !== 0) p = (p + 1) & this.mask;
+    const q = p << 2;
+    this.slots[q] = id + 1;
+    this.slots[q + 1] = lo;
+    this.slots[q + 2] = hi;
+  }
+
+  private grow(): void {
+    const cap = this.hi.length * 2;
+    const nh = new Uint32Array(cap);
+    nh.set(this.hi);
+    const nl = new Uint32Array(cap);
+    nl.set(this.lo);
+    this.hi = nh;
+    this.lo = nl;
+    this.slots = new Uint32Array(cap * 2 * 4);
+    this.mask = cap * 2 - 1;
+    this.shift = 32 - Math.log2(cap * 2);
+    for (let id = 0; id < this.count - 1; id++) this.place(nh[id], nl[id], id);
+  }
+}

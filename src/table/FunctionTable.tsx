@@ -147,9 +147,16 @@ export function FunctionTable({
           value={filter}
           onChange={(e) => setFilter(e.currentTarget.value)}
         />
-        <span className="muted" data-testid="row-count">
-          {formatCount(order.length)} functions
-        </span>
+        {analysis.functionsPending ? (
+          // A raw preview: the graph is drawn, the per-function totals are still being counted.
+          <span className="muted" role="status">
+            Building the function table…
+          </span>
+        ) : (
+          <span className="muted" data-testid="row-count">
+            {formatCount(order.length)} functions
+          </span>
+        )}
         {addresses && (
           <label className="check">
             <input

@@ -4,7 +4,14 @@
 import { treeBuffers } from '../core/model/calltree';
 import type { Analysis } from '../core/pipeline';
 import { ProfileError } from '../core/types';
-import { type FromWorker, type Reply, type ToWorker, toPageProfile, type WireAnalysis } from './protocol';
+import {
+  type FromWorker,
+  type FunctionsPending,
+  type Reply,
+  type ToWorker,
+  toPageProfile,
+  type WireAnalysis,
+} from './protocol';
 import { type SessionResult, WorkerSession } from './session';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -14,7 +21,7 @@ const session = new WorkerSession();
 /** The frame table the page has now: a view that keeps it does not send it again. */
 let sentFrames: Analysis['profile']['frames'] | null = null;
 
-function toWire(a: Analysis): WireAnalysis {
+function toWire(a: Analysis & FunctionsPending): WireAnalysis {
   const profile = toPageProfile(a.profile);
   if (a.profile.frames === sentFrames) {
     return {

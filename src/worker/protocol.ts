@@ -9,7 +9,14 @@ import type { SandwichResult, SymbolsState, ViewSpec } from './session';
 
 /** A profile as the page sees it: everything but the stacks, and how many there are. */
 export type PageProfile = Omit<FoldedProfile, 'stacks'> & { stackCount: number };
-export type PageAnalysis = Omit<Analysis, 'profile'> & { profile: PageProfile };
+/**
+ * A raw preview (WorkerSession's, from a gperftools file's record headers) has no function table
+ * yet: its `functions` are zeros and the table shows that it is being built.
+ */
+export interface FunctionsPending {
+  functionsPending?: true;
+}
+export type PageAnalysis = Omit<Analysis, 'profile'> & FunctionsPending & { profile: PageProfile };
 export type PageGraph = { profile: PageProfile; tree: CallTree };
 export type PageSandwich = Omit<SandwichResult, 'callers' | 'callees'> & {
   callers: PageGraph;

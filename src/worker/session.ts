@@ -2,8 +2,10 @@
 // re-fold it without re-parsing), the symbol files, and the view options. Pure core calls only:
 // testable in node.
 
+import { internGperftools, looksLikeGperftools, scanGperftools } from '../core/formats/gperftools';
 import { buildCallTree, type CallTree } from '../core/model/calltree';
 import { foldProfile } from '../core/model/fold';
+import { gperftoolsPreview } from '../core/model/gperftools-preview';
 import { applyTransforms, type Transform } from '../core/model/transforms';
 import { invertProfile, sandwich } from '../core/model/views';
 import { type Analysis, parseBytes, treeAndFunctions } from '../core/pipeline';
@@ -13,6 +15,7 @@ import { looksLikeNm } from '../core/symbols/nm';
 import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from '../core/symbols/symbolize';
 import { type FoldedProfile, ProfileError, type RawProfile } from '../core/types';
 import { foldedTextThrough } from '../export/folded';
+import type { FunctionsPending } from './protocol';
 
 export interface SymbolsState {
   /** Names of the symbol files in use. */
@@ -48,6 +51,15 @@ export interface SandwichResult {
 
 const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
 
+/**
+ * gperftools profiles with at least this many PCs paint first from their record headers (the
+ * raw preview), before the parse: the same idea as pipeline.ts's PREVIEW_MIN_FRAMES, since an
+ * unsymbolized profile has one frame per PC.
+ */
+const RAW_PREVIEW_MIN_PCS = 1_000_000;
+
+const now = () => performance.now();
+
 export class WorkerSession {
   private raw: RawProfile | null = null;
   private fileName = '';
@@ -62,8 +74,12 @@ export class WorkerSession {
   private baseMs = { parseMs: 0, foldMs: 0 };
   private view: ViewSpec = { transforms: [], inverted: false };
 
-  /** Receives a coarse first analysis of a large new profile, before the full one. */
-  onPreview: ((a: Analysis) => void) | null = null;
+  /**
+   * Receives coarse first analyses of a large new profile, before the full one: maybe a raw
+   * preview (from the record headers, its function table pending), then the coarse tree of the
+   * folded profile.
+   */
+  onPreview: ((a: Analysis & FunctionsPending) => void) | null = null;
 
   constructor(private readonly loadDemangle: () => Promise<Demangle> = () => loadDemangler()) {}
 
@@ -78,9 +94,13 @@ export class WorkerSession {
     let profile: { file: DroppedFile; raw: RawProfile; parseMs: number } | null = null;
     let firstError: unknown = null;
     const unusable: DroppedFile[] = [];
+    // Symbols would rename the frames, and with several files the profile is not known yet.
+    const rawPreview = others.length === 1 && symbols.length === 0 && this.onPreview !== null;
     for (const f of others) {
       try {
-        const { raw, parseMs } = parseBytes(f.bytes, { fileName: f.name, onProgress: progress });
+        const { raw, parseMs } = rawPreview
+          ? this.parseWithRawPreview(f, progress)
+          : parseBytes(f.bytes, { fileName: f.name, onProgress: progress });
         if (profile) {
           throw new ProfileError(
             `drop one profile at a time (got ${profile.file.name} and ${f.name}); binaries and libraries may come with it`,
@@ -192,6 +212,42 @@ export class WorkerSession {
       functions,
       timings: { ...this.baseMs, treeMs: performance.now() - t0 },
     };
+  }
+
+  /**
+   * Parses a file as parseBytes does; a large gperftools profile is scanned first, previewed from
+   * the scan (posted through onPreview) and then parsed from the same scan.
+   */
+  private parseWithRawPreview(f: DroppedFile, progress?: Progress): { raw: RawProfile; parseMs: number } {
+    // parseProfile would choose the gperftools importer for these bytes too (it is tried first).
+    if (!looksLikeGperftools(f.bytes)) return parseBytes(f.bytes, { fileName: f.name, onProgress: progress });
+    const t0 = now();
+    const scan = scanGperftools(f.bytes);
+    const scanMs = now() - t0;
+    if (scan.totalPcs >= RAW_PREVIEW_MIN_PCS) {
+      try {
+        const t1 = now();
+        const profile = gperftoolsPreview(scan, { fileName: f.name });
+        const t2 = now();
+        const tree = buildCallTree(profile);
+        // The height of the full graph from the start, as the coarse tree has it: the deepest stack
+        // (one frame per PC).
+        tree.maxDepth = scan.maxPcs;
+        const n = profile.frames.count;
+        this.onPreview!({
+          profile,
+          tree,
+          functions: { count: n, self: new Float64Array(n), total: new Float64Array(n) },
+          functionsPending: true,
+          timings: { parseMs: scanMs, foldMs: t2 - t1, treeMs: now() - t2 },
+        });
+      } catch {
+        // Only a preview: the parse below reports what is wrong with the file.
+      }
+    }
+    const t3 = now();
+    const raw = internGperftools(scan, { onProgress: (x) => progress?.('parse', x) });
+    return { raw, parseMs: scanMs + now() - t3 };
   }
 
   private addSymbolFiles(files: DroppedFile[]): void {

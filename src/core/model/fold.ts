@@ -4,19 +4,41 @@
 
 import { F64Builder, hexOf, minusOne, StringInterner, U32Builder } from '../address.ts';
 import { MappingIndex, mappingInfo } from '../symbols/modules.ts';
-import type { FoldedMeta, FoldedProfile, RawProfile, Symbolizer } from '../types.ts';
+import type { FoldedMeta, FoldedProfile, Mapping, RawProfile, Symbolizer } from '../types.ts';
 
 export interface FoldOptions {
   fileName: string;
   symbolizer?: Symbolizer;
 }
 
-/** Interns frames by (name, module). */
-class FrameTable {
-  readonly names: string[] = [];
-  readonly module = new U32Builder(1024);
+/**
+ * The frames of a profile: interned by (name, module), modules numbered by mapping path in
+ * MappingIndex order, addresses without symbols named `MODULE+0xOFFSET`. foldProfile and the
+ * gperftools raw preview (gperftools-preview.ts) both name frames through this, so a preview shows
+ * exactly the names and modules the fold will.
+ */
+export class FrameNaming {
+  readonly index: MappingIndex;
+  private readonly modules = new StringInterner();
+  private readonly mappingModule: number[];
+  private readonly names: string[] = [];
+  private readonly module = new U32Builder(1024);
   /** Per module (+1), name → frame id. */
   private readonly ids: Map<string, number>[] = [];
+
+  constructor(mappings: readonly Mapping[]) {
+    this.index = new MappingIndex(mappings);
+    this.mappingModule = this.index.mappings.map((m) => this.modules.intern(m.path));
+  }
+
+  get count(): number {
+    return this.names.length;
+  }
+
+  /** The module of mapping `m` (MappingIndex.find's answer): -1 outside every mapping. */
+  moduleOf(m: number): number {
+    return m < 0 ? -1 : this.mappingModule[m];
+  }
 
   intern(name: string, module: number): number {
     const byName = (this.ids[module + 1] ??= new Map());
@@ -28,6 +50,23 @@ class FrameTable {
       byName.set(name, id);
     }
     return id;
+  }
+
+  /**
+   * The frame of an address that has no symbol, as looked up (callers' return addresses already
+   * moved to PC − 1): `MODULE+0xOFFSET` in the mapping `m` that holds it, `0x…` outside all.
+   */
+  addressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
+    return this.intern(this.index.nameIn(m, hi, lo), this.moduleOf(m));
+  }
+
+  /** The frame table and module list of a FoldedProfile. */
+  finish(): Pick<FoldedProfile, 'frames' | 'modules'> {
+    const n = this.names.length;
+    const module = new Int32Array(n);
+    const stored = this.module.data;
+    for (let f = 0; f < n; f++) module[f] = stored[f] - 1;
+    return { frames: { count: n, name: this.names, module }, modules: this.modules.strings };
   }
 }
 
@@ -114,10 +153,8 @@ function trimmed(a: Uint32Array, n: number): Uint32Array {
 
 /** Folds a RawProfile into unique root-first stacks of named frames. */
 export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
-  const index = new MappingIndex(raw.meta.mappings);
-  const modules = new StringInterner();
-  const mappingModule = index.mappings.map((m) => modules.intern(m.path));
-  const frames = new FrameTable();
+  const frames = new FrameNaming(raw.meta.mappings);
+  const index = frames.index;
   const { locations: locs, samples } = raw;
   const embedded = raw.embeddedSymbols;
   const symbolizer = opts.symbolizer;
@@ -152,15 +189,14 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       let lo = locs.addrLo[loc];
       if (caller && raw.adjustCallers) [hi, lo] = minusOne(hi, lo);
       const m = index.find(hi, lo);
-      const mod = m < 0 ? -1 : mappingModule[m];
+      const mod = frames.moduleOf(m);
       const names = symbolNames(hi, lo);
       if (names) {
         for (const name of names) seqs.push(frames.intern(name, mod));
       } else if (locs.locName[loc] >= 0) {
         seqs.push(frames.intern(raw.strings[locs.locName[loc]], mod));
       } else {
-        const name = m < 0 ? `0x${hexOf(hi, lo)}` : `${index.names[m]}+0x${index.offsetHex(m, hi, lo)}`;
-        seqs.push(frames.intern(name, mod));
+        seqs.push(frames.addressFrame(hi, lo, m));
       }
     }
     rangeStart[slot] = begin;
@@ -178,7 +214,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       const hi = locs.addrHi[loc];
       const lo = locs.addrLo[loc];
       const m = index.find(hi, lo);
-      const mod = m < 0 ? -1 : mappingModule[m];
+      const mod = frames.moduleOf(m);
       if (m >= 0) seqs.push(frames.intern(index.names[m], mod));
       const names = symbolNames(hi, lo);
       if (names) {
@@ -186,8 +222,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       } else if (locs.locName[loc] >= 0) {
         seqs.push(frames.intern(raw.strings[locs.locName[loc]], mod));
       }
-      const addrName = m < 0 ? `0x${hexOf(hi, lo)}` : `${index.names[m]}+0x${index.offsetHex(m, hi, lo)}`;
-      seqs.push(frames.intern(addrName, mod));
+      seqs.push(frames.addressFrame(hi, lo, m));
     }
     rangeStart[slot] = begin;
     rangeLen[slot] = seqs.length - begin;
@@ -271,14 +306,30 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     total += w;
   }
 
-  const nFrames = frames.names.length;
-  const module = new Int32Array(nFrames);
-  const modData = frames.module.data;
-  for (let f = 0; f < nFrames; f++) module[f] = modData[f] - 1;
+  return {
+    meta: foldedMeta(raw, opts.fileName, total),
+    ...frames.finish(),
+    stacks: {
+      count: stacks.count,
+      start: stacks.start.finish(),
+      frames: trimmed(stacks.frames.data, stacks.frames.length),
+      weight: stacks.weight.finish(),
+    },
+  };
+}
 
+/**
+ * The metadata of a profile folded from `raw` with `total` samples; the gperftools raw preview
+ * describes the file through this too.
+ */
+export function foldedMeta(
+  raw: Pick<RawProfile, 'format' | 'meta' | 'warnings'>,
+  fileName: string,
+  total: number,
+): FoldedMeta {
   const periodUs = raw.meta.periodUs;
   const meta: FoldedMeta = {
-    fileName: opts.fileName,
+    fileName,
     format: raw.format,
     periodUs,
     totalSamples: total,
@@ -290,16 +341,5 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   if (periodUs > 0) meta.samplingTimeUs = total * periodUs;
   if (raw.meta.headerLines) meta.headerLines = raw.meta.headerLines.map((l) => ({ ...l }));
   if (raw.meta.extra) meta.extra = { ...raw.meta.extra };
-
-  return {
-    meta,
-    frames: { count: nFrames, name: frames.names, module },
-    modules: modules.strings,
-    stacks: {
-      count: stacks.count,
-      start: stacks.start.finish(),
-      frames: trimmed(stacks.frames.data, stacks.frames.length),
-      weight: stacks.weight.finish(),
-    },
-  };
+  return meta;
 }

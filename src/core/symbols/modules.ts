@@ -103,7 +103,11 @@ export class MappingIndex {
 
   /** The default frame name: `MODULE+0xOFFSET` inside a mapping, else `0x` + hex. */
   frameName(hi: number, lo: number): string {
-    const i = this.find(hi, lo);
+    return this.nameIn(this.find(hi, lo), hi, lo);
+  }
+
+  /** frameName of an address whose mapping `i` (find's answer, -1 for none) is known already. */
+  nameIn(i: number, hi: number, lo: number): string {
     if (i < 0) return `0x${hexOf(hi, lo)}`;
     return `${this.names[i]}+0x${this.offsetHex(i, hi, lo)}`;
   }

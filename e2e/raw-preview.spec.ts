@@ -1,0 +1,70 @@
+// A large gperftools profile paints first from its record headers (the worker's raw preview):
+// the flame graph is drawn while the function table says it is being built; then the table fills
+// and the graph keeps the same total.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { makeSyntheticProfile } from '../bench/gen-synthetic';
+import { paintedGraph, ROW, SHOTS } from './helpers';
+
+const PROFILE = 'test-results/raw-preview/synthetic-16mb.prof';
+
+test.beforeAll(() => {
+  mkdirSync('test-results/raw-preview', { recursive: true });
+  // ~2M PCs: above the raw preview's threshold, and big enough that the parse and fold after the
+  // preview take long past its first paint.
+  writeFileSync(PROFILE, makeSyntheticProfile(16 << 20, 21));
+});
+
+interface Paint {
+  painted: number;
+  label: string;
+  building: boolean;
+}
+
+test('the flame graph paints before the function table is built', async ({ page }) => {
+  await page.goto('./');
+  // Every paint of the main graph, with what the table showed at that moment.
+  await page.evaluate(() => {
+    const paints: Paint[] = [];
+    (window as unknown as { paints: Paint[] }).paints = paints;
+    new MutationObserver(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="main-graph"] canvas');
+      const painted = Number(canvas?.dataset.painted ?? 0);
+      if (!canvas || painted === 0) return;
+      const table = document.querySelector('[aria-label="Function table"]');
+      paints.push({
+        painted,
+        label: canvas.getAttribute('aria-label') ?? '',
+        building: table?.textContent?.includes('Building the function table…') ?? false,
+      });
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-painted'] });
+  });
+  await page.getByLabel('Open profile').setInputFiles(PROFILE);
+
+  // The first paint: the graph is drawn, the table is still being built.
+  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
+  const first = await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
+  expect(first.building).toBe(true);
+  expect(first.label).toMatch(/of synthetic-16mb\.prof: [\d,]+ samples/);
+
+  // A zoom made now (on the raw preview, or on the coarse tree if that came already) stays on the
+  // same frames through the analyses that follow, whose frame tables differ from the preview's.
+  const graph = page.getByRole('img', { name: /Flame graph of/ });
+  const box = (await graph.boundingBox())!;
+  await page.mouse.click(box.x + 40, box.y + box.height - 8 - ROW * 2);
+  const crumbs = page.getByRole('navigation', { name: 'Zoom path' }).getByRole('button');
+  await expect(crumbs).toHaveCount(4);
+  const zoomed = await crumbs.allTextContents();
+  expect(zoomed.slice(1)).toEqual(['bench+0x1024', 'libc.so.6+0x27304', 'libc.so.6+0x27249']);
+
+  // Then the table has rows and the graph shows the same samples.
+  const rows = page.getByRole('region', { name: 'Function table' }).getByRole('row');
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 20_000 });
+  await expect(rows.nth(1)).toContainText('bench+0x');
+  await expect(page.getByRole('status').filter({ hasText: 'Building the function table' })).toHaveCount(0);
+  const canvas = await paintedGraph(page);
+  await expect(canvas).toHaveAttribute('aria-label', first.label);
+  expect(await crumbs.allTextContents()).toEqual(zoomed);
+  await page.screenshot({ path: `${SHOTS}/raw-preview-final.png` });
+});
