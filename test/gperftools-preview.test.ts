@@ -10,7 +10,7 @@ import { bigOf } from '../src/core/address';
 import { parseGperftools, scanGperftools } from '../src/core/formats/gperftools';
 import { buildCallTree, type CallTree } from '../src/core/model/calltree';
 import { foldProfile } from '../src/core/model/fold';
-import { gperftoolsPreview, PREVIEW_FRACTION } from '../src/core/model/gperftools-preview';
+import { gperftoolsPreview, HEAD_PCS, PREVIEW_FRACTION } from '../src/core/model/gperftools-preview';
 import { treeAndFunctions } from '../src/core/pipeline';
 import type { FoldedProfile } from '../src/core/types';
 import { canonical, coarse, nodesOf } from './helpers/canonical-tree';
@@ -101,8 +101,9 @@ describe('gperftools raw preview', () => {
     let deepest = 0;
     for (let s = 0; s < p.stacks.count; s++)
       deepest = Math.max(deepest, p.stacks.start[s + 1] - p.stacks.start[s]);
-    // Two words per 64-bit PC, down to one level below the deepest heavy node.
-    expect(read).toBeLessThanOrEqual(scan.recordCount * (deepest + 1) * 2);
+    // Two words per 64-bit PC: the first HEAD_PCS from the root, then down to one level below
+    // the deepest heavy node.
+    expect(read).toBeLessThanOrEqual(scan.recordCount * (HEAD_PCS + deepest + 1) * 2);
     expect(read).toBeLessThan((scan.totalPcs * 2) / 10);
   });
 });

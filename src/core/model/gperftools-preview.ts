@@ -2,15 +2,23 @@
 // (scanGperftools), before its millions of PCs are interned and folded: a FoldedProfile whose
 // stacks are the records' root-first stacks cut at the first node lighter than a fraction of all
 // samples. buildCallTree of it is the coarse tree treeAndFunctions posts first for a large profile
-// (the nodes a full-width paint can show), with the same names, in a few ms instead of ~1 s.
+// (the nodes a full-width paint can show), with the same names, in tens of ms (the bench's 100 MB
+// file: ~70 ms in Chromium, mostly one cache miss per record and naming 6k addresses) where the
+// parse and fold take ~0.6 s.
+//
+// It runs once per file, so its loops run cold: each lives in a small method of its own, which V8
+// optimizes on its own (one large function was deoptimized and recompiled at every new phase).
 
 import { AddrTable, minusOne } from '../address.ts';
 import type { GperftoolsScan } from '../formats/gperftools.ts';
 import type { FoldedProfile } from '../types.ts';
 import { FrameNaming, foldedMeta } from './fold.ts';
 
-/** Nodes lighter than this fraction of all samples are cut: the coarse tree's threshold. */
+/** Nodes lighter than this fraction of all samples are cut: treeAndFunctions' coarse threshold. */
 export const PREVIEW_FRACTION = 1 / 4096;
+
+/** Root-side PCs per record copied to a compact array first (see RecordFrames). */
+export const HEAD_PCS = 8;
 
 export interface PreviewOptions {
   fileName: string;
@@ -28,121 +36,15 @@ export interface PreviewOptions {
  * Frames are named and interned through FrameNaming exactly as foldProfile names an unsymbolized
  * gperftools profile: the leaf (a record's first PC) as is, callers at PC − 1.
  *
- * Cost: one step per record per heavy level it reaches (at most the file's PCs, usually a few per
- * record), each distinct address named once.
+ * Cost: one step per record per heavy level it reaches, after copying up to HEAD_PCS root-side
+ * PCs of each record (never more than the file's PCs, usually a few per record); each distinct
+ * address is named once.
  */
 export function gperftoolsPreview(scan: GperftoolsScan, opts: PreviewOptions): FoldedProfile {
-  const { words: w, wide, hiWord, loWord, pcStart, numPcs, weight } = scan;
-  const n = scan.recordCount;
   let total = 0;
-  for (let r = 0; r < n; r++) total += weight[r];
-  const minValue = total * (opts.fraction ?? PREVIEW_FRACTION);
-
+  for (let r = 0; r < scan.recordCount; r++) total += scan.weight[r];
   const naming = new FrameNaming(scan.meta.mappings);
-  // Looked-up address → frame, so each distinct address is named once.
-  const addrs = new AddrTable(1024);
-  let frameOfAddr = new Int32Array(1024);
-  let named = 0;
-  // Per frame while one node is grouped: its records, their weight, and where its child's records
-  // go in `order` (-1: the group is light).
-  let groupSize = new Uint32Array(1024);
-  let groupWeight = new Float64Array(1024);
-  let groupAt = new Int32Array(1024);
-
-  /** The frame at root-first depth d of record r (d < numPcs[r]). */
-  const frameAt = (r: number, d: number): number => {
-    const np = numPcs[r];
-    const slot = pcStart[r] + np - 1 - d;
-    let hi = wide ? w[2 * slot + hiWord] : 0;
-    let lo = wide ? w[2 * slot + loWord] : w[slot];
-    // Callers are return addresses: looked up at PC − 1, as foldProfile does (adjustCallers).
-    if (d < np - 1) [hi, lo] = minusOne(hi, lo);
-    const a = addrs.intern(hi, lo);
-    if (a === named) {
-      // A new address (AddrTable's ids are dense, in first-seen order): named once, here.
-      if (named === frameOfAddr.length) frameOfAddr = grown(frameOfAddr, named + 1);
-      frameOfAddr[named++] = naming.addressFrame(hi, lo);
-      if (naming.count > groupSize.length) {
-        groupSize = grown(groupSize, naming.count);
-        groupWeight = grown(groupWeight, naming.count);
-        groupAt = grown(groupAt, naming.count);
-      }
-    }
-    return frameOfAddr[a];
-  };
-
-  // Nodes (node 0: the root).
-  const parent: number[] = [-1];
-  const frame: number[] = [-1];
-  const self: number[] = [0];
-  // Each node's records are a range of `order`; its children's ranges are carved out of it.
-  const order = new Uint32Array(n);
-  for (let r = 0; r < n; r++) order[r] = r;
-  const scratch = new Uint32Array(n);
-  /** Per position of `order` in the node being grouped: the record's frame there, -1 if it ends. */
-  const frameHere = new Int32Array(n);
-  const groups: number[] = [];
-  // Work items: node, its range [lo, hi) of `order`, its depth.
-  const work: number[] = [0, 0, n, 0];
-  while (work.length > 0) {
-    const d = work.pop()!;
-    const hi = work.pop()!;
-    const lo = work.pop()!;
-    const v = work.pop()!;
-    groups.length = 0;
-    for (let k = lo; k < hi; k++) {
-      const r = order[k];
-      if (numPcs[r] === d) {
-        frameHere[k] = -1;
-        self[v] += weight[r];
-        continue;
-      }
-      const f = frameAt(r, d);
-      frameHere[k] = f;
-      if (groupSize[f]++ === 0) groups.push(f);
-      groupWeight[f] += weight[r];
-    }
-    let at = lo;
-    for (const f of groups) {
-      if (groupWeight[f] >= minValue) {
-        const child = parent.length;
-        parent.push(v);
-        frame.push(f);
-        self.push(0);
-        work.push(child, at, at + groupSize[f], d + 1);
-        groupAt[f] = at;
-        at += groupSize[f];
-      } else {
-        self[v] += groupWeight[f];
-        groupAt[f] = -1;
-      }
-    }
-    // The heavy groups' records, each group contiguous, at the front of the range.
-    for (let k = lo; k < hi; k++) {
-      const f = frameHere[k];
-      if (f >= 0 && groupAt[f] >= 0) scratch[groupAt[f]++] = order[k];
-    }
-    order.set(scratch.subarray(lo, at), lo);
-    for (const f of groups) {
-      groupSize[f] = 0;
-      groupWeight[f] = 0;
-    }
-  }
-
-  // One stack per node with self weight: its path from the root. Each such node has a record cut
-  // there that was read down to its depth, so this writes at most as many frames as were read.
-  const start = [0];
-  const stackFrames: number[] = [];
-  const stackWeight: number[] = [];
-  const path: number[] = [];
-  for (let v = 0; v < parent.length; v++) {
-    if (self[v] === 0) continue;
-    path.length = 0;
-    for (let u = v; u > 0; u = parent[u]) path.push(frame[u]);
-    for (let k = path.length - 1; k >= 0; k--) stackFrames.push(path[k]);
-    start.push(stackFrames.length);
-    stackWeight.push(self[v]);
-  }
+  const tree = new CutTree(scan, new RecordFrames(scan, naming), total * (opts.fraction ?? PREVIEW_FRACTION));
   return {
     meta: foldedMeta(
       { format: 'gperftools', meta: scan.meta, warnings: scan.warnings },
@@ -150,13 +52,222 @@ export function gperftoolsPreview(scan: GperftoolsScan, opts: PreviewOptions): F
       total,
     ),
     ...naming.finish(),
-    stacks: {
-      count: stackWeight.length,
-      start: Uint32Array.from(start),
-      frames: Uint32Array.from(stackFrames),
-      weight: Float64Array.from(stackWeight),
-    },
+    stacks: tree.stacks(),
   };
+}
+
+/** The frame of any record at any root-first depth, each distinct address named once. */
+class RecordFrames {
+  /**
+   * The first HEAD_PCS PCs of every record from the root, as (lo, hi) pairs: record r's are pairs
+   * headStart[r] .. headStart[r + 1]. Records lie ~1.5 KB apart in a large file, so reading one PC
+   * per record per level costs a cache and TLB miss each time (~12 ms per level over 70k records);
+   * the copy costs that once, and the top levels then read a compact array. At most one pair per
+   * PC of the file.
+   */
+  private readonly headStart: Uint32Array;
+  private readonly head: Uint32Array;
+  private readonly addrs = new AddrTable(1024);
+  /** Per AddrTable id (a looked-up address): its frame. */
+  private frameOfAddr = new Int32Array(1024);
+  // The last lookup: the records of a node mostly share their PC at the next depth (all of them
+  // share the root frames), so most lookups repeat the previous one and skip the hash.
+  private lastHi = -1;
+  private lastLo = -1;
+  private lastCaller = false;
+  private lastFrame = -1;
+
+  constructor(
+    private readonly scan: GperftoolsScan,
+    private readonly naming: FrameNaming,
+  ) {
+    const { pcStart, numPcs } = scan;
+    const n = scan.recordCount;
+    const headStart = new Uint32Array(n + 1);
+    for (let r = 0; r < n; r++) headStart[r + 1] = headStart[r] + Math.min(HEAD_PCS, numPcs[r]);
+    const head = new Uint32Array(2 * headStart[n]);
+    for (let r = 0; r < n; r++) {
+      const rootSlot = pcStart[r] + numPcs[r] - 1;
+      for (let h = headStart[r], d = 0; h < headStart[r + 1]; h++, d++) {
+        head[2 * h] = this.pcLo(rootSlot - d);
+        head[2 * h + 1] = this.pcHi(rootSlot - d);
+      }
+    }
+    this.headStart = headStart;
+    this.head = head;
+  }
+
+  /** How many frames there are so far (frame ids are below this). */
+  get count(): number {
+    return this.naming.count;
+  }
+
+  /** The frame at root-first depth d of record r (d < numPcs[r]). */
+  frameAt(r: number, d: number): number {
+    const np = this.scan.numPcs[r];
+    const h = this.headStart[r] + d;
+    const inHead = h < this.headStart[r + 1];
+    const slot = this.scan.pcStart[r] + np - 1 - d;
+    const lo = inHead ? this.head[2 * h] : this.pcLo(slot);
+    const hi = inHead ? this.head[2 * h + 1] : this.pcHi(slot);
+    const caller = d < np - 1;
+    if (lo === this.lastLo && hi === this.lastHi && caller === this.lastCaller) return this.lastFrame;
+    this.lastHi = hi;
+    this.lastLo = lo;
+    this.lastCaller = caller;
+    this.lastFrame = this.lookup(hi, lo, caller);
+    return this.lastFrame;
+  }
+
+  private pcLo(slot: number): number {
+    const s = this.scan;
+    return s.wide ? s.words[2 * slot + s.loWord] : s.words[slot];
+  }
+
+  private pcHi(slot: number): number {
+    const s = this.scan;
+    return s.wide ? s.words[2 * slot + s.hiWord] : 0;
+  }
+
+  private lookup(hi: number, lo: number, caller: boolean): number {
+    // Callers are return addresses: looked up at PC − 1, as foldProfile does (adjustCallers).
+    const [aHi, aLo] = caller ? minusOne(hi, lo) : [hi, lo];
+    const named = this.addrs.count;
+    const a = this.addrs.intern(aHi, aLo);
+    if (a === named) {
+      // A new address (AddrTable's ids are dense, in first-seen order): named once, here.
+      if (a === this.frameOfAddr.length) this.frameOfAddr = grown(this.frameOfAddr, a + 1);
+      this.frameOfAddr[a] = this.naming.addressFrame(aHi, aLo);
+    }
+    return this.frameOfAddr[a];
+  }
+}
+
+/** The records' stacks cut at `minValue`, grown level by level from the root. */
+class CutTree {
+  // Nodes (node 0: the root).
+  private readonly parent: number[] = [-1];
+  private readonly frame: number[] = [-1];
+  private readonly self: number[] = [0];
+  /** Each node's records are a range of `order`; its children's ranges are carved out of it. */
+  private readonly order: Uint32Array;
+  private readonly scratch: Uint32Array;
+  /** Per position of `order` in the node being split: the record's frame there, -1 if it ends. */
+  private readonly frameHere: Int32Array;
+  // Per frame while one node is split: its records, their weight, and where its child's records
+  // go in `order` (-1: the group is light); the frames met, in order.
+  private groupSize = new Uint32Array(1024);
+  private groupWeight = new Float64Array(1024);
+  private groupAt = new Int32Array(1024);
+  private readonly groups: number[] = [];
+
+  constructor(
+    private readonly scan: GperftoolsScan,
+    private readonly frames: RecordFrames,
+    private readonly minValue: number,
+  ) {
+    const n = scan.recordCount;
+    this.order = new Uint32Array(n);
+    for (let r = 0; r < n; r++) this.order[r] = r;
+    this.scratch = new Uint32Array(n);
+    this.frameHere = new Int32Array(n);
+    // Work items: node, its range [lo, hi) of `order`, its depth.
+    const work: number[] = [0, 0, n, 0];
+    while (work.length > 0) {
+      const d = work.pop()!;
+      const hi = work.pop()!;
+      const lo = work.pop()!;
+      this.split(work.pop()!, lo, hi, d, work);
+    }
+  }
+
+  /** Groups node v's records order[lo, hi) by their frame at depth d; heavy groups go to `work`. */
+  private split(v: number, lo: number, hi: number, d: number, work: number[]): void {
+    this.group(v, lo, hi, d);
+    let at = lo;
+    for (const f of this.groups) {
+      const size = this.groupSize[f];
+      if (this.groupWeight[f] >= this.minValue) {
+        const child = this.parent.length;
+        this.parent.push(v);
+        this.frame.push(f);
+        this.self.push(0);
+        work.push(child, at, at + size, d + 1);
+        this.groupAt[f] = at;
+        at += size;
+      } else {
+        this.self[v] += this.groupWeight[f];
+        this.groupAt[f] = -1;
+      }
+      this.groupSize[f] = 0;
+      this.groupWeight[f] = 0;
+    }
+    this.gather(lo, hi, at);
+  }
+
+  /** Sizes and weights of the groups of order[lo, hi) at depth d; records ending there are v's self. */
+  private group(v: number, lo: number, hi: number, d: number): void {
+    const { numPcs, weight } = this.scan;
+    const { order, frameHere, frames, groups } = this;
+    groups.length = 0;
+    let ended = 0;
+    for (let k = lo; k < hi; k++) {
+      const r = order[k];
+      if (numPcs[r] === d) {
+        frameHere[k] = -1;
+        ended += weight[r];
+        continue;
+      }
+      const f = frames.frameAt(r, d);
+      if (f >= this.groupSize.length) this.grow(frames.count);
+      frameHere[k] = f;
+      if (this.groupSize[f]++ === 0) groups.push(f);
+      this.groupWeight[f] += weight[r];
+    }
+    this.self[v] += ended;
+  }
+
+  /** Moves the heavy groups' records, each group contiguous, to order[lo, end). */
+  private gather(lo: number, hi: number, end: number): void {
+    const { order, scratch, frameHere, groupAt } = this;
+    for (let k = lo; k < hi; k++) {
+      const f = frameHere[k];
+      if (f >= 0 && groupAt[f] >= 0) scratch[groupAt[f]++] = order[k];
+    }
+    order.set(scratch.subarray(lo, end), lo);
+  }
+
+  private grow(min: number): void {
+    this.groupSize = grown(this.groupSize, min);
+    this.groupWeight = grown(this.groupWeight, min);
+    this.groupAt = grown(this.groupAt, min);
+  }
+
+  /**
+   * One stack per node with self weight: its path from the root. Each such node has a record cut
+   * there that was read down to its depth, so this writes at most as many frames as were read.
+   */
+  stacks(): FoldedProfile['stacks'] {
+    const { parent, frame, self } = this;
+    const start = [0];
+    const frames: number[] = [];
+    const weight: number[] = [];
+    const path: number[] = [];
+    for (let v = 0; v < parent.length; v++) {
+      if (self[v] === 0) continue;
+      path.length = 0;
+      for (let u = v; u > 0; u = parent[u]) path.push(frame[u]);
+      for (let k = path.length - 1; k >= 0; k--) frames.push(path[k]);
+      start.push(frames.length);
+      weight.push(self[v]);
+    }
+    return {
+      count: weight.length,
+      start: Uint32Array.from(start),
+      frames: Uint32Array.from(frames),
+      weight: Float64Array.from(weight),
+    };
+  }
 }
 
 /** A copy of `a` with room for at least `min` elements (doubling). */
