@@ -20,11 +20,15 @@ export interface ExportMenuProps {
 
 type Kind = 'folded' | 'png' | 'svg' | 'csv';
 
-const ITEMS: { kind: Kind; label: string }[] = [
-  { kind: 'folded', label: 'Folded stacks (.txt)' },
+/**
+ * `parsed`: needs the parsed profile, so not offered on a raw preview (functionsPending): it has no
+ * function table yet, and the worker's stacks will not use its frame ids.
+ */
+const ITEMS: { kind: Kind; label: string; parsed?: true }[] = [
+  { kind: 'folded', label: 'Folded stacks (.txt)', parsed: true },
   { kind: 'png', label: 'Flame graph (PNG)' },
   { kind: 'svg', label: 'Flame graph (SVG)' },
-  { kind: 'csv', label: 'Function table (CSV)' },
+  { kind: 'csv', label: 'Function table (CSV)', parsed: true },
 ];
 
 /** Must match the canvas font in FlameGraph.tsx, so SVG labels are cut where the canvas cuts them. */
@@ -139,7 +143,7 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
       </button>
       {open && (
         <div id={menuId} role="menu" aria-label="Export" tabIndex={-1} onKeyDown={onMenuKey}>
-          {ITEMS.map((it) => (
+          {ITEMS.filter((it) => !(it.parsed && analysis.functionsPending)).map((it) => (
             <button
               key={it.kind}
               type="button"
