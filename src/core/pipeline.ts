@@ -7,6 +7,8 @@ import {
   buildCoarseTree,
   type CallTree,
   type FunctionTable,
+  PREVIEW_FRACTION,
+  PREVIEW_MIN_FRAMES,
   sortedStackOrder,
 } from './model/calltree';
 import { foldProfile } from './model/fold';
@@ -58,9 +60,6 @@ export function analyzeBytes(bytes: Uint8Array, opts: AnalyzeOptions): Analysis 
   return analyzeRaw(raw, { ...opts, parseMs });
 }
 
-/** Profiles with fewer stack frames than this are built whole at once (no preview). */
-const PREVIEW_MIN_FRAMES = 1_000_000;
-
 /**
  * The call tree of `graph` and the function table of `table` (the graph itself, or the profile an
  * inverted graph came from: inversion keeps frame ids, so one table serves both). With `preview`,
@@ -78,7 +77,7 @@ export function treeAndFunctions(
   const order = sortedStackOrder(graph);
   if (wantPreview) {
     const copy = { count: functions.count, self: functions.self.slice(), total: functions.total.slice() };
-    opts.preview!(buildCoarseTree(graph, order, graph.meta.totalSamples / 4096), copy);
+    opts.preview!(buildCoarseTree(graph, order, graph.meta.totalSamples * PREVIEW_FRACTION), copy);
   }
   return { tree: buildCallTree(graph, order), functions };
 }

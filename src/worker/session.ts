@@ -3,7 +3,7 @@
 // testable in node.
 
 import { internGperftools, looksLikeGperftools, scanGperftools } from '../core/formats/gperftools';
-import { buildCallTree, type CallTree } from '../core/model/calltree';
+import { buildCallTree, type CallTree, PREVIEW_MIN_FRAMES } from '../core/model/calltree';
 import { foldProfile } from '../core/model/fold';
 import { gperftoolsPreview } from '../core/model/gperftools-preview';
 import { applyTransforms, type Transform } from '../core/model/transforms';
@@ -50,13 +50,6 @@ export interface SandwichResult {
 }
 
 const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
-
-/**
- * gperftools profiles with at least this many PCs paint first from their record headers (the
- * raw preview), before the parse: the same idea as pipeline.ts's PREVIEW_MIN_FRAMES, since an
- * unsymbolized profile has one frame per PC.
- */
-const RAW_PREVIEW_MIN_PCS = 1_000_000;
 
 const now = () => performance.now();
 
@@ -224,7 +217,7 @@ export class WorkerSession {
     const t0 = now();
     const scan = scanGperftools(f.bytes);
     const scanMs = now() - t0;
-    if (scan.totalPcs >= RAW_PREVIEW_MIN_PCS) {
+    if (scan.totalPcs >= PREVIEW_MIN_FRAMES) {
       try {
         const t1 = now();
         const profile = gperftoolsPreview(scan, { fileName: f.name });

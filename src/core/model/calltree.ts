@@ -278,6 +278,14 @@ export function sortedStackOrder(p: FoldedProfile): Uint32Array {
 }
 
 /**
+ * A profile with at least PREVIEW_MIN_FRAMES stack frames (one per PC when unsymbolized) paints a
+ * coarse tree first: its nodes at least PREVIEW_FRACTION of all samples, all a full-width graph
+ * can draw. Smaller profiles are built whole at once.
+ */
+export const PREVIEW_FRACTION = 1 / 4096;
+export const PREVIEW_MIN_FRAMES = 1_000_000;
+
+/**
  * Only the nodes at least `minValue` heavy (what a first paint at full width can show), from the
  * sorted stack order: a node is a contiguous range of sorted stacks, so its total is a difference
  * of prefix sums and its children are runs of equal frames one level down. Light children are

@@ -12,10 +12,8 @@
 import { AddrTable, minusOne } from '../address.ts';
 import type { GperftoolsScan } from '../formats/gperftools.ts';
 import type { FoldedProfile } from '../types.ts';
+import { PREVIEW_FRACTION } from './calltree.ts';
 import { FrameNaming, foldedMeta } from './fold.ts';
-
-/** Nodes lighter than this fraction of all samples are cut: treeAndFunctions' coarse threshold. */
-export const PREVIEW_FRACTION = 1 / 4096;
 
 /** Root-side PCs per record copied to a compact array first (see RecordFrames). */
 export const HEAD_PCS = 8;
