@@ -272,7 +272,9 @@ function MetadataPanel({ analysis }: { analysis: Analysis }) {
   const t = analysis.timings;
   rows.push([
     'Read in',
-    `parse ${t.parseMs.toFixed(0)} ms · fold ${t.foldMs.toFixed(0)} ms · tree ${t.treeMs.toFixed(0)} ms`,
+    counting
+      ? `first picture in ${(t.parseMs + t.foldMs + t.treeMs).toFixed(0)} ms; parsing…`
+      : `parse ${t.parseMs.toFixed(0)} ms · fold ${t.foldMs.toFixed(0)} ms · tree ${t.treeMs.toFixed(0)} ms`,
   ]);
   return (
     <section className="meta" aria-label="Profile metadata" data-timings={JSON.stringify(t)}>
