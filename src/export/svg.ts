@@ -4,7 +4,7 @@
 import { formatCount, formatPercent } from '../app/format';
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
 import type { FoldedProfile } from '../core/types';
-import { layoutFlameGraph, MERGED } from '../flamegraph/layout';
+import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';
 import { type ColorMode, fitLabel, frameColor, LIGHT, type Theme } from '../flamegraph/paint';
 
 /** Replaces what XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) by U+FFFD. */
@@ -87,7 +87,7 @@ export function flameGraphSvg(o: SvgOptions): string {
     let tip: string;
     if (r.node === MERGED) {
       fill = theme.mergedFill;
-      tip = `${r.mergedCount} frames too narrow to draw\n${formatCount(r.value)} samples (${formatPercent(r.value, whole)})`;
+      tip = `${mergedLabel(r)}\n${formatCount(r.value)} samples (${formatPercent(r.value, whole)})`;
     } else {
       label = name(r.node);
       const mod = moduleOf(r.node);

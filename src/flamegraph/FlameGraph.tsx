@@ -12,6 +12,7 @@ import {
   hitTest,
   layoutFlameGraph,
   MERGED,
+  mergedLabel,
   type Orientation,
   rowAt,
 } from './layout';
@@ -426,7 +427,7 @@ function Tooltip(props: {
   if (rect.node === MERGED) {
     return (
       <div className="tooltip" role="tooltip" style={style} data-testid="tooltip">
-        <div className="tt-name">{rect.mergedCount} frames too narrow to draw</div>
+        <div className="tt-name">{mergedLabel(rect)}</div>
         <div>
           {formatCount(rect.value)} samples ({formatPercent(rect.value, whole)})
         </div>

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../test/helpers/prng';
-import { buildCallTree, depthOf as depthOfNode, firstChildOf, nextSiblingOf } from '../core/model/calltree';
+import {
+  buildCallTree,
+  buildCoarseTree,
+  depthOf as depthOfNode,
+  firstChildOf,
+  nextSiblingOf,
+  sortedStackOrder,
+} from '../core/model/calltree';
 import { profileFromText } from '../core/model/text-notation';
-import { hitTest, layoutFlameGraph, MERGED, rowAt, rowTop } from './layout';
+import { hitTest, layoutFlameGraph, MERGED, mergedLabel, rowAt, rowTop } from './layout';
 
 const p = profileFromText(`
   main;a;b 60
@@ -91,5 +98,19 @@ describe('layoutFlameGraph', () => {
       }
       if (maxRows !== undefined) expect(l.rowCount).toBeLessThanOrEqual(maxRows + 1);
     }
+  });
+
+  it('draws a coarse tree’s light children as a merged bar, as the full tree draws them', () => {
+    const q = profileFromText(
+      Array.from({ length: 40 }, (_, i) => `main;f${i} 1`).join('\n') + '\nmain;big 60',
+    );
+    const coarseTree = buildCoarseTree(q, sortedStackOrder(q), 10);
+    const full = buildCallTree(q);
+    const rowOf = (t: typeof full) =>
+      layoutFlameGraph(t, { focus: 0, width: 100, minWidth: 2 }).rows[1].map(
+        (r) => `${r.node === MERGED ? mergedLabel(r) : q.frames.name[t.frame[r.node]]} ${r.x}+${r.w}`,
+      );
+    expect(rowOf(coarseTree)).toEqual(['big 0+60', 'Frames too narrow to draw 60+40']);
+    expect(rowOf(full)).toEqual(['big 0+60', '40 frames too narrow to draw 60+40']);
   });
 });

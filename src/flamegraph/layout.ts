@@ -162,12 +162,15 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
         continue;
       }
       spacer = null;
-      if (v < w.minValue) {
+      // A coarse tree's LIGHT_CHILDREN node (frame -1) is drawn as the merged bar it stands for.
+      const lightChildren = tree.frame[c] < 0;
+      if (v < w.minValue || lightChildren) {
         if (!merged) {
           merged = { node: MERGED, last: MERGED, parent: end, value: 0, mergedCount: 0 };
           kids.push(merged);
         }
         merged.value += v;
+        if (lightChildren) continue; // how many, it does not know
         merged.mergedCount++;
         if (!list) {
           // Heaviest first: every later sibling is narrower still. Count them into this bar
@@ -283,6 +286,11 @@ export function layoutFlameGraph(tree: CallTree, opts: LayoutOptions): FlameLayo
   // Ancestors first, then the preorder above: each row is already left to right.
   for (const r of rects) rows[r.depth].push(r);
   return { rects, rows, rowCount, focus, width, x, cut };
+}
+
+/** What a merged bar stands for, for tooltips. */
+export function mergedLabel(r: FrameRect): string {
+  return r.mergedCount > 0 ? `${r.mergedCount} frames too narrow to draw` : 'Frames too narrow to draw';
 }
 
 /** The row at a vertical position (CSS px from the top of the whole graph). */

@@ -38,10 +38,13 @@ export function nodesOf(tree: CallTree, p: FoldedProfile): Node[] {
   return nodes;
 }
 
-/** The coarse tree by definition: nodes at least minValue heavy under heavy ancestors; the
- * weight of a light child stays with its parent as self. */
+/**
+ * The coarse tree by definition: nodes at least minValue heavy under heavy ancestors; the light
+ * children of a kept node are one "(light children)" child of it (what LIGHT_CHILDREN stands for).
+ */
 export function coarse(nodes: Node[], minValue: number): Node[] {
   const keep = nodes.map(() => -1);
+  const light = new Map<number, Node>();
   const out: Node[] = [];
   nodes.forEach((v, i) => {
     // Parents come before their children in treeToText's (preorder) order.
@@ -49,7 +52,15 @@ export function coarse(nodes: Node[], minValue: number): Node[] {
       keep[i] = out.length;
       out.push({ ...v, parent: i === 0 ? -1 : keep[v.parent] });
     } else if (keep[v.parent] >= 0) {
-      out[keep[v.parent]].self += v.total;
+      const parent = keep[v.parent];
+      let rest = light.get(parent);
+      if (!rest) {
+        rest = { name: '(light children)', total: 0, self: 0, parent };
+        light.set(parent, rest);
+        out.push(rest);
+      }
+      rest.total += v.total;
+      rest.self += v.total;
     }
   });
   return out;

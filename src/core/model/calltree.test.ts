@@ -185,7 +185,7 @@ function checkLinks(t: CallTree): void {
 }
 
 describe('buildCoarseTree', () => {
-  it('is the full tree without the light nodes, whose weight shows as their parent’s own', async () => {
+  it('is the full tree with the light children of each node as one child (frame -1)', async () => {
     const { buildCoarseTree, sortedStackOrder } = await import('./calltree');
     const p = profileFromText(`
       main;a;b 50
@@ -196,7 +196,16 @@ describe('buildCoarseTree', () => {
     `);
     const coarse = buildCoarseTree(p, sortedStackOrder(p), 5);
     expect(treeToText(coarse, p)).toBe(
-      ['main 100/8', '  a 52/2', '    b 50/50', '  e 40/0', '    f 40/0', '      g 40/40'].join('\n'),
+      [
+        'main 100/7',
+        '  a 52/0',
+        '    b 50/50',
+        '    (light children) 2/2',
+        '  e 40/0',
+        '    f 40/0',
+        '      g 40/40',
+        '  (light children) 1/1',
+      ].join('\n'),
     );
     expect(coarse.maxDepth).toBe(4);
     // With no threshold it is the full tree.

@@ -283,18 +283,23 @@ export function sortedStackOrder(p: FoldedProfile): Uint32Array {
  * can draw. Smaller profiles are built whole at once.
  */
 export const PREVIEW_FRACTION = 1 / 4096;
+/**
+ * In a coarse tree, one child per node stands for its light children together: its frame is -1
+ * (this value in a profile's Uint32 stacks), and the flame graph draws it as a merged bar, as it
+ * draws those children when they are too narrow in the full tree.
+ */
+export const LIGHT_CHILDREN = 0xffffffff;
 export const PREVIEW_MIN_FRAMES = 1_000_000;
 
 /**
  * Only the nodes at least `minValue` heavy (what a first paint at full width can show), from the
  * sorted stack order: a node is a contiguous range of sorted stacks, so its total is a difference
  * of prefix sums and its children are runs of equal frames one level down. Light children are
- * left out (their weight shows as the parent's own). Costs about (stacks × heavy levels), a few ms
- * where the full tree takes hundreds. `maxDepth` is the deepest stack's, as in the full tree.
+ * one LIGHT_CHILDREN child together. Costs about (stacks × heavy levels), a few ms where the full
+ * tree takes hundreds. `maxDepth` is the deepest stack's, as in the full tree.
  *
- * The heavy nodes are visited depth first, children in frame order, and each one with weight of
- * its own (its stacks that end there or go on through light children) becomes one truncated
- * stack: those come out sorted, and buildCallTree of them is the coarse tree.
+ * Each heavy node with stacks that end there becomes one cut stack (its path), and its light
+ * children one more (its path + LIGHT_CHILDREN); buildCallTree of those is the coarse tree.
  */
 export function buildCoarseTree(p: FoldedProfile, order: Uint32Array, minValue: number): CallTree {
   const { start, frames, weight } = p.stacks;
@@ -308,34 +313,35 @@ export function buildCoarseTree(p: FoldedProfile, order: Uint32Array, minValue: 
   const outStart: number[] = [0];
   const outFrames: number[] = [];
   const outWeight: number[] = [];
+  const emit = (from: number, depth: number, weight: number, last?: number) => {
+    for (let i = 0; i < depth; i++) outFrames.push(frames[from + i]);
+    if (last !== undefined) outFrames.push(last);
+    outStart.push(outFrames.length);
+    outWeight.push(weight);
+  };
   // Work items: a heavy node's range [lo, hi) of sorted stacks and its depth; its path is the
   // first `d` frames of any stack in the range.
   const work: [number, number, number][] = [[0, n, 0]];
-  const kids: [number, number][] = [];
   while (work.length > 0) {
     const [lo, hi, d] = work.pop()!;
     let own = 0;
+    let light = 0;
     let k = lo;
     // Stacks that end here come first (a prefix sorts before its extensions).
     while (k < hi && start[order[k] + 1] - start[order[k]] === d) own += weight[order[k++]];
-    kids.length = 0;
     while (k < hi) {
       const f = frames[start[order[k]] + d];
       let e = k + 1;
       while (e < hi && frames[start[order[e]] + d] === f) e++;
-      if (prefix[e] - prefix[k] >= minValue) kids.push([k, e]);
-      else own += prefix[e] - prefix[k];
+      if (prefix[e] - prefix[k] >= minValue) work.push([k, e, d + 1]);
+      else light += prefix[e] - prefix[k];
       k = e;
     }
-    if (own > 0) {
-      const s = start[order[lo]];
-      for (let i = 0; i < d; i++) outFrames.push(frames[s + i]);
-      outStart.push(outFrames.length);
-      outWeight.push(own);
-    }
-    for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i][0], kids[i][1], d + 1]);
+    const path = start[order[lo]];
+    if (own > 0) emit(path, d, own);
+    if (light > 0) emit(path, d, light, LIGHT_CHILDREN);
   }
-  const truncated: FoldedProfile = {
+  const cut: FoldedProfile = {
     ...p,
     stacks: {
       count: outWeight.length,
@@ -344,8 +350,8 @@ export function buildCoarseTree(p: FoldedProfile, order: Uint32Array, minValue: 
       weight: Float64Array.from(outWeight),
     },
   };
-  const identity = Uint32Array.from({ length: outWeight.length }, (_, i) => i);
-  return { ...buildCallTree(truncated, identity), maxDepth };
+  // A few thousand short stacks: sorting them is cheap.
+  return { ...buildCallTree(cut), maxDepth };
 }
 
 /** Stack indices in lexicographic order of their frame sequences (a prefix first). */

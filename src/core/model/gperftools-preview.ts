@@ -12,7 +12,7 @@
 import { AddrTable, minusOne } from '../address.ts';
 import type { GperftoolsScan } from '../formats/gperftools.ts';
 import type { FoldedProfile } from '../types.ts';
-import { PREVIEW_FRACTION } from './calltree.ts';
+import { LIGHT_CHILDREN, PREVIEW_FRACTION } from './calltree.ts';
 import { FrameNaming, foldedMeta } from './fold.ts';
 
 /** Root-side PCs per record copied to a compact array first (see RecordFrames). */
@@ -27,9 +27,9 @@ export interface PreviewOptions {
 /**
  * The records grouped level by level from the root: at depth d, the records of a heavy node that
  * have a frame at depth d are grouped by that frame; a group weighing at least the threshold is a
- * node and goes on to depth d + 1; a lighter group stops there and its weight stays with the
- * parent as its self, as do records that end at the node. Each node with self weight gives one
- * stack (its path), so identical cut stacks are summed; light roots give one empty stack.
+ * node and goes on to depth d + 1; lighter groups stop there, together one LIGHT_CHILDREN child
+ * of the node; records that end at the node are its self. Each node with self weight gives one
+ * stack (its path), and its light children one more (its path + LIGHT_CHILDREN).
  *
  * Frames are named and interned through FrameNaming exactly as foldProfile names an unsymbolized
  * gperftools profile: the leaf (a record's first PC) as is, callers at PC − 1.
@@ -147,6 +147,8 @@ class CutTree {
   private readonly parent: number[] = [-1];
   private readonly frame: number[] = [-1];
   private readonly self: number[] = [0];
+  /** The weight of each node's light children. */
+  private readonly light: number[] = [0];
   /** Each node's records are a range of `order`; its children's ranges are carved out of it. */
   private readonly order: Uint32Array;
   private readonly scratch: Uint32Array;
@@ -190,11 +192,12 @@ class CutTree {
         this.parent.push(v);
         this.frame.push(f);
         this.self.push(0);
+        this.light.push(0);
         work.push(child, at, at + size, d + 1);
         this.groupAt[f] = at;
         at += size;
       } else {
-        this.self[v] += this.groupWeight[f];
+        this.light[v] += this.groupWeight[f];
         this.groupAt[f] = -1;
       }
       this.groupSize[f] = 0;
@@ -242,22 +245,31 @@ class CutTree {
   }
 
   /**
-   * One stack per node with self weight: its path from the root. Each such node has a record cut
-   * there that was read down to its depth, so this writes at most as many frames as were read.
+   * Per node with self weight its path from the root, and per node with light children its path
+   * and LIGHT_CHILDREN. Each such node has a record cut there or just below that was read down to
+   * its depth, so this writes at most about as many frames as were read.
    */
   stacks(): FoldedProfile['stacks'] {
-    const { parent, frame, self } = this;
+    const { parent, frame, self, light } = this;
     const start = [0];
     const frames: number[] = [];
     const weight: number[] = [];
     const path: number[] = [];
     for (let v = 0; v < parent.length; v++) {
-      if (self[v] === 0) continue;
+      if (self[v] === 0 && light[v] === 0) continue;
       path.length = 0;
       for (let u = v; u > 0; u = parent[u]) path.push(frame[u]);
-      for (let k = path.length - 1; k >= 0; k--) frames.push(path[k]);
-      start.push(frames.length);
-      weight.push(self[v]);
+      path.reverse();
+      for (const [w, last] of [
+        [self[v], -1],
+        [light[v], LIGHT_CHILDREN],
+      ]) {
+        if (w === 0) continue;
+        frames.push(...path);
+        if (last >= 0) frames.push(last);
+        start.push(frames.length);
+        weight.push(w);
+      }
     }
     return {
       count: weight.length,

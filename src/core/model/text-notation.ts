@@ -54,7 +54,9 @@ export function treeToText(tree: CallTree, p: FoldedProfile, root = 0): string {
   while (work.length) {
     const [v, d] = work.pop()!;
     if (v !== 0 || root !== 0) {
-      out.push(`${'  '.repeat(d)}${p.frames.name[tree.frame[v]]} ${totalOf(tree, v)}/${selfOf(tree, v)}`);
+      out.push(
+        `${'  '.repeat(d)}${tree.frame[v] < 0 ? '(light children)' : p.frames.name[tree.frame[v]]} ${totalOf(tree, v)}/${selfOf(tree, v)}`,
+      );
     }
     const kids: number[] = [];
     for (let c = firstChildOf(tree, v); c !== -1; c = nextSiblingOf(tree, c)) kids.push(c);
