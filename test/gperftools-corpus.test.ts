@@ -11,6 +11,7 @@ import { parseGperftools } from '../src/core/formats/gperftools.ts';
 import { foldProfile } from '../src/core/model/fold.ts';
 import { toFoldedText } from '../src/core/model/serialize.ts';
 import { ProfileError, type RawProfile } from '../src/core/types.ts';
+import { rawStacks } from './helpers/raw.ts';
 
 const FIX = new URL('./fixtures/', import.meta.url);
 const bytesOf = (rel: string) => {
@@ -38,23 +39,8 @@ function readDecode(text: string): { total: number; stacks: Map<string, number> 
 }
 
 /** Root-first raw stacks, formatted as decode_gperf does (0x + zero-padded to the word size). */
-function rawStacks(raw: RawProfile): Map<string, number> {
-  const digits = raw.meta.wordSize === 32 ? 8 : 16;
-  const out = new Map<string, number>();
-  const { stackStart, stackLocs, weight } = raw.samples;
-  for (let s = 0; s < raw.samples.count; s++) {
-    const parts: string[] = [];
-    for (let p = stackStart[s + 1] - 1; p >= stackStart[s]; p--) {
-      const l = stackLocs[p];
-      parts.push(
-        `0x${bigOf(raw.locations.addrHi[l], raw.locations.addrLo[l]).toString(16).padStart(digits, '0')}`,
-      );
-    }
-    const k = parts.join(';');
-    out.set(k, (out.get(k) ?? 0) + weight[s]);
-  }
-  return out;
-}
+const decodeGperfStacks = (raw: RawProfile) =>
+  rawStacks(raw, (a) => `0x${a.toString(16).padStart(raw.meta.wordSize === 32 ? 8 : 16, '0')}`);
 
 const total = (raw: RawProfile) => raw.samples.weight.reduce((a, b) => a + b, 0);
 
@@ -72,7 +58,7 @@ describe('real gperftools profiles', () => {
       const want = readDecode(textOf(`gperf/oracle/${name}/decode.txt`));
       expect(raw.warnings).toEqual([]);
       expect(total(raw)).toBe(want.total);
-      expect(rawStacks(raw)).toEqual(want.stacks);
+      expect(decodeGperfStacks(raw)).toEqual(want.stacks);
       const perlTotal = Number(
         /Total: (\d+) samples/.exec(textOf(`gperf/oracle/${name}/perl.text.txt`))?.[1],
       );
@@ -98,7 +84,7 @@ describe('upstream legacy profiles (google/pprof testdata)', () => {
       const raw = parseGperftools(bytesOf(`upstream/${name}`));
       const want = readDecode(textOf(`upstream/${name}.decode.txt`));
       expect(total(raw)).toBe(want.total);
-      expect(rawStacks(raw)).toEqual(want.stacks);
+      expect(decodeGperfStacks(raw)).toEqual(want.stacks);
     });
   }
 
@@ -160,13 +146,13 @@ describe('malformed and edge-case files (bad/)', () => {
       } else {
         expect(r.warnings).toEqual([]);
       }
-      if (exp.stacks) expect(rawStacks(r)).toEqual(new Map(Object.entries(exp.stacks)));
+      if (exp.stacks) expect(decodeGperfStacks(r)).toEqual(new Map(Object.entries(exp.stacks)));
       if (exp.total_samples !== undefined) expect(total(r)).toBe(exp.total_samples);
       if (exp.period_us !== undefined) expect(r.meta.periodUs).toBe(exp.period_us);
       if (exp.same_as) {
         const oracle = exp.same_as.replace(/^gperf\/(.*)\.prof$/, 'gperf/oracle/$1/decode.txt');
         const want = readDecode(textOf(oracle));
-        expect(rawStacks(r)).toEqual(want.stacks);
+        expect(decodeGperfStacks(r)).toEqual(want.stacks);
         expect(total(r)).toBe(want.total);
       }
       if (exp.mappings) {

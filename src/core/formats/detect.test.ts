@@ -1,22 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { ProfileError } from '../types.ts';
+import { errorOf } from '../../../test/helpers/raw.ts';
 import { detectFormat, NOT_RECOGNISED, parseProfile } from './detect.ts';
 
 const fixture = (p: string) =>
   new Uint8Array(readFileSync(new URL(`../../../test/fixtures/${p}`, import.meta.url)));
 const enc = (s: string) => new TextEncoder().encode(s);
-
-function errorOf(f: () => unknown): ProfileError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ProfileError) return e;
-    throw e;
-  }
-  throw new Error('expected a ProfileError');
-}
 
 describe('detectFormat', () => {
   it('sniffs bytes, not names', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bigOf } from '../address.ts';
-import { ProfileError, type RawProfile } from '../types.ts';
+import { errorOf, rawStacks } from '../../../test/helpers/raw.ts';
 import { parseGperftools, parseMapsText } from './gperftools.ts';
 
 /** Builds a gperftools profile from slots (bigint or number) and an optional maps text. */
@@ -25,32 +24,6 @@ function build(
 const HEADER = [0, 3, 0, 10000, 0];
 const TRAILER = [0, 1, 0];
 
-/** Root-first stacks of raw addresses (hex) → summed weight. */
-function stacksOf(raw: RawProfile): Map<string, number> {
-  const out = new Map<string, number>();
-  const { stackStart, stackLocs, weight } = raw.samples;
-  for (let s = 0; s < raw.samples.count; s++) {
-    const parts: string[] = [];
-    for (let p = stackStart[s + 1] - 1; p >= stackStart[s]; p--) {
-      const l = stackLocs[p];
-      parts.push(bigOf(raw.locations.addrHi[l], raw.locations.addrLo[l]).toString(16));
-    }
-    const k = parts.join(';');
-    out.set(k, (out.get(k) ?? 0) + weight[s]);
-  }
-  return out;
-}
-
-function errorOf(f: () => unknown): ProfileError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ProfileError) return e;
-    throw e;
-  }
-  throw new Error('expected a ProfileError');
-}
-
 describe('parseGperftools', () => {
   const records = [5, 3, 0x400100, 0x400200, 0x400300, 2, 2, 0x400110, 0x400300];
   const expected = new Map([
@@ -66,7 +39,7 @@ describe('parseGperftools', () => {
         expect(raw.meta.byteOrder).toBe(le ? 'little' : 'big');
         expect(raw.meta.periodUs).toBe(10000);
         expect(raw.adjustCallers).toBe(true);
-        expect(stacksOf(raw)).toEqual(expected);
+        expect(rawStacks(raw)).toEqual(expected);
         expect(raw.warnings).toEqual([]);
       });
     }
@@ -75,19 +48,19 @@ describe('parseGperftools', () => {
   it('keeps 64-bit addresses exact above 2^53', () => {
     const hiAddr = 0xffffffffff600123n;
     const raw = parseGperftools(build([...HEADER, 1, 2, hiAddr, 0x7fffffffffffff01n, ...TRAILER]));
-    expect(stacksOf(raw)).toEqual(new Map([['7fffffffffffff01;ffffffffff600123', 1]]));
+    expect(rawStacks(raw)).toEqual(new Map([['7fffffffffffff01;ffffffffff600123', 1]]));
   });
 
   it('works on a subarray with an odd byte offset', () => {
     const b = build([...HEADER, ...records, ...TRAILER], { le: false });
     const padded = new Uint8Array(b.length + 3);
     padded.set(b, 3);
-    expect(stacksOf(parseGperftools(padded.subarray(3)))).toEqual(expected);
+    expect(rawStacks(parseGperftools(padded.subarray(3)))).toEqual(expected);
   });
 
   it('skips extra header slots', () => {
     const raw = parseGperftools(build([0, 5, 0, 10000, 0, 77, 88, ...records, ...TRAILER]));
-    expect(stacksOf(raw)).toEqual(expected);
+    expect(rawStacks(raw)).toEqual(expected);
   });
 
   it('accepts period 0 with a warning', () => {
@@ -110,7 +83,7 @@ describe('parseGperftools', () => {
 
   it('ends only at the exact trailer; a leaf PC 0 elsewhere is data with a warning', () => {
     const raw = parseGperftools(build([...HEADER, 4, 2, 0, 0x400300, ...records, ...TRAILER]));
-    expect(stacksOf(raw).get('400300;0')).toBe(4);
+    expect(rawStacks(raw).get('400300;0')).toBe(4);
     expect(raw.samples.count).toBe(3);
     expect(raw.warnings).toHaveLength(1);
     expect(raw.warnings[0].offset).toBe(40);
@@ -118,13 +91,13 @@ describe('parseGperftools', () => {
 
   it('skips num_pcs 0 records with a warning and ignores count 0 records', () => {
     const raw = parseGperftools(build([...HEADER, 9, 0, 0, 2, 1, 2, ...records, ...TRAILER]));
-    expect(stacksOf(raw)).toEqual(expected);
+    expect(rawStacks(raw)).toEqual(expected);
     expect(raw.warnings).toEqual([expect.objectContaining({ offset: 40 })]);
   });
 
   it('stops at a corrupt record and keeps what came before, without allocating', () => {
     const raw = parseGperftools(build([...HEADER, ...records, 1, 1n << 40n, 1, 2, 3, ...TRAILER]));
-    expect(stacksOf(raw)).toEqual(expected);
+    expect(rawStacks(raw)).toEqual(expected);
     expect(raw.warnings[0].message).toMatch(/^corrupt record at byte 112/);
     expect(raw.warnings[0].offset).toBe(112);
   });
@@ -132,10 +105,10 @@ describe('parseGperftools', () => {
   it('keeps complete records of a truncated file and warns', () => {
     const full = build([...HEADER, ...records, ...TRAILER]);
     const cut = parseGperftools(full.subarray(0, 40 + 5 * 8 + 12));
-    expect(stacksOf(cut)).toEqual(new Map([['400300;400200;400100', 5]]));
+    expect(rawStacks(cut)).toEqual(new Map([['400300;400200;400100', 5]]));
     expect(cut.warnings[0].message).toMatch(/^truncated at byte 80/);
     const noTrailer = parseGperftools(build([...HEADER, ...records]));
-    expect(stacksOf(noTrailer)).toEqual(expected);
+    expect(rawStacks(noTrailer)).toEqual(expected);
     expect(noTrailer.warnings[0].message).toMatch(/^truncated at byte 112: no trailer/);
     expect(noTrailer.meta.mappings).toEqual([]);
   });
