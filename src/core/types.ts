@@ -2,7 +2,7 @@
 // (FoldedProfile), and how problems are reported (ProfileWarning, ProfileError).
 // Pure TypeScript: no DOM, no React. Columnar (typed arrays), never an object per sample.
 
-export type FormatId = 'gperftools' | 'folded' | 'dcpi' | 'pprof-raw';
+export type FormatId = 'gperftools' | 'folded' | 'dcpi' | 'pprof-raw' | 'pprof' | 'heap' | 'perf-script' | 'folded-diff';
 export type ByteOrder = 'little' | 'big';
 
 /** A problem that did not stop parsing. `offset` is a byte offset into the file, `line` 1-based. */
@@ -82,8 +82,17 @@ export interface RawProfile {
     count: number;
     stackStart: Uint32Array; // length count + 1
     stackLocs: Uint32Array;
+    /** The value the fold sums by default: `values[defaultSampleType]` when there are several. */
     weight: Float64Array;
+    /** One column per entry of `sampleTypes`, when the format has more than one value per sample. */
+    values?: Float64Array[];
   };
+  /** What each value column is; absent means one column of sample counts (SAMPLES_COUNT). */
+  sampleTypes?: SampleType[];
+  /** The index into `sampleTypes` shown by default (pprof's default_sample_type, else the last). */
+  defaultSampleType?: number;
+  /** Frames locations name themselves, with file and line; absent when no location does. */
+  lines?: LocationLines;
   /**
    * True when caller addresses are return addresses that must be looked up at PC − 1
    * (gperftools). False where the writer already adjusted them (pprof --raw) or for text formats.
@@ -94,6 +103,30 @@ export interface RawProfile {
   /** Frames that are flat, i.e. samples have no call chain (DCPI). */
   flat?: boolean;
   warnings: ProfileWarning[];
+}
+
+/**
+ * A named kind of value a sample carries, as pprof's ValueType: `samples`/`count`,
+ * `cpu`/`nanoseconds`, `inuse_space`/`bytes`, `alloc_objects`/`count`, `cycles`/`events`…
+ */
+export interface SampleType {
+  type: string;
+  unit: string;
+}
+
+/** The sample type of a profile that only counts samples (gperftools CPU, DCPI, folded). */
+export const SAMPLES_COUNT: SampleType = { type: 'samples', unit: 'count' };
+
+/**
+ * Frames a location names itself (pprof `Line`s, `pprof --raw` inline chains): location i's frames
+ * are `frame[start[i] .. start[i+1])`, outermost (the real function) first, innermost inlined last.
+ * `name` and `file` index `RawProfile.strings` (`file` -1 when unknown); `line` 0 when unknown.
+ */
+export interface LocationLines {
+  start: Uint32Array; // length locations.count + 1
+  name: Int32Array;
+  file: Int32Array;
+  line: Uint32Array;
 }
 
 export interface RawMeta {
