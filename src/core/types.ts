@@ -91,6 +91,12 @@ export interface RawProfile {
   sampleTypes?: SampleType[];
   /** The index into `sampleTypes` shown by default (pprof's default_sample_type, else the last). */
   defaultSampleType?: number;
+  /**
+   * Per-sample labels (pprof `Label`s; `perf script`'s comm/pid/tid), one column per key: a string
+   * label holds an index into `strings` per sample (-1 where the sample lacks it), a numeric one a
+   * number (NaN where absent) and maybe its unit.
+   */
+  labels?: SampleLabel[];
   /** Frames locations name themselves, with file and line; absent when no location does. */
   lines?: LocationLines;
   /**
@@ -129,6 +135,10 @@ export interface LocationLines {
   line: Uint32Array;
 }
 
+export type SampleLabel =
+  | { key: string; kind: 'string'; value: Int32Array }
+  | { key: string; kind: 'number'; value: Float64Array; unit?: string };
+
 export interface RawMeta {
   wordSize?: 32 | 64;
   byteOrder?: ByteOrder;
@@ -139,6 +149,20 @@ export interface RawMeta {
   headerLines?: { key: string; value: string; known: boolean }[];
   /** Extra key/value facts shown in the metadata panel. */
   extra?: Record<string, string>;
+  /**
+   * pprof's drop_frames / keep_frames: regular expressions over whole function names (anchored
+   * `^(…)$`). As pprof's `Profile.Prune`: walking a stack from the root, past the first frame that
+   * does not match, the first frame that matches dropFrames and not keepFrames is dropped with
+   * everything below it (towards the leaf). Heap profiles' allocator frames use this too.
+   */
+  dropFrames?: string;
+  keepFrames?: string;
+  /** Sampling period as pprof states it (value and type), for formats that have one. */
+  period?: { value: number; type: SampleType };
+  /** Profile duration and start, in nanoseconds, where the format records them. */
+  durationNs?: number;
+  timeNs?: number;
+  comments?: string[];
 }
 
 /**
