@@ -3,7 +3,8 @@ import type { ProfileWarning } from '../core/types';
 import { installLaunchQueue } from '../pwa/launchQueue';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { ExportMenu } from './ExportMenu';
-import { baseName, formatBytes, formatCount, formatTime } from './format';
+import { formatBytes, formatCount, formatTime } from '../core/text/format';
+import { basename } from '../core/text/names';
 import { ProfileView } from './ProfileView';
 import { useStore, warmUpWorker } from './store';
 import { UpdatePrompt } from './UpdatePrompt';
@@ -328,7 +329,7 @@ function SymbolsPanel() {
           <ul className="sym-list">
             {symbols.report.matched.map((m) => (
               <li key={m.mappingPath} className="ok">
-                ✓ {baseName(m.mappingPath)}{' '}
+                ✓ {basename(m.mappingPath)}{' '}
                 <span className="muted">
                   from {m.elfFile} (by {m.by})
                 </span>
@@ -336,7 +337,7 @@ function SymbolsPanel() {
             ))}
             {symbols.report.unsymbolizedMappings.map((p) => (
               <li key={p} className="missing">
-                – {baseName(p) || '(anonymous)'} <span className="muted">unsymbolized</span>
+                – {basename(p) || '(anonymous)'} <span className="muted">unsymbolized</span>
               </li>
             ))}
             {symbols.report.unmatchedFiles.map((f) => (

@@ -9,7 +9,8 @@ import type { Orientation } from '../flamegraph/layout';
 import { compileQuery, matchFrames, searchTree } from '../flamegraph/search';
 import { FunctionTable } from '../table/FunctionTable';
 import type { PageAnalysis as Analysis, PageGraph } from '../worker/protocol';
-import { baseName, formatCount, formatPercent } from './format';
+import { formatCount, formatPercent } from '../core/text/format';
+import { basename, shortName } from '../core/text/names';
 import { useStore } from './store';
 
 export function ProfileView({ analysis, side }: { analysis: Analysis; side: React.ReactNode }) {
@@ -352,7 +353,7 @@ function ContextMenu({
   const name = profile.frames.name[target.frame];
   const module = profile.modules[profile.frames.module[target.frame]] ?? '';
   const items: { label: string; run: () => void }[] = [
-    { label: `Focus on function ${short(name)}`, run: () => void add({ kind: 'focus-function', name }) },
+    { label: `Focus on function ${shortName(name, 40)}`, run: () => void add({ kind: 'focus-function', name }) },
   ];
   if (target.node !== null && !useStore.getState().inverted) {
     const path: string[] = [];
@@ -360,10 +361,10 @@ function ContextMenu({
     path.reverse();
     items.push({ label: 'Focus on subtree', run: () => void add({ kind: 'focus-subtree', path }) });
   }
-  items.push({ label: `Hide function ${short(name)}`, run: () => void add({ kind: 'hide-function', name }) });
+  items.push({ label: `Hide function ${shortName(name, 40)}`, run: () => void add({ kind: 'hide-function', name }) });
   if (module) {
     items.push({
-      label: `Merge module ${baseName(module)}`,
+      label: `Merge module ${basename(module)}`,
       run: () => void add({ kind: 'merge-module', module } satisfies Transform),
     });
   }
@@ -417,8 +418,4 @@ function ContextMenu({
       ))}
     </div>
   );
-}
-
-function short(name: string): string {
-  return name.length > 40 ? `${name.slice(0, 39)}…` : name;
 }

@@ -1,7 +1,7 @@
 // A self-contained SVG flame graph: the same geometry (layout.ts), colours and label truncation
 // (paint.ts) as the canvas, with a <title> per frame so viewers show a tooltip on hover.
 
-import { formatCount, formatPercent } from '../app/format';
+import { formatCount, formatPercent } from '../core/text/format';
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';

@@ -2,7 +2,8 @@
 // vertically. Used for the main graph and for both halves of the sandwich view.
 
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { baseName, formatCount, formatPercent, formatTime } from '../app/format';
+import { formatCount, formatPercent, formatTime } from '../core/text/format';
+import { basename, shortName } from '../core/text/names';
 import { type CallTree, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import type { FoldedProfile } from '../core/types';
 import {
@@ -330,7 +331,7 @@ export function FlameGraph(props: FlameGraphProps) {
                 aria-current={n === focus ? 'true' : undefined}
                 title={nameOf(n)}
               >
-                {shorten(nameOf(n))}
+                {shortName(nameOf(n), 32)}
               </button>
             </span>
           ))}
@@ -399,10 +400,6 @@ function selectedCenter(layout: FlameLayout, selected: number | null): number {
   return Math.min(1, Math.max(0, (r.x + r.w / 2) / Math.max(1, layout.width)));
 }
 
-function shorten(name: string): string {
-  return name.length > 32 ? `${name.slice(0, 31)}…` : name;
-}
-
 /** Places a fixed-position box near the pointer, flipped to stay inside the window. */
 function tooltipStyle(x: number, y: number): React.CSSProperties {
   const W = 400;
@@ -444,7 +441,7 @@ function Tooltip(props: {
       <div className="tt-name">{profile.frames.name[frame]}</div>
       {mod && (
         <div className="tt-module" title={mod}>
-          {baseName(mod)}
+          {basename(mod)}
         </div>
       )}
       <table>

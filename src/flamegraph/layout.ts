@@ -10,6 +10,7 @@ import {
   type CallTree,
   depthOf,
   firstChildOf,
+  LIGHT_CHILDREN,
   nextSiblingOf,
   parentOf,
   totalOf,
@@ -162,8 +163,8 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
         continue;
       }
       spacer = null;
-      // A coarse tree's LIGHT_CHILDREN node (frame -1) is drawn as the merged bar it stands for.
-      const lightChildren = tree.frame[c] < 0;
+      // A coarse tree's LIGHT_CHILDREN node is drawn as the merged bar it stands for.
+      const lightChildren = tree.frame[c] === LIGHT_CHILDREN;
       if (v < w.minValue || lightChildren) {
         if (!merged) {
           merged = { node: MERGED, last: MERGED, parent: end, value: 0, mergedCount: 0 };

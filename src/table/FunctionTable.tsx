@@ -3,7 +3,8 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { baseName, formatCount, formatPercent } from '../app/format';
+import { formatCount, formatPercent } from '../core/text/format';
+import { basename } from '../core/text/names';
 import { type SortKey, useStore } from '../app/store';
 import { depthOf, firstChildOf, totalOf } from '../core/model/calltree';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
@@ -37,7 +38,7 @@ export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
   const ids: number[] = [];
   for (let f = 0; f < functions.count; f++) {
     if (functions.total[f] <= 0 || q.exclude?.[f]) continue;
-    if (needle && !name[f].toLowerCase().includes(needle) && !baseName(mod(f)).toLowerCase().includes(needle))
+    if (needle && !name[f].toLowerCase().includes(needle) && !basename(mod(f)).toLowerCase().includes(needle))
       continue;
     ids.push(f);
   }
@@ -231,7 +232,7 @@ export function FunctionTable({
                     {profile.frames.name[f]}
                   </td>
                   <td className="mod" title={mod}>
-                    {baseName(mod)}
+                    {basename(mod)}
                   </td>
                   <td className="num">{formatCount(functions.self[f])}</td>
                   <td className="num">{formatPercent(functions.self[f], whole)}</td>

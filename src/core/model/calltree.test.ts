@@ -185,7 +185,7 @@ function checkLinks(t: CallTree): void {
 }
 
 describe('buildCoarseTree', () => {
-  it('is the full tree with the light children of each node as one child (frame -1)', async () => {
+  it('is the full tree with the light children of each node as one child (LIGHT_CHILDREN)', async () => {
     const { buildCoarseTree, sortedStackOrder } = await import('./calltree');
     const p = profileFromText(`
       main;a;b 50

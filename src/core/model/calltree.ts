@@ -5,7 +5,7 @@ import type { FoldedProfile } from '../types';
 
 /**
  * A call tree whose nodes are numbered in depth-first preorder (a subtree is a contiguous id
- * range; node 0 is the virtual root holding all samples, frame -1), stored as *chains*: maximal
+ * range; node 0 is the virtual root holding all samples, frame ROOT_FRAME), stored as *chains*: maximal
  * runs of nodes where each node but the last has exactly one child and no self weight. All nodes
  * of a chain share its total, and their ids are consecutive.
  *
@@ -18,7 +18,7 @@ import type { FoldedProfile } from '../types';
 export interface CallTree {
   /** Number of nodes. */
   count: number;
-  /** Per node: its frame id (-1 for the root). */
+  /** Per node: its frame id (ROOT_FRAME for the root, LIGHT_CHILDREN in a coarse tree). */
   frame: Int32Array;
   /** Per node: the chain that holds it. */
   chain: Int32Array;
@@ -162,7 +162,7 @@ export function buildCallTree(p: FoldedProfile, order?: Uint32Array): CallTree {
   const frame = new Int32Array(count);
   // Frame ids are < 2^31, so a Uint32 view of `frame` lets `set` copy a stack's frames as memcpy.
   const frameU32 = new Uint32Array(frame.buffer, frame.byteOffset, count);
-  frame[0] = -1;
+  frame[0] = ROOT_FRAME;
   cEnd[0] = 1;
   cParent[0] = -1;
   let chains = 1;
@@ -283,12 +283,14 @@ export function sortedStackOrder(p: FoldedProfile): Uint32Array {
  * can draw. Smaller profiles are built whole at once.
  */
 export const PREVIEW_FRACTION = 1 / 4096;
+/** `tree.frame` of the virtual root (node 0), the one node that is no function. */
+export const ROOT_FRAME = -1;
 /**
- * In a coarse tree, one child per node stands for its light children together: its frame is -1
- * (this value in a profile's Uint32 stacks), and the flame graph draws it as a merged bar, as it
- * draws those children when they are too narrow in the full tree.
+ * In a coarse tree, one child per node stands for its light children together: this is its
+ * `tree.frame` (`LIGHT_CHILDREN >>> 0` in a profile's Uint32 stacks), and the flame graph draws it
+ * as a merged bar, as it draws those children when they are too narrow in the full tree.
  */
-export const LIGHT_CHILDREN = 0xffffffff;
+export const LIGHT_CHILDREN = -2;
 export const PREVIEW_MIN_FRAMES = 1_000_000;
 
 /**
@@ -339,7 +341,7 @@ export function buildCoarseTree(p: FoldedProfile, order: Uint32Array, minValue: 
     }
     const path = start[order[lo]];
     if (own > 0) emit(path, d, own);
-    if (light > 0) emit(path, d, light, LIGHT_CHILDREN);
+    if (light > 0) emit(path, d, light, LIGHT_CHILDREN >>> 0);
   }
   const cut: FoldedProfile = {
     ...p,

@@ -143,6 +143,10 @@ class StackTable {
 }
 
 const FNV_OFFSET = 0x811c9dc5;
+/** A location's frames not looked up yet (its fast-path slot). */
+const UNRESOLVED = -1;
+/** A location that names several frames (an inline chain): no single-frame fast path. */
+const SEVERAL_FRAMES = -2;
 /** One FNV-1a step over a frame id. */
 const fnvStep = (h: number, f: number) => Math.imul(h ^ f, 0x01000193);
 
@@ -228,11 +232,11 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     rangeLen[slot] = seqs.length - begin;
   };
 
-  // Fast path: the single frame of a location, per use; -1 = not resolved yet, -2 = several frames.
+  // Fast path: the single frame of a location, per use (or UNRESOLVED, or SEVERAL_FRAMES).
   // Callers and leaves in separate arrays: nearly all lookups are callers, and a dense array of
   // them alone (4 bytes per address) stays in cache better than interleaved slots.
-  const singleCaller = new Int32Array(locs.count).fill(-1);
-  const singleLeaf = new Int32Array(locs.count).fill(-1);
+  const singleCaller = new Int32Array(locs.count).fill(UNRESOLVED);
+  const singleLeaf = new Int32Array(locs.count).fill(UNRESOLVED);
   const stacks = new StackTable(flat ? samples.count * 3 + 16 : samples.stackLocs.length + 16);
   let tmp = new Uint32Array(1024);
   const { stackStart, stackLocs, weight } = samples;
@@ -243,7 +247,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     if (rangeStart[slot] < 0) {
       if (flat) resolveFlat(loc);
       else resolve(loc, caller);
-      const one = rangeLen[slot] === 1 ? seqs.data[rangeStart[slot]] : -2;
+      const one = rangeLen[slot] === 1 ? seqs.data[rangeStart[slot]] : SEVERAL_FRAMES;
       if (caller) singleCaller[loc] = one;
       else singleLeaf[loc] = one;
     }

@@ -261,12 +261,12 @@ class CutTree {
       for (let u = v; u > 0; u = parent[u]) path.push(frame[u]);
       path.reverse();
       for (const [w, last] of [
-        [self[v], -1],
-        [light[v], LIGHT_CHILDREN],
-      ]) {
+        [self[v], null],
+        [light[v], LIGHT_CHILDREN >>> 0],
+      ] as const) {
         if (w === 0) continue;
         frames.push(...path);
-        if (last >= 0) frames.push(last);
+        if (last !== null) frames.push(last);
         start.push(frames.length);
         weight.push(w);
       }

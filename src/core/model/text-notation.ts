@@ -3,7 +3,7 @@
 
 import { StringInterner } from '../address';
 import type { FoldedProfile } from '../types';
-import { type CallTree, firstChildOf, nextSiblingOf, selfOf, totalOf } from './calltree';
+import { type CallTree, firstChildOf, LIGHT_CHILDREN, nextSiblingOf, selfOf, totalOf } from './calltree';
 
 export function profileFromText(text: string, fileName = 'test.folded'): FoldedProfile {
   const frameIds = new Map<string, number>();
@@ -55,7 +55,7 @@ export function treeToText(tree: CallTree, p: FoldedProfile, root = 0): string {
     const [v, d] = work.pop()!;
     if (v !== 0 || root !== 0) {
       out.push(
-        `${'  '.repeat(d)}${tree.frame[v] < 0 ? '(light children)' : p.frames.name[tree.frame[v]]} ${totalOf(tree, v)}/${selfOf(tree, v)}`,
+        `${'  '.repeat(d)}${tree.frame[v] === LIGHT_CHILDREN ? '(light children)' : p.frames.name[tree.frame[v]]} ${totalOf(tree, v)}/${selfOf(tree, v)}`,
       );
     }
     const kids: number[] = [];

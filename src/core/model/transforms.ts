@@ -26,6 +26,7 @@
 //   recomputed from the remaining weights. The frame table keeps only frames still used, in their
 //   old id order, then the new merged-module frames.
 
+import { basename } from '../text/names';
 import type { FoldedMeta, FoldedProfile } from '../types';
 
 export type Transform =
@@ -81,11 +82,6 @@ export function describeTransform(t: Transform): string {
   }
 }
 
-/** The last component of a path (`/lib/x86_64-linux-gnu/libc.so.6` → `libc.so.6`). */
-export function basename(path: string): string {
-  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  return i >= 0 && i < path.length - 1 ? path.slice(i + 1) : path;
-}
 
 /** 1 for every frame id whose name is `name`. */
 export function framesNamed(p: FoldedProfile, name: string): Uint8Array {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitBig } from '../address.ts';
-import { basename, MappingIndex, mappingInfo } from './modules.ts';
+import { basename } from '../text/names.ts';
+import { MappingIndex, mappingInfo } from './modules.ts';
 
 const name = (idx: MappingIndex, a: bigint) => idx.frameName(...splitBig(a));
 

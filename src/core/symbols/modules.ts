@@ -2,13 +2,9 @@
 // Addresses are (hi, lo) uint32 pairs; the hot path compares pairs and never builds a bigint.
 
 import { hexOf, splitBig } from '../address.ts';
+import { basename } from '../text/names.ts';
 import type { Mapping, MappingInfo } from '../types.ts';
 
-/** The last path component; `[vdso]` and other bracketed names stay as they are. */
-export function basename(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? path : path.slice(i + 1);
-}
 
 /** `0x` + lowercase hex of a bigint. */
 export function hex0x(v: bigint): string {

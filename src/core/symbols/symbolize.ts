@@ -17,7 +17,8 @@ import {
   type SymbolTable,
   stripVersion,
 } from './elf.ts';
-import { basename, MappingIndex } from './modules.ts';
+import { basename } from '../text/names.ts';
+import { MappingIndex } from './modules.ts';
 import { looksLikeNm, type NmFile, nmToElfLike } from './nm.ts';
 
 const TWO32 = 4294967296;

@@ -1,4 +1,4 @@
-// Number and time formatting shared by the views.
+// Number, time and size formatting shared by the views, the exports and the CLI.
 
 /** One formatter: toLocaleString builds a new one per call (tens of µs, on every render). */
 const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -25,10 +25,4 @@ export function formatBytes(n: number): string {
   if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MB`;
   if (n >= 1024) return `${(n / 1024).toFixed(1)} kB`;
   return `${n} bytes`;
-}
-
-/** The last path component: `/usr/lib/libc.so.6` → `libc.so.6`. */
-export function baseName(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? path : path.slice(i + 1);
 }
