@@ -1,10 +1,10 @@
 import { useEffect, useId, useState } from 'react';
+import { formatBytes, formatCount, formatTime } from '../core/text/format';
+import { basename } from '../core/text/names';
 import type { ProfileWarning } from '../core/types';
 import { installLaunchQueue } from '../pwa/launchQueue';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { ExportMenu } from './ExportMenu';
-import { formatBytes, formatCount, formatTime } from '../core/text/format';
-import { basename } from '../core/text/names';
 import { ProfileView } from './ProfileView';
 import { useStore, warmUpWorker } from './store';
 import { UpdatePrompt } from './UpdatePrompt';

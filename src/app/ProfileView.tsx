@@ -4,13 +4,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { parentOf, totalOf } from '../core/model/calltree';
 import { describeTransform, type Transform } from '../core/model/transforms';
+import { formatCount, formatPercent } from '../core/text/format';
+import { basename, shortName } from '../core/text/names';
 import { FlameGraph } from '../flamegraph/FlameGraph';
 import type { Orientation } from '../flamegraph/layout';
 import { compileQuery, matchFrames, searchTree } from '../flamegraph/search';
 import { FunctionTable } from '../table/FunctionTable';
 import type { PageAnalysis as Analysis, PageGraph } from '../worker/protocol';
-import { formatCount, formatPercent } from '../core/text/format';
-import { basename, shortName } from '../core/text/names';
 import { useStore } from './store';
 
 export function ProfileView({ analysis, side }: { analysis: Analysis; side: React.ReactNode }) {
@@ -353,7 +353,10 @@ function ContextMenu({
   const name = profile.frames.name[target.frame];
   const module = profile.modules[profile.frames.module[target.frame]] ?? '';
   const items: { label: string; run: () => void }[] = [
-    { label: `Focus on function ${shortName(name, 40)}`, run: () => void add({ kind: 'focus-function', name }) },
+    {
+      label: `Focus on function ${shortName(name, 40)}`,
+      run: () => void add({ kind: 'focus-function', name }),
+    },
   ];
   if (target.node !== null && !useStore.getState().inverted) {
     const path: string[] = [];
@@ -361,7 +364,10 @@ function ContextMenu({
     path.reverse();
     items.push({ label: 'Focus on subtree', run: () => void add({ kind: 'focus-subtree', path }) });
   }
-  items.push({ label: `Hide function ${shortName(name, 40)}`, run: () => void add({ kind: 'hide-function', name }) });
+  items.push({
+    label: `Hide function ${shortName(name, 40)}`,
+    run: () => void add({ kind: 'hide-function', name }),
+  });
   if (module) {
     items.push({
       label: `Merge module ${basename(module)}`,

@@ -10,8 +10,8 @@ import { parseProfile } from '../core/formats/detect.ts';
 import { foldProfile } from '../core/model/fold.ts';
 import { toFoldedText } from '../core/model/serialize.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
-import { basename } from '../core/text/names.ts';
 import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from '../core/symbols/symbolize.ts';
+import { basename } from '../core/text/names.ts';
 import type { FoldedProfile, ProfileWarning, RawProfile } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 

@@ -1,8 +1,8 @@
 // A self-contained SVG flame graph: the same geometry (layout.ts), colours and label truncation
 // (paint.ts) as the canvas, with a <title> per frame so viewers show a tooltip on hover.
 
-import { formatCount, formatPercent } from '../core/text/format';
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
+import { formatCount, formatPercent } from '../core/text/format';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';
 import { type ColorMode, fitLabel, frameColor, LIGHT, type Theme } from '../flamegraph/paint';

@@ -2,9 +2,9 @@
 // vertically. Used for the main graph and for both halves of the sandwich view.
 
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type CallTree, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import { formatCount, formatPercent, formatTime } from '../core/text/format';
 import { basename, shortName } from '../core/text/names';
-import { type CallTree, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import type { FoldedProfile } from '../core/types';
 import {
   type ChildOrder,

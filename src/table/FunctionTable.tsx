@@ -3,10 +3,10 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { formatCount, formatPercent } from '../core/text/format';
-import { basename } from '../core/text/names';
 import { type SortKey, useStore } from '../app/store';
 import { depthOf, firstChildOf, totalOf } from '../core/model/calltree';
+import { formatCount, formatPercent } from '../core/text/format';
+import { basename } from '../core/text/names';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 
 const ROW = 24;

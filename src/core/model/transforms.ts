@@ -82,7 +82,6 @@ export function describeTransform(t: Transform): string {
   }
 }
 
-
 /** 1 for every frame id whose name is `name`. */
 export function framesNamed(p: FoldedProfile, name: string): Uint8Array {
   const out = new Uint8Array(p.frames.count);

@@ -5,7 +5,6 @@ import { hexOf, splitBig } from '../address.ts';
 import { basename } from '../text/names.ts';
 import type { Mapping, MappingInfo } from '../types.ts';
 
-
 /** `0x` + lowercase hex of a bigint. */
 export function hex0x(v: bigint): string {
   return `0x${v.toString(16)}`;

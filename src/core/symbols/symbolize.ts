@@ -6,6 +6,7 @@
 // virtual address → the function symbol covering it.
 // The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
 
+import { basename } from '../text/names.ts';
 import type { Mapping, Symbolizer } from '../types.ts';
 import {
   ElfError,
@@ -17,7 +18,6 @@ import {
   type SymbolTable,
   stripVersion,
 } from './elf.ts';
-import { basename } from '../text/names.ts';
 import { MappingIndex } from './modules.ts';
 import { looksLikeNm, type NmFile, nmToElfLike } from './nm.ts';
 
