@@ -6,7 +6,7 @@
 //   npx tsx bench/stages.ts [FILE.prof]
 
 import { readFileSync } from 'node:fs';
-import { analyzeRaw, parseBytes } from '../src/core/pipeline';
+import { analyze, fold, parse } from '../src/core/pipeline';
 
 const file = process.argv[2] ?? 'bench/out/synthetic-100mb.prof';
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -21,9 +21,11 @@ const cpu: Record<string, number[]> = { parse: [], 'fold+tree': [], total: [] };
 let info = '';
 for (let r = 0; r < runs; r++) {
   const c0 = cpuMs();
-  const { raw, parseMs } = parseBytes(bytes, { fileName: file });
+  const loaded = parse(bytes, file);
+  const { raw, parseMs } = loaded;
   const c1 = cpuMs();
-  const a = analyzeRaw(raw, { fileName: file, parseMs });
+  const { profile, foldMs } = fold(loaded);
+  const a = analyze(profile, { transforms: [], inverted: false }, { parseMs, foldMs });
   const c2 = cpuMs();
   wall.parse.push(parseMs);
   wall.fold.push(a.timings.foldMs);

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { benchElfOptions, makeSyntheticElf } from '../bench/gen-elf';
 import { makeSyntheticProfile } from '../bench/gen-synthetic';
 import { foldProfile } from '../src/core/model/fold';
-import { parseBytes } from '../src/core/pipeline';
+import { parse } from '../src/core/pipeline';
 import { type Demangle, loadDemangler } from '../src/core/symbols/demangle';
 import { ET_DYN, readElf } from '../src/core/symbols/elf';
 import { symbolizerFromFiles } from '../src/core/symbols/symbolize';
@@ -77,7 +77,7 @@ describe('bench/gen-elf', () => {
   });
 
   it('symbolizes every main-binary frame of a small synthetic profile, demangled', () => {
-    const { raw } = parseBytes(makeSyntheticProfile(2 * 1024 * 1024, 42), { fileName: 'synthetic.prof' });
+    const { raw } = parse(makeSyntheticProfile(2 * 1024 * 1024, 42), 'synthetic.prof');
     const before = foldProfile(raw, { fileName: 'synthetic.prof' });
     expect(before.frames.name.some((n) => n.startsWith('bench+0x'))).toBe(true);
 

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { firstChildOf, nextSiblingOf, totalOf } from '../src/core/model/calltree';
+import { DEFAULT_VIEW, workerViewOf } from '../src/core/view/schema';
 import { WorkerSession } from '../src/worker/session';
 
 /** A DCPI 0.07 profile of `tiny` (PIE: .text at 0x1050; main 0x119e, alpha 0x1169, spin 0x1139). */
@@ -51,15 +52,15 @@ describe('DCPI with the image ELF', () => {
         [0x11a5, 1],
       ]),
     };
-    const before = await s.drop([dcpi]);
-    const names = (r: typeof before) => r.analysis.profile.frames.name;
+    const before = await s.drop([dcpi], workerViewOf(DEFAULT_VIEW));
+    const names = (r: typeof before) => r.analysis!.profile.frames.name;
     expect(names(before)).toContain('tiny+0xe9'); // 0x1139 - tstart: the DCPI offset into the text
     const tiny = { name: 'tiny', bytes: new Uint8Array(readFileSync('test/fixtures/gperf/bin/tiny')) };
-    const after = await s.drop([tiny]);
+    const after = await s.drop([tiny], workerViewOf(DEFAULT_VIEW));
     expect(after.symbols?.report.matched.map((m) => m.mappingPath)).toEqual([
       '/opt/flamelens-corpus/bin/tiny',
     ]);
-    const { tree, profile } = after.analysis;
+    const { tree, profile } = after.analysis!;
     const rows: string[] = [];
     for (let f = firstChildOf(tree, firstChildOf(tree, 0)); f !== -1; f = nextSiblingOf(tree, f)) {
       rows.push(`${profile.frames.name[tree.frame[f]]} ${totalOf(tree, f)}`);

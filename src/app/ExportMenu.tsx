@@ -6,8 +6,10 @@ import { canvasToPngBlob, downloadBlob, exportBaseName } from '../export/downloa
 import { flameGraphSvg } from '../export/svg';
 import { DARK, LIGHT } from '../flamegraph/paint';
 import { sortFunctions } from '../table/FunctionTable';
+import { useTableSort } from '../table/sortState';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import '../export/export-menu.css';
+import { foldedText } from './jobs';
 import { useStore } from './store';
 
 export interface ExportMenuProps {
@@ -42,7 +44,7 @@ function measureCharWidth(): number {
 }
 
 export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
-  const sort = useStore((s) => s.sort);
+  const sort = useTableSort((s) => s.sort);
   const theme = useStore((s) => s.theme);
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -73,7 +75,7 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
       switch (kind) {
         case 'folded': {
           // The stacks stay in the worker: it writes the text.
-          const text = await useStore.getState().foldedText();
+          const text = await foldedText();
           downloadBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), `${base}.folded.txt`);
           break;
         }

@@ -6,13 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { parseProfile } from '../core/formats/detect.ts';
-import { foldProfile } from '../core/model/fold.ts';
 import { toFoldedText } from '../core/model/serialize.ts';
+import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
-import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from '../core/symbols/symbolize.ts';
+import type { DroppedFile, SymbolizeReport } from '../core/symbols/symbolize.ts';
 import { basename } from '../core/text/names.ts';
-import type { FoldedProfile, ProfileWarning, RawProfile } from '../core/types.ts';
+import type { FoldedProfile, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 
 export interface CliIo {
@@ -162,8 +161,8 @@ interface Loaded {
 }
 
 /**
- * Reads, parses, symbolizes (when symbol files are given) and folds one profile; null (after
- * printing the error) when it cannot be read.
+ * Reads the profile and its symbol files and runs the core pipeline (parse → symbolize → fold);
+ * null (after printing the error) when something cannot be read.
  */
 async function load(
   file: string,
@@ -173,9 +172,19 @@ async function load(
 ): Promise<Loaded | null> {
   const bytes = readOrReport(file, io);
   if (!bytes) return null;
-  let raw: RawProfile;
+  const dropped: DroppedFile[] = [];
+  for (const f of symbolFiles) {
+    const b = readOrReport(f, io);
+    if (!b) return null;
+    dropped.push({ name: basename(f), bytes: b });
+  }
+  let run: RunResult;
   try {
-    raw = parseProfile(bytes);
+    run = await runPipeline(bytes, basename(file), {
+      symbolFiles: dropped,
+      mangled,
+      loadDemangler: nodeDemangler,
+    });
   } catch (e) {
     if (e instanceof ProfileError) {
       io.stderr(`flamelens: ${file}: ${e.describe()}\n`);
@@ -183,22 +192,10 @@ async function load(
     }
     throw e;
   }
-  const fileName = basename(file);
-  if (symbolFiles.length === 0) return { profile: foldProfile(raw, { fileName }) };
-  const dropped: DroppedFile[] = [];
-  for (const f of symbolFiles) {
-    const b = readOrReport(f, io);
-    if (!b) return null;
-    dropped.push({ name: basename(f), bytes: b });
-  }
-  const demangle = mangled ? undefined : await nodeDemangler();
-  const { symbolizer, report, errors } = symbolizerFromFiles(raw.meta.mappings, dropped, {
-    demangle,
-    mangled,
-  });
-  for (const e of errors) io.stderr(`flamelens: warning: ${e.message}\n`);
-  for (const w of report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
-  return { profile: foldProfile(raw, { fileName, symbolizer }), symbols: report };
+  if (!run.symbols) return { profile: run.base };
+  for (const e of run.symbols.state.errors) io.stderr(`flamelens: warning: ${e.message}\n`);
+  for (const w of run.symbols.state.report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
+  return { profile: run.base, symbols: run.symbols.state.report };
 }
 
 /** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */

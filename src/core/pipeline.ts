@@ -1,7 +1,14 @@
-// Bytes → everything the views need: parse, fold, tree and function table. The worker session,
-// the bench and the tests all build trees through treeAndFunctions.
+// The one pipeline from bytes to what the views show:
+//
+//   parse → symbolize → fold → transform (and invert) → call tree + function table
+//
+// Each stage is a function of the previous stage's output, so the worker session can keep an
+// early result and re-run only the stages after it (symbols dropped later re-fold without
+// re-parsing; a transform re-derives from the folded profile). The worker session, the CLI and
+// the bench all run these functions; none of them names a format.
 
 import { parseProfile } from './formats/detect';
+import { sampleTypeIndex, withSampleType } from './formats/sample-types';
 import {
   buildCallTree,
   buildCoarseTree,
@@ -13,51 +20,132 @@ import {
 } from './model/calltree';
 import { foldProfile } from './model/fold';
 import { functionTableOf } from './model/functions';
+import { applyTransforms, type Transform } from './model/transforms';
+import { invertProfile, sandwich } from './model/views';
+import type { Demangle } from './symbols/demangle';
+import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from './symbols/symbolize';
 import type { FoldedProfile, RawProfile, Symbolizer } from './types';
 
+export interface Timings {
+  parseMs: number;
+  foldMs: number;
+  treeMs: number;
+}
+
+/** What the views show of one profile: the graph's profile, its call tree, the function table. */
 export interface Analysis {
   profile: FoldedProfile;
   tree: CallTree;
   functions: FunctionTable;
-  timings: { parseMs: number; foldMs: number; treeMs: number };
+  timings: Timings;
+  /** A preview from the importer has no function table yet (zeros); the table says it is coming. */
+  functionsPending?: true;
 }
 
-export interface AnalyzeOptions {
-  fileName: string;
-  onProgress?: (phase: string, fraction: number) => void;
-}
+export type Progress = (phase: string, fraction: number) => void;
 
 const now = () => performance.now();
 
-export function parseBytes(bytes: Uint8Array, opts: AnalyzeOptions): { raw: RawProfile; parseMs: number } {
-  const t0 = now();
-  const raw = parseProfile(bytes, { onProgress: (f: number) => opts.onProgress?.('parse', f) });
-  return { raw, parseMs: now() - t0 };
+// ─── parse ──────────────────────────────────────────────────────────────────────────────────
+
+export interface Loaded {
+  raw: RawProfile;
+  fileName: string;
+  parseMs: number;
 }
 
-/** Folds an already parsed profile (again, e.g. after symbols arrive) and builds its tree. */
-export function analyzeRaw(
-  raw: RawProfile,
-  opts: AnalyzeOptions & { symbolizer?: Symbolizer; parseMs?: number },
-): Analysis {
+export interface ParseOptions {
+  onProgress?: Progress;
+  /** A coarse first analysis, from an importer that can preview a large file before parsing it. */
+  onPreview?: (a: Analysis) => void;
+}
+
+export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = {}): Loaded {
   const t0 = now();
-  opts.onProgress?.('fold', 0);
-  const profile = foldProfile(raw, { fileName: opts.fileName, symbolizer: opts.symbolizer });
-  const t1 = now();
-  opts.onProgress?.('tree', 0);
-  const { tree, functions } = treeAndFunctions(profile);
-  const t2 = now();
+  const { onPreview, onProgress } = opts;
+  const raw = parseProfile(bytes, {
+    fileName,
+    onProgress: onProgress && ((f) => onProgress('parse', f)),
+    onPreview:
+      onPreview &&
+      (({ profile, maxDepth, ms }) => {
+        const t1 = now();
+        const tree = buildCallTree(profile);
+        tree.maxDepth = maxDepth;
+        const n = profile.frames.count;
+        onPreview({
+          profile,
+          tree,
+          functions: { count: n, self: new Float64Array(n), total: new Float64Array(n) },
+          functionsPending: true,
+          timings: { parseMs: ms, foldMs: 0, treeMs: now() - t1 },
+        });
+      }),
+  });
+  return { raw, fileName, parseMs: now() - t0 };
+}
+
+// ─── symbolize ──────────────────────────────────────────────────────────────────────────────
+
+/** Which symbol files are in use and what they matched: plain data, shown by the Symbols panel. */
+export interface SymbolsState {
+  files: string[];
+  report: SymbolizeReport;
+  /** Files that could not be used (not ELF/nm, malformed). */
+  errors: { fileName: string; message: string }[];
+  mangled: boolean;
+}
+
+export interface Symbols {
+  symbolizer: Symbolizer;
+  state: SymbolsState;
+}
+
+/** A symbolizer for the profile's mappings from the dropped files; null without files. */
+export function symbolize(
+  raw: RawProfile,
+  files: readonly DroppedFile[],
+  opts: { demangle?: Demangle; mangled: boolean },
+): Symbols | null {
+  if (files.length === 0) return null;
+  const r = symbolizerFromFiles(raw.meta.mappings, files, { demangle: opts.demangle, mangled: opts.mangled });
   return {
-    profile,
-    tree,
-    functions,
-    timings: { parseMs: opts.parseMs ?? 0, foldMs: t1 - t0, treeMs: t2 - t1 },
+    symbolizer: r.symbolizer,
+    state: { files: files.map((f) => f.name), report: r.report, errors: r.errors, mangled: opts.mangled },
   };
 }
 
-export function analyzeBytes(bytes: Uint8Array, opts: AnalyzeOptions): Analysis {
-  const { raw, parseMs } = parseBytes(bytes, opts);
-  return analyzeRaw(raw, { ...opts, parseMs });
+// ─── fold ───────────────────────────────────────────────────────────────────────────────────
+
+export interface FoldSpec {
+  symbols?: Symbols | null;
+  /** The sample type to weigh by (name, `type/unit` or index); the profile's default if absent. */
+  sampleType?: string;
+}
+
+export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
+  const t0 = now();
+  const raw = withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType));
+  const profile = foldProfile(raw, { fileName: loaded.fileName, symbolizer: spec.symbols?.symbolizer });
+  if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
+  return { profile, foldMs: now() - t0 };
+}
+
+// ─── transform, trees and tables ────────────────────────────────────────────────────────────
+
+/** How the folded profile is shown: transforms applied in order, then maybe inverted. */
+export interface ViewSpec {
+  transforms: readonly Transform[];
+  inverted: boolean;
+}
+
+/**
+ * The profile the graph shows and the one the function table describes: the transformed profile
+ * (inverted for the graph when asked; the table always counts the functions of the transformed one).
+ */
+export function derive(base: FoldedProfile, view: ViewSpec): { graph: FoldedProfile; table: FoldedProfile } {
+  const table = applyTransforms(base, view.transforms);
+  return { graph: view.inverted ? invertProfile(table) : table, table };
 }
 
 /**
@@ -65,8 +153,7 @@ export function analyzeBytes(bytes: Uint8Array, opts: AnalyzeOptions): Analysis 
  * inverted graph came from: inversion keeps frame ids, so one table serves both). With `preview`,
  * a large graph first yields a coarse tree (the nodes at least 1/4096 of the total: all a
  * full-width paint can draw), built from the same sorted stack order in tens of ms, while the
- * full tree of millions of nodes is still to come. The one place the worker, the bench and the
- * tests get trees from.
+ * full tree of millions of nodes is still to come.
  */
 export function treeAndFunctions(
   graph: FoldedProfile,
@@ -80,4 +167,103 @@ export function treeAndFunctions(
     opts.preview!(buildCoarseTree(graph, order, graph.meta.totalSamples * PREVIEW_FRACTION), copy);
   }
   return { tree: buildCallTree(graph, order), functions };
+}
+
+/**
+ * The analysis of a view of a folded profile; `onPreview` gets a coarse one first when it is large.
+ * `timings` are the earlier stages' (parse, fold).
+ */
+export function analyze(
+  base: FoldedProfile,
+  view: ViewSpec,
+  timings: Omit<Timings, 'treeMs'> = { parseMs: 0, foldMs: 0 },
+  onPreview?: (a: Analysis) => void,
+): Analysis {
+  const t0 = now();
+  const { graph, table } = derive(base, view);
+  const { tree, functions } = treeAndFunctions(graph, {
+    table,
+    preview:
+      onPreview &&
+      ((coarse, fns) =>
+        onPreview({
+          profile: graph,
+          tree: coarse,
+          functions: fns,
+          timings: { ...timings, treeMs: now() - t0 },
+        })),
+  });
+  return { profile: graph, tree, functions, timings: { ...timings, treeMs: now() - t0 } };
+}
+
+export interface SandwichAnalysis {
+  name: string;
+  callers: { profile: FoldedProfile; tree: CallTree };
+  callees: { profile: FoldedProfile; tree: CallTree };
+  /** Samples with the function as the leaf, and anywhere on the stack (each once). */
+  self: number;
+  total: number;
+}
+
+/** Callers and callees of a function, over the transformed (never inverted) profile. */
+export function sandwichAnalysis(
+  base: FoldedProfile,
+  transforms: readonly Transform[],
+  name: string,
+): SandwichAnalysis {
+  const s = sandwich(applyTransforms(base, transforms), name);
+  return {
+    name,
+    callers: { profile: s.callers, tree: buildCallTree(s.callers) },
+    callees: { profile: s.callees, tree: buildCallTree(s.callees) },
+    self: s.self,
+    total: s.total,
+  };
+}
+
+// ─── the whole pipeline at once (CLI, bench, tests) ─────────────────────────────────────────
+
+export interface RunOptions {
+  /** ELF files, debug files and nm listings to symbolize with. */
+  symbolFiles?: readonly DroppedFile[];
+  /** Loads the demangler, when there are symbol files and names are to be demangled. */
+  loadDemangler?: () => Promise<Demangle>;
+  mangled?: boolean;
+  sampleType?: string;
+  view?: ViewSpec;
+  onProgress?: Progress;
+}
+
+export interface RunResult {
+  loaded: Loaded;
+  symbols: Symbols | null;
+  /** The folded (symbolized) profile, before transforms. */
+  base: FoldedProfile;
+  analysis: Analysis;
+}
+
+export async function runPipeline(
+  bytes: Uint8Array,
+  fileName: string,
+  opts: RunOptions = {},
+): Promise<RunResult> {
+  const loaded = parse(bytes, fileName, { onProgress: opts.onProgress });
+  const mangled = opts.mangled ?? false;
+  const files = opts.symbolFiles ?? [];
+  const demangle =
+    files.length > 0 && !mangled && opts.loadDemangler ? await opts.loadDemangler() : undefined;
+  const symbols = symbolize(loaded.raw, files, { demangle, mangled });
+  const { profile: base, foldMs } = fold(loaded, { symbols, sampleType: opts.sampleType });
+  const analysis = analyze(base, opts.view ?? { transforms: [], inverted: false }, {
+    parseMs: loaded.parseMs,
+    foldMs,
+  });
+  return { loaded, symbols, base, analysis };
+}
+
+/** Parse, fold and analyze without symbols, synchronously: for tests and small tools. */
+export function analyzeBytes(bytes: Uint8Array, opts: { fileName: string }): Analysis {
+  const loaded = parse(bytes, opts.fileName);
+  const { profile, foldMs } = fold(loaded);
+  return analyze(profile, { transforms: [], inverted: false }, { parseMs: loaded.parseMs, foldMs });
 }

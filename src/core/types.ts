@@ -211,6 +211,16 @@ export interface FoldedMeta {
   extra?: Record<string, string>;
   /** How many mappings were symbolized, by path. */
   symbolized?: string[];
+  /** What the weights are (the sample type chosen), and every sample type the profile has. */
+  sampleType: SampleType;
+  sampleTypes: SampleType[];
+  /** pprof's period, duration, start time and comments, where the format has them. */
+  period?: { value: number; type: SampleType };
+  durationNs?: number;
+  timeNs?: number;
+  comments?: string[];
+  dropFrames?: string;
+  keepFrames?: string;
 }
 
 export interface MappingInfo {

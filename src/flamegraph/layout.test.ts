@@ -102,7 +102,7 @@ describe('layoutFlameGraph', () => {
 
   it('draws a coarse tree’s light children as a merged bar, as the full tree draws them', () => {
     const q = profileFromText(
-      Array.from({ length: 40 }, (_, i) => `main;f${i} 1`).join('\n') + '\nmain;big 60',
+      `${Array.from({ length: 40 }, (_, i) => `main;f${i} 1`).join('\n')}\nmain;big 60`,
     );
     const coarseTree = buildCoarseTree(q, sortedStackOrder(q), 10);
     const full = buildCallTree(q);

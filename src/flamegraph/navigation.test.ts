@@ -3,7 +3,6 @@ import { buildCallTree, firstChildOf, nextSiblingOf } from '../core/model/calltr
 import { profileFromText } from '../core/model/text-notation';
 import { layoutFlameGraph } from './layout';
 import { fitViewport, moveForKey, moveSelection, panViewport, zoomViewport } from './navigation';
-import { compileQuery, matchFrames, searchTree } from './search';
 
 const p = profileFromText(`
   main;a;b 60
@@ -59,23 +58,5 @@ describe('viewport', () => {
     expect([c.x, c.w]).toEqual([0, 1000]);
     // b is outside the viewport: not drawn
     expect(l.rects.some((r) => r.node === node('main;a;b'))).toBe(false);
-  });
-});
-
-describe('search', () => {
-  it('counts each sample once, even when a stack matches twice', () => {
-    const q = profileFromText('main;f;g;f 4\nmain;g 3\nmain 1');
-    const t = buildCallTree(q);
-    const m = compileQuery({ text: '^(f|g)$', regex: true });
-    if (!m?.ok) throw new Error('bad query');
-    const r = searchTree(t, matchFrames(q.frames.name, m.test));
-    expect(r.samples).toBe(7);
-    expect(r.tops.map((v) => q.frames.name[t.frame[v]])).toEqual(['f', 'g']);
-  });
-  it('plain text and bad regular expressions', () => {
-    expect(compileQuery({ text: 'a(', regex: false })?.ok).toBe(true);
-    const bad = compileQuery({ text: 'a(', regex: true });
-    expect(bad?.ok).toBe(false);
-    expect(compileQuery({ text: '', regex: true })).toBeNull();
   });
 });

@@ -3,11 +3,11 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { type SortKey, useStore } from '../app/store';
 import { depthOf, firstChildOf, totalOf } from '../core/model/calltree';
 import { formatCount, formatPercent } from '../core/text/format';
 import { basename } from '../core/text/names';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
+import type { SortKey, TableSort } from './sortState';
 
 const ROW = 24;
 
@@ -67,18 +67,27 @@ function addressFrames(a: Analysis): Uint8Array | undefined {
   return out;
 }
 
+export interface FunctionTableProps {
+  analysis: Analysis;
+  sort: TableSort;
+  onSort: (key: SortKey) => void;
+  /** The selected function (frame id), and how a row selects one. */
+  selected: number | null;
+  onSelect: (frame: number | null) => void;
+  /** Enter or double-click on a row (the sandwich). */
+  onOpen: (frame: number) => void;
+  onMenu?: (frame: number, x: number, y: number) => void;
+}
+
 export function FunctionTable({
   analysis,
+  sort,
+  onSort: sortBy,
+  selected,
+  onSelect: selectFrame,
+  onOpen: showSandwich,
   onMenu,
-}: {
-  analysis: Analysis;
-  onMenu?: (frame: number, x: number, y: number) => void;
-}) {
-  const sort = useStore((s) => s.sort);
-  const sortBy = useStore((s) => s.sortBy);
-  const selected = useStore((s) => s.selectedFrame);
-  const selectFrame = useStore((s) => s.selectFrame);
-  const showSandwich = useStore((s) => s.showSandwich);
+}: FunctionTableProps) {
   const [filter, setFilter] = useState('');
   const [perAddress, setPerAddress] = useState(false);
   const addresses = useMemo(() => addressFrames(analysis), [analysis]);
@@ -126,7 +135,7 @@ export function FunctionTable({
     else if (e.key === 'End') move(order.length - 1);
     else if (e.key === 'Enter' && selected !== null) {
       e.preventDefault();
-      void showSandwich(selected);
+      showSandwich(selected);
     } else if ((e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) && selected !== null && onMenu) {
       e.preventDefault();
       const box = scrollRef.current!.getBoundingClientRect();
@@ -169,7 +178,7 @@ export function FunctionTable({
           </label>
         )}
         {selected !== null && (
-          <button type="button" onClick={() => void showSandwich(selected)}>
+          <button type="button" onClick={() => showSandwich(selected)}>
             Sandwich: {profile.frames.name[selected]?.slice(0, 40)}
           </button>
         )}
@@ -220,7 +229,7 @@ export function FunctionTable({
                   className={isSel ? 'selected' : undefined}
                   style={{ height: ROW }}
                   onClick={() => selectFrame(isSel ? null : f)}
-                  onDoubleClick={() => void showSandwich(f)}
+                  onDoubleClick={() => showSandwich(f)}
                   onContextMenu={(e) => {
                     if (!onMenu) return;
                     e.preventDefault();

@@ -6,13 +6,14 @@ import type {
   FileBuffer,
   FromWorker,
   PageAnalysis,
-  PageSandwich,
   Reply,
+  SearchQuery,
+  SearchReply,
   ToWorker,
+  ViewResult,
   WireAnalysis,
-  WorkerResult,
+  WorkerView,
 } from './protocol';
-import type { ViewSpec } from './session';
 
 type Progress = (phase: string, fraction: number) => void;
 type Preview = (a: PageAnalysis) => void;
@@ -90,9 +91,12 @@ export class ProfileWorkerClient {
         return;
       case 'result':
         this.pending.delete(msg.id);
-        if (msg.reply.kind === 'analysis') {
-          const analysis = this.fromWire(msg.reply.result.analysis);
-          p.resolve({ kind: 'analysis', result: { ...msg.reply.result, analysis } });
+        if (msg.reply.kind === 'view') {
+          const { analysis } = msg.reply.result;
+          p.resolve({
+            kind: 'view',
+            result: { ...msg.reply.result, analysis: analysis && this.fromWire(analysis) },
+          });
         } else {
           p.resolve(msg.reply);
         }
@@ -110,37 +114,31 @@ export class ProfileWorkerClient {
   }
 
   /**
-   * Sends files dropped together (a profile and/or binaries) to the worker. Their buffers are
-   * transferred: the caller must not use them again. Jobs still running are abandoned. A large
-   * new profile first arrives coarse through `onPreview`.
+   * Sends files dropped together (a profile and/or binaries) to the worker, with the view a new
+   * profile is to be shown with. Their buffers are transferred: the caller must not use them again.
+   * Jobs still running are abandoned. A large new profile first arrives coarse through `onPreview`.
    */
-  drop(files: FileBuffer[], onProgress?: Progress, onPreview?: Preview): Promise<WorkerResult> {
+  drop(
+    files: FileBuffer[],
+    view: WorkerView,
+    onProgress?: Progress,
+    onPreview?: Preview,
+  ): Promise<ViewResult> {
     this.cancel(); // a new profile makes any running job moot
     const transfer = files.map((f) => f.buffer);
-    return this.analysis({ type: 'drop', id: 0, files }, transfer, onProgress, onPreview);
+    return this.view({ type: 'drop', id: 0, files, view }, transfer, onProgress, onPreview);
   }
 
-  /** Re-folds the open profile with mangled or demangled names. */
-  setMangled(mangled: boolean, onProgress?: Progress): Promise<WorkerResult> {
-    return this.analysis({ type: 'mangled', id: 0, mangled }, [], onProgress);
+  /** Applies a view (transforms, inversion, mode, names, sample type) to the open profile. */
+  apply(view: WorkerView, onProgress?: Progress): Promise<ViewResult> {
+    return this.view({ type: 'view', id: 0, view }, [], onProgress);
   }
 
-  /** Applies transforms / inversion to the open profile. */
-  setView(view: ViewSpec, onProgress?: Progress): Promise<WorkerResult> {
-    return this.analysis({ type: 'view', id: 0, view }, [], onProgress);
-  }
-
-  async sandwich(name: string): Promise<PageSandwich> {
-    const r = await this.send({ type: 'sandwich', id: 0, name }, []);
-    if (r.kind !== 'sandwich') throw new WorkerFailure('unexpected reply from the worker');
+  /** Search over the shown view: matched frames, samples through them, the places to visit. */
+  async search(query: SearchQuery): Promise<SearchReply> {
+    const r = await this.send({ type: 'search', id: 0, query }, []);
+    if (r.kind !== 'search') throw new WorkerFailure('unexpected reply from the worker');
     return r.result;
-  }
-
-  /** Samples of the shown view whose stack holds a matching frame, each counted once. */
-  async searchSamples(match: Uint8Array): Promise<number> {
-    const r = await this.send({ type: 'search', id: 0, match }, []);
-    if (r.kind !== 'count') throw new WorkerFailure('unexpected reply from the worker');
-    return r.samples;
   }
 
   /** Folded text of the shown view, or of its stacks through a frame-id path. */
@@ -150,14 +148,14 @@ export class ProfileWorkerClient {
     return r.text;
   }
 
-  private async analysis(
+  private async view(
     msg: ToWorker,
     transfer: ArrayBuffer[],
     onProgress?: Progress,
     onPreview?: Preview,
-  ): Promise<WorkerResult> {
+  ): Promise<ViewResult> {
     const r = await this.send(msg, transfer, onProgress, onPreview);
-    if (r.kind !== 'analysis') throw new WorkerFailure('unexpected reply from the worker');
+    if (r.kind !== 'view') throw new WorkerFailure('unexpected reply from the worker');
     return r.result;
   }
 

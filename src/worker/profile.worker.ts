@@ -1,18 +1,19 @@
 /// <reference lib="webworker" />
-// The worker: detects, parses, symbolizes, folds and builds the call tree. The page never parses.
+// The worker: runs the core pipeline (detect, parse, symbolize, fold, transform, trees) through
+// its session. The page never parses.
 
 import { treeBuffers } from '../core/model/calltree';
-import type { Analysis } from '../core/pipeline';
+import type { Analysis, SandwichAnalysis } from '../core/pipeline';
 import { ProfileError } from '../core/types';
 import {
   type FromWorker,
-  type FunctionsPending,
+  type PageSandwich,
   type Reply,
   type ToWorker,
   toPageProfile,
   type WireAnalysis,
 } from './protocol';
-import { type SessionResult, WorkerSession } from './session';
+import { WorkerSession } from './session';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
@@ -21,7 +22,7 @@ const session = new WorkerSession();
 /** The frame table the page has now: a view that keeps it does not send it again. */
 let sentFrames: Analysis['profile']['frames'] | null = null;
 
-function toWire(a: Analysis & FunctionsPending): WireAnalysis {
+function toWire(a: Analysis): WireAnalysis {
   const profile = toPageProfile(a.profile);
   if (a.profile.frames === sentFrames) {
     return {
@@ -32,6 +33,14 @@ function toWire(a: Analysis & FunctionsPending): WireAnalysis {
   }
   sentFrames = a.profile.frames;
   return { ...a, profile };
+}
+
+function toPageSandwich(s: SandwichAnalysis): PageSandwich {
+  return {
+    ...s,
+    callers: { profile: toPageProfile(s.callers.profile), tree: s.callers.tree },
+    callees: { profile: toPageProfile(s.callees.profile), tree: s.callees.tree },
+  };
 }
 
 /** Messages are handled one at a time, in order (a fold may await the demangler). */
@@ -52,42 +61,34 @@ async function handle(msg: ToWorker): Promise<void> {
   };
   try {
     let reply: Reply;
-    if (msg.type === 'sandwich') {
-      const r = session.sandwich(msg.name);
-      reply = {
-        kind: 'sandwich',
-        result: {
-          ...r,
-          callers: { profile: toPageProfile(r.callers.profile), tree: r.callers.tree },
-          callees: { profile: toPageProfile(r.callees.profile), tree: r.callees.tree },
-        },
-      };
-    } else if (msg.type === 'search') {
-      reply = { kind: 'count', samples: session.searchSamples(msg.match) };
+    if (msg.type === 'search') {
+      reply = { kind: 'search', result: session.search(msg.query) };
     } else if (msg.type === 'folded') {
       reply = { kind: 'text', text: session.foldedText(msg.path) };
     } else {
-      let result: SessionResult;
+      let result: Awaited<ReturnType<WorkerSession['apply']>>;
       if (msg.type === 'drop') {
         const files = msg.files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buffer) }));
         session.onPreview = (a) => {
           const analysis = toWire(a);
-          post(
-            { type: 'preview', id, analysis },
-            transferables({ kind: 'analysis', result: { analysis, symbols: null, newProfile: true } }),
-          );
+          post({ type: 'preview', id, analysis }, analysisBuffers(analysis));
         };
         try {
-          result = await session.drop(files, progress);
+          result = await session.drop(files, msg.view, progress);
         } finally {
           session.onPreview = null;
         }
-      } else if (msg.type === 'mangled') {
-        result = await session.setMangled(msg.mangled, progress);
       } else {
-        result = session.setView(msg.view, progress);
+        result = await session.apply(msg.view, progress);
       }
-      reply = { kind: 'analysis', result: { ...result, analysis: toWire(result.analysis) } };
+      reply = {
+        kind: 'view',
+        result: {
+          ...result,
+          analysis: result.analysis && toWire(result.analysis),
+          sandwich: result.sandwich && toPageSandwich(result.sandwich),
+        },
+      };
     }
     post({ type: 'result', id, reply }, transferables(reply));
   } catch (e) {
@@ -100,18 +101,23 @@ async function handle(msg: ToWorker): Promise<void> {
   }
 }
 
-/** Trees and tables are made per reply: transfer them. Profiles stay with the session (copied). */
+function analysisBuffers(a: WireAnalysis): ArrayBuffer[] {
+  return [
+    ...treeBuffers(a.tree),
+    a.functions.self.buffer as ArrayBuffer,
+    a.functions.total.buffer as ArrayBuffer,
+  ];
+}
+
+/** Trees, tables and search results are made per reply: transfer them. Profiles stay (copied). */
 function transferables(reply: Reply): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
-  if (reply.kind === 'analysis') {
-    const { tree, functions } = reply.result.analysis;
-    out.push(
-      ...treeBuffers(tree),
-      functions.self.buffer as ArrayBuffer,
-      functions.total.buffer as ArrayBuffer,
-    );
-  } else if (reply.kind === 'sandwich') {
-    out.push(...treeBuffers(reply.result.callers.tree), ...treeBuffers(reply.result.callees.tree));
+  if (reply.kind === 'view') {
+    const { analysis, sandwich } = reply.result;
+    if (analysis) out.push(...analysisBuffers(analysis));
+    if (sandwich) out.push(...treeBuffers(sandwich.callers.tree), ...treeBuffers(sandwich.callees.tree));
+  } else if (reply.kind === 'search') {
+    out.push(reply.result.match.buffer as ArrayBuffer);
   }
   return [...new Set(out)];
 }

@@ -1,24 +1,19 @@
-// Messages across the worker boundary. Trees and tables travel as transferables. Profiles stay in
-// the worker (it derives every view from them): the page gets their frame table and metadata,
-// and asks for anything that needs the stacks (folded-text export).
+// Every type that crosses the worker boundary, and the messages. Trees and tables travel as
+// transferables. Profiles stay in the worker (it derives every view from them): the page gets
+// their frame table and metadata, and asks for anything that needs the stacks (search, export).
 
 import type { CallTree } from '../core/model/calltree';
-import type { Analysis } from '../core/pipeline';
+import type { Analysis, SandwichAnalysis, SymbolsState } from '../core/pipeline';
 import type { FoldedProfile } from '../core/types';
-import type { SandwichResult, SymbolsState, ViewSpec } from './session';
+import type { SearchQuery, WorkerView } from '../core/view/schema';
+
+export type { SearchQuery, SymbolsState, WorkerView };
 
 /** A profile as the page sees it: everything but the stacks, and how many there are. */
 export type PageProfile = Omit<FoldedProfile, 'stacks'> & { stackCount: number };
-/**
- * A raw preview (WorkerSession's, from a gperftools file's record headers) has no function table
- * yet: its `functions` are zeros and the table shows that it is being built.
- */
-export interface FunctionsPending {
-  functionsPending?: true;
-}
-export type PageAnalysis = Omit<Analysis, 'profile'> & FunctionsPending & { profile: PageProfile };
+export type PageAnalysis = Omit<Analysis, 'profile'> & { profile: PageProfile };
 export type PageGraph = { profile: PageProfile; tree: CallTree };
-export type PageSandwich = Omit<SandwichResult, 'callers' | 'callees'> & {
+export type PageSandwich = Omit<SandwichAnalysis, 'callers' | 'callees'> & {
   callers: PageGraph;
   callees: PageGraph;
 };
@@ -39,28 +34,41 @@ export interface FileBuffer {
   buffer: ArrayBuffer;
 }
 
-export type ToWorker =
-  /** Files dropped or chosen together: a profile and/or binaries, libraries, nm listings. */
-  | { type: 'drop'; id: number; files: FileBuffer[] }
-  | { type: 'mangled'; id: number; mangled: boolean }
-  | { type: 'view'; id: number; view: ViewSpec }
-  | { type: 'sandwich'; id: number; name: string }
-  /** Folded text of the shown view, or of the stacks through a frame path (a zoomed node). */
-  | { type: 'folded'; id: number; path: number[] }
-  /** Samples of the shown view whose stack holds a matching frame (1 per frame id), each once. */
-  | { type: 'search'; id: number; match: Uint8Array };
-
-export interface WorkerResult {
-  analysis: PageAnalysis;
+/** What the worker answers to a drop or a view: what changed, and the symbols in use. */
+export interface ViewResult {
+  /** The new analysis; null when the view's graph did not change (only the sandwich did). */
+  analysis: PageAnalysis | null;
+  /** The sandwich when the view's mode is `sandwich`, else null. */
+  sandwich: PageSandwich | null;
   symbols: SymbolsState | null;
+  /** True when a new profile replaced the previous one. */
   newProfile: boolean;
 }
 
+/** The search over the shown view: matched frames, samples through them, and the places to visit. */
+export interface SearchReply {
+  error?: string;
+  /** 1 per frame id whose name matches. */
+  match: Uint8Array;
+  samples: number;
+  /** Outermost matching nodes as frame-id paths from the root, heaviest first. */
+  tops: Uint32Array[];
+}
+
+export type ToWorker =
+  /** Files dropped or chosen together: a profile and/or binaries, libraries, nm listings. */
+  | { type: 'drop'; id: number; files: FileBuffer[]; view: WorkerView }
+  /** Apply this view to the open profile (the one message for transforms, inversion, mode, names…). */
+  | { type: 'view'; id: number; view: WorkerView }
+  /** Search the shown view. */
+  | { type: 'search'; id: number; query: SearchQuery }
+  /** Folded text of the shown view, or of the stacks through a frame path (a zoomed node). */
+  | { type: 'folded'; id: number; path: number[] };
+
 export type Reply =
-  | { kind: 'analysis'; result: WorkerResult & { analysis: WireAnalysis } }
-  | { kind: 'sandwich'; result: PageSandwich }
-  | { kind: 'text'; text: string }
-  | { kind: 'count'; samples: number };
+  | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null } }
+  | { kind: 'search'; result: SearchReply }
+  | { kind: 'text'; text: string };
 
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { makeSyntheticProfile } from '../../bench/gen-synthetic';
 import { canonical, nodesOf } from '../../test/helpers/canonical-tree';
 import type { Analysis } from '../core/pipeline';
-import type { FunctionsPending } from './protocol';
+import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
 import { WorkerSession } from './session';
 
 // ~1.3M PCs: above the raw preview's threshold (1M) and pipeline's coarse one (1M frames).
@@ -17,44 +17,45 @@ const fixture = (path: string) => ({
   bytes: new Uint8Array(readFileSync(`test/fixtures/${path}`)),
 });
 
-function recordingSession(): { s: WorkerSession; previews: (Analysis & FunctionsPending)[] } {
+function recordingSession(): { s: WorkerSession; previews: Analysis[] } {
   const s = new WorkerSession();
-  const previews: (Analysis & FunctionsPending)[] = [];
+  const previews: Analysis[] = [];
   s.onPreview = (a) => previews.push(a);
   return { s, previews };
 }
 
+const V = workerViewOf(DEFAULT_VIEW);
 const text = (a: Analysis) => canonical(nodesOf(a.tree, a.profile));
 
 describe('WorkerSession raw preview', () => {
   it('paints a large gperftools drop from its record headers first, then the coarse tree', async () => {
     const { s, previews } = recordingSession();
-    const result = await s.drop([large]);
+    const result = await s.drop([large], V);
     expect(previews.map((a) => a.functionsPending ?? false)).toEqual([true, false]);
     const [raw, coarse] = previews;
     // The same tree by names (frame ids differ: the preview has its own frame table).
     expect(text(raw)).toBe(text(coarse));
     expect(raw.profile.frames).not.toBe(coarse.profile.frames);
     expect(raw.tree.maxDepth).toBe(coarse.tree.maxDepth);
-    expect(raw.profile.meta).toEqual(result.analysis.profile.meta);
+    expect(raw.profile.meta).toEqual(result.analysis!.profile.meta);
     expect(raw.functions.total.every((t) => t === 0)).toBe(true);
-    expect(result.analysis.profile.meta.totalSamples).toBe(raw.profile.meta.totalSamples);
-    expect(result.analysis.timings.parseMs).toBeGreaterThan(0);
+    expect(result.analysis!.profile.meta.totalSamples).toBe(raw.profile.meta.totalSamples);
+    expect(result.analysis!.timings.parseMs).toBeGreaterThan(0);
   });
 
   it('does not preview small profiles, symbolized drops, or without a listener', async () => {
     const small = recordingSession();
-    await small.s.drop([fixture('gperf/tiny.prof')]);
+    await small.s.drop([fixture('gperf/tiny.prof')], V);
     expect(small.previews).toEqual([]);
 
     // Symbols change the names: only the coarse tree of the symbolized fold comes first.
     const symbolized = recordingSession();
-    await symbolized.s.drop([large, fixture('gperf/bin/tiny')]);
+    await symbolized.s.drop([large, fixture('gperf/bin/tiny')], V);
     expect(symbolized.previews.map((a) => a.functionsPending ?? false)).toEqual([false]);
 
     const silent = new WorkerSession();
-    const r = await silent.drop([large]);
-    expect(r.analysis.profile.meta.fileName).toBe('large.prof');
+    const r = await silent.drop([large], V);
+    expect(r.analysis!.profile.meta.fileName).toBe('large.prof');
   });
 
   it('a failing preview leaves the drop alone; a bad file still fails as the parse says', async () => {
@@ -64,14 +65,14 @@ describe('WorkerSession raw preview', () => {
       seen.push(a.functionsPending ?? false);
       if (a.functionsPending) throw new Error('preview failed');
     };
-    const r = await s.drop([large]);
+    const r = await s.drop([large], V);
     expect(seen).toEqual([true, false]);
-    expect(r.analysis.profile.meta.fileName).toBe('large.prof');
+    expect(r.analysis!.profile.meta.fileName).toBe('large.prof');
 
     const cut = { name: 'cut.prof', bytes: large.bytes.slice(0, 20) };
     const plain = new WorkerSession();
     const previewing = recordingSession();
-    const error = await plain.drop([cut]).catch((e: Error) => e.message);
-    await expect(previewing.s.drop([cut])).rejects.toThrow(error as string);
+    const error = await plain.drop([cut], V).catch((e: Error) => e.message);
+    await expect(previewing.s.drop([cut], V)).rejects.toThrow(error as string);
   });
 });

@@ -6,61 +6,64 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { firstChildOf, totalOf } from '../core/model/calltree';
 import { ProfileError } from '../core/types';
+import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema';
 import { WorkerSession } from './session';
 
 const file = (path: string, name = path.split('/').pop()!) => ({
   name,
   bytes: new Uint8Array(readFileSync(`test/fixtures/${path}`)),
 });
-const names = (r: Awaited<ReturnType<WorkerSession['drop']>>) => r.analysis.profile.frames.name;
+const names = (r: Awaited<ReturnType<WorkerSession['drop']>>) => r.analysis!.profile.frames.name;
+const V = (patch: Partial<WorkerView> = {}): WorkerView => ({ ...workerViewOf(DEFAULT_VIEW), ...patch });
 
 describe('WorkerSession', () => {
   it('opens a profile, then symbolizes it when its binary arrives', async () => {
     const s = new WorkerSession();
-    const a = await s.drop([file('gperf/tiny.prof')]);
+    const a = await s.drop([file('gperf/tiny.prof')], V());
     expect(a.newProfile).toBe(true);
     expect(a.symbols).toBeNull();
     expect(names(a).some((n) => n.startsWith('tiny+0x'))).toBe(true);
-    const b = await s.drop([file('gperf/bin/tiny')]);
+    const b = await s.drop([file('gperf/bin/tiny')], V());
     expect(b.newProfile).toBe(false);
     expect(names(b)).toEqual(expect.arrayContaining(['main', 'alpha', 'beta', 'gamma_', 'spin']));
     expect(b.symbols?.report.matched.map((m) => m.elfFile)).toEqual(['tiny']);
-    expect(totalOf(b.analysis.tree, 0)).toBe(18);
+    expect(totalOf(b.analysis!.tree, 0)).toBe(18);
   });
 
   it('takes a profile and its binaries in one drop, in any order; junk files are reported, not fatal', async () => {
     const s = new WorkerSession();
-    const r = await s.drop([
-      file('gperf/bin/tiny'),
-      file('bad/random_bytes.prof', 'libjunk.so'),
-      file('gperf/tiny.prof'),
-    ]);
-    expect(r.analysis.profile.meta.fileName).toBe('tiny.prof');
+    const r = await s.drop(
+      [file('gperf/bin/tiny'), file('bad/random_bytes.prof', 'libjunk.so'), file('gperf/tiny.prof')],
+      V(),
+    );
+    expect(r.analysis!.profile.meta.fileName).toBe('tiny.prof');
     expect(names(r)).toContain('gamma_');
     expect(r.symbols?.errors.map((e) => e.fileName)).toEqual(['libjunk.so']);
   });
 
   it('refuses two profiles at once, and binaries without a profile', async () => {
     const s = new WorkerSession();
-    await expect(s.drop([file('gperf/tiny.prof'), file('gperf/tiny32.prof')])).rejects.toThrow(
+    await expect(s.drop([file('gperf/tiny.prof'), file('gperf/tiny32.prof')], V())).rejects.toThrow(
       /one profile at a time/,
     );
-    await expect(s.drop([file('gperf/bin/tiny')])).rejects.toThrow(/no profile/);
-    await expect(s.drop([file('bad/empty.prof')])).rejects.toBeInstanceOf(ProfileError);
+    await expect(s.drop([file('gperf/bin/tiny')], V())).rejects.toThrow(/no profile/);
+    await expect(s.drop([file('bad/empty.prof')], V())).rejects.toBeInstanceOf(ProfileError);
   });
 
   it('derives views (transforms, invert) and the sandwich from the kept profile', async () => {
     const s = new WorkerSession();
-    await s.drop([file('folded/simple.folded')]);
-    const hidden = s.setView({ transforms: [{ kind: 'hide-function', name: 'parse' }], inverted: false });
-    expect(hidden.analysis.profile.frames.name).not.toContain('parse');
-    const inv = s.setView({ transforms: [], inverted: true });
-    const t = inv.analysis.tree;
-    expect(inv.analysis.profile.frames.name[t.frame[firstChildOf(t, 0)]]).toBe('read');
+    await s.drop([file('folded/simple.folded')], V());
+    const hidden = await s.apply(V({ transforms: [{ kind: 'hide-function', name: 'parse' }] }));
+    expect(hidden.analysis!.profile.frames.name).not.toContain('parse');
+    const inv = await s.apply(V({ inverted: true }));
+    const t = inv.analysis!.tree;
+    expect(inv.analysis!.profile.frames.name[t.frame[firstChildOf(t, 0)]]).toBe('read');
     // The function table describes functions, not the inverted tree.
-    const main = inv.analysis.profile.frames.name.indexOf('main');
-    expect(inv.analysis.functions.total[main]).toBe(100);
-    const sw = s.sandwich('parse');
+    const main = inv.analysis!.profile.frames.name.indexOf('main');
+    expect(inv.analysis!.functions.total[main]).toBe(100);
+    const only = await s.apply(V({ inverted: true, mode: 'sandwich', sandwich: 'parse' }));
+    expect(only.analysis).toBeNull(); // only the sandwich changed
+    const sw = only.sandwich!;
     expect(sw.total).toBe(60);
     expect(totalOf(sw.callees.tree, 0)).toBe(60);
     expect(sw.callers.profile.frames.name[sw.callers.tree.frame[firstChildOf(sw.callers.tree, 0)]]).toBe(
@@ -70,21 +73,17 @@ describe('WorkerSession', () => {
 
   it('counts the samples through a search match, each sample once', async () => {
     const s = new WorkerSession();
-    const r = await s.drop([file('folded/simple.folded')]);
-    const names = r.analysis.profile.frames.name;
-    const match = new Uint8Array(names.length);
-    for (const n of ['read', 'fill', 'main']) match[names.indexOf(n)] = 1;
-    expect(s.searchSamples(match)).toBe(100); // main is on every stack: 100, not 165
-    match[names.indexOf('main')] = 0;
-    expect(s.searchSamples(match)).toBe(65);
+    await s.drop([file('folded/simple.folded')], V());
+    expect(s.search({ text: '^(read|fill|main)$', regex: true }).samples).toBe(100); // main is on every stack: 100, not 165
+    expect(s.search({ text: '^(read|fill)$', regex: true }).samples).toBe(65);
   });
 
   it('shows mangled names on request', async () => {
     const s = new WorkerSession();
-    await s.drop([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')]);
-    const m = await s.setMangled(true);
+    await s.drop([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
+    const m = await s.apply(V({ mangled: true }));
     expect(names(m).some((n) => n.startsWith('_ZN'))).toBe(true);
-    const d = await s.setMangled(false);
+    const d = await s.apply(V({ mangled: false }));
     expect(names(d)).toContain('(anonymous namespace)::Circle::area(int) const');
   });
 });

@@ -7,25 +7,24 @@ import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
-
+import { parseGperftoolsWithPreview } from './gperftools-preview.ts';
+import type { Importer, ImporterPreview, ParseProfileOptions } from './importer.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 
+export type { Importer, ImporterPreview, ParseProfileOptions };
+
 // A new format: write formats/NAME.ts exporting looksLikeNAME(bytes) and parseNAME(bytes), then add
-// it to IMPORTERS below (text formats before 'folded', the loosest sniff).
-
-export interface ParseProfileOptions {
-  onProgress?: (fraction: number) => void;
-}
-
-interface Importer {
-  id: FormatId;
-  sniff: (bytes: Uint8Array) => boolean;
-  parse: (bytes: Uint8Array, opts: ParseProfileOptions) => RawProfile;
-}
+// it to IMPORTERS below (text formats before 'folded', the loosest sniff). Nothing outside
+// formats/ names a format: the worker, the CLI and the bench reach importers through parseProfile.
 
 /** In order of trust: binary magic first, the loosest text format last. */
-const IMPORTERS: Importer[] = [
-  { id: 'gperftools', sniff: (b) => looksLikeGperftools(b) || startsWithZeroWord(b), parse: parseGperftools },
+export const IMPORTERS: readonly Importer[] = [
+  {
+    id: 'gperftools',
+    sniff: (b) => looksLikeGperftools(b) || startsWithZeroWord(b),
+    parse: parseGperftools,
+    parseWithPreview: parseGperftoolsWithPreview,
+  },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
   { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
@@ -73,12 +72,21 @@ export function detectFormat(bytes: Uint8Array): FormatId | null {
   return sniff(data)?.id ?? null;
 }
 
-/** Detects the format and parses. Throws ProfileError for empty, unrecognised or unusable input. */
-export function parseProfile(bytes: Uint8Array, opts: ParseProfileOptions = {}): RawProfile {
+/**
+ * Detects the format (gzip looked through) and parses. With `onPreview`, an importer that can
+ * preview a large file posts a coarse picture first. Throws ProfileError for empty, unrecognised
+ * or unusable input.
+ */
+export function parseProfile(
+  bytes: Uint8Array,
+  opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void } = {},
+): RawProfile {
   if (bytes.length === 0) throw new ProfileError('empty file', 'unknown', { offset: 0 });
   const data = maybeGunzip(bytes);
   if (data.length === 0) throw new ProfileError('empty file (after gunzip)', 'unknown', { offset: 0 });
   const imp = sniff(data);
   if (!imp) throw new ProfileError(NOT_RECOGNISED, 'unknown', { offset: 0 });
+  const { onPreview } = opts;
+  if (onPreview && imp.parseWithPreview) return imp.parseWithPreview(data, { ...opts, onPreview });
   return imp.parse(data, opts);
 }

@@ -401,3 +401,31 @@ export function pathToNode(tree: CallTree, node: number): number[] {
   for (let v = node; v > 0; v = parentOf(tree, v)) out.push(tree.frame[v]);
   return out.reverse();
 }
+
+/** The node reached by following frame ids from the root (the deepest one found). */
+export function nodeByFrames(tree: CallTree, frames: ArrayLike<number>): number {
+  let v = 0;
+  for (let i = 0; i < frames.length; i++) {
+    let c = firstChildOf(tree, v);
+    while (c !== -1 && tree.frame[c] !== frames[i]) c = nextSiblingOf(tree, c);
+    if (c === -1) break;
+    v = c;
+  }
+  return v;
+}
+
+/** The node reached by following function names from the root (the deepest one found). */
+export function nodeByNames(
+  tree: CallTree,
+  names: readonly string[],
+  nameOfFrame: (frame: number) => string,
+): number {
+  let v = 0;
+  for (const name of names) {
+    let c = firstChildOf(tree, v);
+    while (c !== -1 && (tree.frame[c] < 0 || nameOfFrame(tree.frame[c]) !== name)) c = nextSiblingOf(tree, c);
+    if (c === -1) break;
+    v = c;
+  }
+  return v;
+}

@@ -3,6 +3,7 @@
 // Pure over the RawProfile, so the worker can re-run it with a symbolizer without re-parsing.
 
 import { F64Builder, hexOf, minusOne, StringInterner, U32Builder } from '../address.ts';
+import { defaultSampleTypeIndex, sampleTypesOf } from '../formats/sample-types.ts';
 import { MappingIndex, mappingInfo } from '../symbols/modules.ts';
 import type { FoldedMeta, FoldedProfile, Mapping, RawProfile, Symbolizer } from '../types.ts';
 
@@ -327,7 +328,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
  * describes the file through this too.
  */
 export function foldedMeta(
-  raw: Pick<RawProfile, 'format' | 'meta' | 'warnings'>,
+  raw: Pick<RawProfile, 'format' | 'meta' | 'warnings' | 'sampleTypes' | 'defaultSampleType'>,
   fileName: string,
   total: number,
 ): FoldedMeta {
@@ -339,7 +340,16 @@ export function foldedMeta(
     totalSamples: total,
     mappings: raw.meta.mappings.map(mappingInfo),
     warnings: raw.warnings.slice(),
+    sampleType: sampleTypesOf(raw)[defaultSampleTypeIndex(raw)],
+    sampleTypes: sampleTypesOf(raw),
   };
+  const { period, durationNs, timeNs, comments, dropFrames, keepFrames } = raw.meta;
+  if (period) meta.period = period;
+  if (durationNs !== undefined) meta.durationNs = durationNs;
+  if (timeNs !== undefined) meta.timeNs = timeNs;
+  if (comments && comments.length > 0) meta.comments = comments.slice();
+  if (dropFrames) meta.dropFrames = dropFrames;
+  if (keepFrames) meta.keepFrames = keepFrames;
   if (raw.meta.wordSize !== undefined) meta.wordSize = raw.meta.wordSize;
   if (raw.meta.byteOrder !== undefined) meta.byteOrder = raw.meta.byteOrder;
   if (periodUs > 0) meta.samplingTimeUs = total * periodUs;

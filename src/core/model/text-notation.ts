@@ -2,7 +2,7 @@
 // getProfileFromTextSamples is the model). `a;b;c 3` lines, root first; `[mod]` suffix sets a module.
 
 import { StringInterner } from '../address';
-import type { FoldedProfile } from '../types';
+import { type FoldedProfile, SAMPLES_COUNT } from '../types';
 import { type CallTree, firstChildOf, LIGHT_CHILDREN, nextSiblingOf, selfOf, totalOf } from './calltree';
 
 export function profileFromText(text: string, fileName = 'test.folded'): FoldedProfile {
@@ -35,7 +35,16 @@ export function profileFromText(text: string, fileName = 'test.folded'): FoldedP
   }
   const total = weight.reduce((a, b) => a + b, 0);
   return {
-    meta: { fileName, format: 'folded', periodUs: 0, totalSamples: total, mappings: [], warnings: [] },
+    meta: {
+      fileName,
+      format: 'folded',
+      periodUs: 0,
+      totalSamples: total,
+      mappings: [],
+      warnings: [],
+      sampleType: SAMPLES_COUNT,
+      sampleTypes: [SAMPLES_COUNT],
+    },
     frames: { count: names.length, name: names, module: Int32Array.from(moduleOf) },
     modules: modules.strings,
     stacks: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { treeFunctionTable } from '../../../test/helpers/tree';
-import type { FoldedProfile } from '../types';
+import { type FoldedProfile, SAMPLES_COUNT } from '../types';
 import { buildCallTree } from './calltree';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';
@@ -370,7 +370,16 @@ describe('at scale', () => {
     }
     frames[nStacks * depth - 1] = 1; // make the last stack unique
     const p: FoldedProfile = {
-      meta: { fileName: 'big', format: 'folded', periodUs: 0, totalSamples: 0, mappings: [], warnings: [] },
+      meta: {
+        fileName: 'big',
+        format: 'folded',
+        periodUs: 0,
+        totalSamples: 0,
+        mappings: [],
+        warnings: [],
+        sampleType: SAMPLES_COUNT,
+        sampleTypes: [SAMPLES_COUNT],
+      },
       frames: { count: nFuncs, name, module },
       modules,
       stacks: { count: nStacks, start, frames, weight },

@@ -10,10 +10,11 @@
 // optimizes on its own (one large function was deoptimized and recompiled at every new phase).
 
 import { AddrTable, minusOne } from '../address.ts';
-import type { GperftoolsScan } from '../formats/gperftools.ts';
-import type { FoldedProfile } from '../types.ts';
-import { LIGHT_CHILDREN, PREVIEW_FRACTION } from './calltree.ts';
-import { FrameNaming, foldedMeta } from './fold.ts';
+import { LIGHT_CHILDREN, PREVIEW_FRACTION, PREVIEW_MIN_FRAMES } from '../model/calltree.ts';
+import { FrameNaming, foldedMeta } from '../model/fold.ts';
+import type { FoldedProfile, RawProfile } from '../types.ts';
+import { type GperftoolsScan, internGperftools, scanGperftools } from './gperftools.ts';
+import type { ImporterPreview, ParseProfileOptions } from './importer.ts';
 
 /** Root-side PCs per record copied to a compact array first (see RecordFrames). */
 export const HEAD_PCS = 8;
@@ -285,4 +286,27 @@ function grown<T extends Int32Array | Uint32Array | Float64Array>(a: T, min: num
   const b = new (a.constructor as new (length: number) => T)(Math.max(min, a.length * 2));
   b.set(a);
   return b;
+}
+
+/**
+ * The gperftools importer's preview capability: one walk over the record headers, a coarse
+ * picture from it (posted through `onPreview` when the file is large), then the parse from the
+ * same scan. Returns what parseGperftools would.
+ */
+export function parseGperftoolsWithPreview(
+  bytes: Uint8Array,
+  opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
+): RawProfile {
+  const t0 = performance.now();
+  const scan = scanGperftools(bytes);
+  if (scan.totalPcs >= PREVIEW_MIN_FRAMES) {
+    try {
+      const profile = gperftoolsPreview(scan, { fileName: opts.fileName ?? '' });
+      // The height of the full graph from the start: the deepest stack (one frame per PC).
+      opts.onPreview({ profile, maxDepth: scan.maxPcs, ms: performance.now() - t0 });
+    } catch {
+      // Only a preview: the parse below reports what is wrong with the file.
+    }
+  }
+  return internGperftools(scan, { onProgress: opts.onProgress });
 }

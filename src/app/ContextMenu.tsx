@@ -1,0 +1,105 @@
+// The context menu of a graph frame or a table row: transforms and the sandwich.
+
+import { useEffect, useRef } from 'react';
+import { parentOf } from '../core/model/calltree';
+import type { Transform } from '../core/model/transforms';
+import { basename, shortName } from '../core/text/names';
+import type { PageAnalysis as Analysis } from '../worker/protocol';
+import { addTransform, showSandwich } from './jobs';
+import { useStore } from './store';
+
+export interface MenuTarget {
+  frame: number;
+  /** The graph node right-clicked, for "focus on subtree"; null from the table. */
+  node: number | null;
+  x: number;
+  y: number;
+}
+
+export function ContextMenu({
+  target,
+  analysis,
+  onClose,
+}: {
+  target: MenuTarget;
+  analysis: Analysis;
+  onClose: () => void;
+}) {
+  const add = addTransform;
+  const ref = useRef<HTMLDivElement>(null);
+  const { profile, tree } = analysis;
+  const name = profile.frames.name[target.frame];
+  const module = profile.modules[profile.frames.module[target.frame]] ?? '';
+  const items: { label: string; run: () => void }[] = [
+    {
+      label: `Focus on function ${shortName(name, 40)}`,
+      run: () => void add({ kind: 'focus-function', name }),
+    },
+  ];
+  if (target.node !== null && !useStore.getState().view.inverted) {
+    const path: string[] = [];
+    for (let v = target.node; v > 0; v = parentOf(tree, v)) path.push(profile.frames.name[tree.frame[v]]);
+    path.reverse();
+    items.push({ label: 'Focus on subtree', run: () => void add({ kind: 'focus-subtree', path }) });
+  }
+  items.push({
+    label: `Hide function ${shortName(name, 40)}`,
+    run: () => void add({ kind: 'hide-function', name }),
+  });
+  if (module) {
+    items.push({
+      label: `Merge module ${basename(module)}`,
+      run: () => void add({ kind: 'merge-module', module } satisfies Transform),
+    });
+  }
+  items.push({ label: 'Collapse recursion', run: () => void add({ kind: 'collapse-recursion', name }) });
+  items.push({ label: 'Show sandwich (callers and callees)', run: () => void showSandwich(target.frame) });
+
+  useEffect(() => {
+    ref.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) onClose();
+    };
+    window.addEventListener('mousedown', onDown);
+    return () => window.removeEventListener('mousedown', onDown);
+  }, [onClose]);
+
+  const onKey = (e: React.KeyboardEvent) => {
+    const buttons = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? []);
+    const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    if (e.key === 'Escape') onClose();
+    else if (e.key === 'ArrowDown') buttons[(i + 1) % buttons.length]?.focus();
+    else if (e.key === 'ArrowUp') buttons[(i - 1 + buttons.length) % buttons.length]?.focus();
+    else return;
+    e.preventDefault();
+  };
+
+  const style = {
+    left: Math.min(target.x, window.innerWidth - 300),
+    top: Math.min(target.y, window.innerHeight - 40 * items.length),
+  };
+  return (
+    <div
+      ref={ref}
+      className="context-menu"
+      role="menu"
+      aria-label={`Actions for ${name}`}
+      style={style}
+      onKeyDown={onKey}
+    >
+      {items.map((it) => (
+        <button
+          key={it.label}
+          type="button"
+          role="menuitem"
+          onClick={() => {
+            it.run();
+            onClose();
+          }}
+        >
+          {it.label}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+// The graph's toolbar: orientation, inversion, order, colour, the way back from the sandwich, and
+// search (Ctrl+F; Enter / Shift+Enter move between the matched places the worker found).
+
+import { useEffect, useRef, useState } from 'react';
+import { nodeByFrames, totalOf } from '../core/model/calltree';
+import { formatCount, formatPercent } from '../core/text/format';
+import type { PageAnalysis as Analysis } from '../worker/protocol';
+import { setInverted, showSandwich } from './jobs';
+import { useStore } from './store';
+import type { SearchState } from './useSearch';
+
+export function GraphToolbar({ analysis, result }: { analysis: Analysis; result: SearchState | null }) {
+  const s = useStore();
+  const input = useRef<HTMLInputElement>(null);
+  const [cursor, setCursor] = useState(-1);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new query restarts the cycle
+  useEffect(() => setCursor(-1), [result]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        input.current?.focus();
+        input.current?.select();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const step = (dir: 1 | -1) => {
+    const tops = result?.tops ?? [];
+    if (tops.length === 0) return;
+    const next = (cursor + dir + tops.length) % tops.length;
+    setCursor(next);
+    s.selectNode(nodeByFrames(analysis.tree, tops[next]));
+  };
+
+  const whole = totalOf(analysis.tree, 0);
+  return (
+    <div className="graph-toolbar" role="toolbar" aria-label="Graph options">
+      <fieldset className="seg">
+        <legend className="visually-hidden">Orientation</legend>
+        {(['flame', 'icicle'] as const).map((o) => (
+          <label key={o} className={s.view.orientation === o ? 'on' : undefined}>
+            <input
+              type="radio"
+              name="orientation"
+              checked={s.view.orientation === o}
+              onChange={() => s.setLocalView({ orientation: o })}
+            />
+            {o === 'flame' ? 'Flame' : 'Icicle'}
+          </label>
+        ))}
+      </fieldset>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={s.view.inverted}
+          onChange={(e) => void setInverted(e.currentTarget.checked)}
+        />{' '}
+        Inverted
+      </label>
+      <label>
+        Order{' '}
+        <select
+          value={s.childOrder}
+          onChange={(e) => s.set({ childOrder: e.currentTarget.value as 'weight' | 'name' })}
+        >
+          <option value="weight">by weight</option>
+          <option value="name">by name</option>
+        </select>
+      </label>
+      <label>
+        Colour{' '}
+        <select
+          value={s.colorMode}
+          onChange={(e) => s.set({ colorMode: e.currentTarget.value as 'module' | 'name' | 'heat' })}
+        >
+          <option value="module">by module</option>
+          <option value="name">by name</option>
+          <option value="heat">by self (heat)</option>
+        </select>
+      </label>
+      {s.view.mode === 'sandwich' && (
+        <button type="button" onClick={() => void showSandwich(null)}>
+          Back to flame graph
+        </button>
+      )}
+      <span className="spacer" />
+      <div className="search">
+        <input
+          ref={input}
+          type="search"
+          placeholder="Search functions (Ctrl+F)"
+          aria-label="Search functions"
+          value={s.view.search.text}
+          onChange={(e) => s.setLocalView({ search: { ...s.view.search, text: e.currentTarget.value } })}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              step(e.shiftKey ? -1 : 1);
+            } else if (e.key === 'Escape') {
+              s.setLocalView({ search: { ...s.view.search, text: '' } });
+            }
+          }}
+          aria-invalid={result?.error ? true : undefined}
+        />
+        <label className="check" title="Treat the search as a regular expression">
+          <input
+            type="checkbox"
+            checked={s.view.search.regex}
+            onChange={(e) => s.setLocalView({ search: { ...s.view.search, regex: e.currentTarget.checked } })}
+          />{' '}
+          .*
+        </label>
+        <output className="search-count" aria-live="polite" data-testid="search-count">
+          {result?.error
+            ? `bad pattern: ${result.error}`
+            : result
+              ? result.samples === null
+                ? 'matching…'
+                : `matched: ${formatCount(result.samples)} samples (${formatPercent(result.samples, whole)})${
+                    cursor >= 0 ? ` · ${cursor + 1}/${result.tops.length}` : ''
+                  }`
+              : ''}
+        </output>
+      </div>
+    </div>
+  );
+}

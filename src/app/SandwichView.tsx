@@ -1,0 +1,60 @@
+// The sandwich of one function: its callers above (a flame graph rooted at it), its callees below.
+
+import { useState } from 'react';
+import { totalOf } from '../core/model/calltree';
+import { formatCount, formatPercent } from '../core/text/format';
+import { FlameGraph } from '../flamegraph/FlameGraph';
+import type { Orientation } from '../flamegraph/layout';
+import type { PageGraph } from '../worker/protocol';
+import { useStore } from './store';
+
+export function SandwichView() {
+  const sandwich = useStore((s) => s.sandwich);
+  if (!sandwich) return null;
+  const whole = totalOf(sandwich.callers.tree, 0);
+  return (
+    <div className="sandwich" data-testid="sandwich">
+      <div className="sandwich-title">
+        Sandwich for <strong>{sandwich.name}</strong>: total {formatCount(sandwich.total)} samples, self{' '}
+        {formatCount(sandwich.self)} ({formatPercent(sandwich.self, whole)} of its samples)
+      </div>
+      {/* Keyed by the sandwich: a new one starts unzoomed, with nothing selected. */}
+      <SandwichHalf
+        key={`callers-${sandwich.name}`}
+        graph={sandwich.callers}
+        title={`Callers of ${sandwich.name}`}
+        orientation="flame"
+        testId="sandwich-callers"
+      />
+      <SandwichHalf
+        key={`callees-${sandwich.name}`}
+        graph={sandwich.callees}
+        title={`Callees of ${sandwich.name}`}
+        orientation="icicle"
+        testId="sandwich-callees"
+      />
+    </div>
+  );
+}
+
+/** One half of the sandwich: a flame graph with its own zoom and selection. */
+function SandwichHalf(props: { graph: PageGraph; title: string; orientation: Orientation; testId: string }) {
+  const dark = useStore((s) => s.theme === 'dark');
+  const colorMode = useStore((s) => s.colorMode);
+  const order = useStore((s) => s.childOrder);
+  const [focus, setFocus] = useState(0);
+  const [selected, setSelected] = useState<number | null>(null);
+  return (
+    <FlameGraph
+      {...props}
+      order={order}
+      colorMode={colorMode}
+      dark={dark}
+      focus={focus}
+      onFocus={setFocus}
+      selected={selected}
+      onSelect={setSelected}
+      highlight={null}
+    />
+  );
+}

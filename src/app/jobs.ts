@@ -1,0 +1,248 @@
+// The page's side of the work: every request to the worker, and what its answer does to the store.
+// Policy: a new drop abandons whatever the worker was doing (the client terminates it); other
+// requests queue behind each other; a failed job shows its error and keeps what was showing, so a
+// bad file never blanks the page.
+
+import { nodeByNames, pathToNode } from '../core/model/calltree';
+import type { Transform } from '../core/model/transforms';
+import { DEFAULT_VIEW, type ProfileSource, type ViewState, workerViewOf } from '../core/view/schema';
+import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
+import type { FileBuffer, PageAnalysis, ViewResult } from '../worker/protocol';
+import { carriedNode } from './carry';
+import { type AppState, useStore } from './store';
+
+const client = new ProfileWorkerClient();
+
+/** Starts the worker before the first file arrives. */
+export function warmUpWorker(): void {
+  client.warmUp();
+}
+
+const get = () => useStore.getState();
+const set = (patch: Partial<AppState>) => useStore.setState(patch);
+const progress = (phase: string, fraction: number) => set({ progress: { phase, fraction } });
+
+/** The zoomed node and the selected function that a view's names point at in an analysis. */
+export function namedPlaces(
+  a: PageAnalysis,
+  view: ViewState,
+): { focusNode: number; selectedFrame: number | null } {
+  const name = (f: number) => a.profile.frames.name[f];
+  const fn = view.fn ? a.profile.frames.name.indexOf(view.fn) : -1;
+  return {
+    focusNode: view.zoom.length > 0 ? nodeByNames(a.tree, view.zoom, name) : 0,
+    selectedFrame: fn >= 0 ? fn : null,
+  };
+}
+
+/**
+ * Runs a worker job that answers with a view; applies its result, or shows its error and keeps
+ * what was showing. `view` is the view the job asked for (it becomes the store's on success).
+ */
+async function run(
+  what: string,
+  view: ViewState,
+  job: () => Promise<ViewResult>,
+  sizes?: Map<string, number>,
+): Promise<boolean> {
+  try {
+    const r = await job();
+    if (r.newProfile) performance.mark('flamelens:ready');
+    const prev = get();
+    const patch: Partial<AppState> = {
+      status: 'ready',
+      symbols: r.symbols,
+      view,
+      sandwich: r.sandwich,
+      loadingName: null,
+      progress: null,
+    };
+    if (r.analysis) {
+      const a = r.analysis;
+      patch.analysis = a;
+      patch.preview = false;
+      patch.selectedNode = null;
+      // A zoom made on a preview carries over to the full tree (new node ids, maybe new frame ids);
+      // a new profile opened from a link goes where the link's names say.
+      patch.focusNode = prev.preview && prev.analysis ? carriedNode(prev.analysis, prev.focusNode, a) : 0;
+      patch.firstPaintPending = !prev.preview;
+      if (r.newProfile) {
+        const named = namedPlaces(a, view);
+        if (!prev.preview || patch.focusNode === 0) patch.focusNode = named.focusNode;
+        patch.selectedFrame = named.selectedFrame;
+        patch.fileSize = sizes?.get(a.profile.meta.fileName) ?? 0;
+        patch.profileSerial = prev.profileSerial + 1;
+      }
+    }
+    set(patch);
+    return true;
+  } catch (e) {
+    if (e instanceof CancelledError) return false; // another job took over
+    const f = e instanceof WorkerFailure ? e : new WorkerFailure((e as Error).message);
+    set({
+      status: get().analysis ? 'ready' : 'idle',
+      loadingName: null,
+      progress: null,
+      error: { fileName: what, message: f.message, offset: f.offset, line: f.line },
+    });
+    return false;
+  }
+}
+
+/** The view a new profile opens with: the default, keeping the user's presentation choices. */
+function freshView(source: ProfileSource | undefined): ViewState {
+  const v = get().view;
+  return {
+    ...DEFAULT_VIEW,
+    profiles: { main: source ? { source } : {} },
+    orientation: v.orientation,
+    search: v.search,
+    mangled: v.mangled,
+    theme: v.theme,
+  };
+}
+
+/** Local files chosen or dropped: a profile and/or binaries. */
+export async function openFiles(files: File[]): Promise<void> {
+  if (files.length === 0) return;
+  performance.mark('flamelens:file-received');
+  const names = files.map((f) => f.name).join(', ');
+  set({ status: 'loading', loadingName: names, progress: { phase: 'read', fraction: 0 }, error: null });
+  let buffers: FileBuffer[];
+  try {
+    buffers = await Promise.all(files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })));
+  } catch (e) {
+    set({
+      status: get().analysis ? 'ready' : 'idle',
+      progress: null,
+      error: { fileName: names, message: `could not read the file: ${(e as Error).message}` },
+    });
+    return;
+  }
+  await openBuffers(buffers);
+}
+
+/**
+ * Files in memory (read from disk, fetched from a link). A new profile among them is shown with
+ * `view` (a link's), else with a fresh view naming the local file. Files without a profile add
+ * symbols to the open one and keep its view.
+ */
+export async function openBuffers(files: FileBuffer[], view?: ViewState): Promise<void> {
+  // Sizes before the buffers are transferred; the worker says which file was the profile.
+  const sizes = new Map(files.map((f) => [f.name, f.buffer.byteLength]));
+  const names = files.map((f) => f.name).join(', ');
+  set({ status: 'loading', loadingName: names, progress: { phase: 'parse', fraction: 0 }, error: null });
+  const local = freshView(undefined);
+  const asked = view ?? local;
+  // A raw preview may come first, then the coarse tree: that keeps the zoom made on the first and
+  // leaves the first-paint mark to the first.
+  let previews = 0;
+  const onPreview = (analysis: PageAnalysis) => {
+    const later = previews++ > 0;
+    const prev = get();
+    set({
+      analysis,
+      fileSize: sizes.get(analysis.profile.meta.fileName) ?? 0,
+      symbols: null,
+      preview: true,
+      focusNode: later && prev.analysis ? carriedNode(prev.analysis, prev.focusNode, analysis) : 0,
+      selectedNode: null,
+      selectedFrame: null,
+      view: asked,
+      sandwich: null,
+      firstPaintPending: later ? prev.firstPaintPending : true,
+      progress: { phase: 'call tree', fraction: 0.9 },
+    });
+  };
+  // Which view: the worker keeps the open profile's view when no new profile is among the files.
+  let sent = asked;
+  const ok = await run(
+    names,
+    asked,
+    async () => {
+      const r = await client.drop(files, workerViewOf(asked), progress, onPreview);
+      if (!r.newProfile) sent = get().view;
+      else if (!view) {
+        // A local file: name it in the view (never written to the URL).
+        const name = r.analysis?.profile.meta.fileName ?? names;
+        sent = { ...asked, profiles: { main: { source: { kind: 'file', name } } } };
+      }
+      return r;
+    },
+    sizes,
+  );
+  if (ok && sent !== asked) set({ view: sent });
+}
+
+/**
+ * Changes the view. Parts the worker derives from (transforms, inversion, mode and sandwich,
+ * names, sample type) are sent to it as one request; the rest applies at once.
+ */
+export async function changeView(patch: Partial<ViewState>): Promise<boolean> {
+  const before = get().view;
+  const view = { ...before, ...patch };
+  const w = JSON.stringify(workerViewOf(view));
+  if (!get().analysis || w === JSON.stringify(workerViewOf(before))) {
+    set({ view });
+    return true;
+  }
+  const graphOnly = ['mode', 'sandwich'];
+  const onlySandwich = Object.keys(patch).every((k) => graphOnly.includes(k));
+  set({
+    status: 'loading',
+    loadingName: 'view',
+    progress: { phase: 'view', fraction: 0 },
+    // The controls follow the click at once; the graph follows when the worker answers.
+    view,
+    ...(onlySandwich ? {} : { selectedFrame: null }),
+  });
+  const ok = await run('view', view, () => client.apply(workerViewOf(view), progress));
+  if (!ok && get().view === view) set({ view: before });
+  return ok;
+}
+
+export const addTransform = (t: Transform) => changeView({ transforms: [...get().view.transforms, t] });
+export const removeTransform = (index: number) =>
+  changeView({ transforms: get().view.transforms.filter((_, i) => i !== index) });
+export const setInverted = (inverted: boolean) => changeView({ inverted });
+export const setMangled = (mangled: boolean) => changeView({ mangled });
+export const setSampleType = (sampleType: string) => {
+  const v = get().view;
+  return changeView({ profiles: { ...v.profiles, main: { ...v.profiles.main, sampleType } } });
+};
+
+/** The sandwich of a function (frame id of the shown analysis), or back to the graph (null). */
+export async function showSandwich(frame: number | null): Promise<void> {
+  const a = get().analysis;
+  if (frame === null || !a) {
+    await changeView({ mode: 'graph', sandwich: undefined });
+    return;
+  }
+  set({ selectedFrame: frame });
+  await changeView({ mode: 'sandwich', sandwich: a.profile.frames.name[frame] });
+}
+
+/** Folded text of the shown view (through the zoomed frame, if any), from the worker. */
+export function foldedText(): Promise<string> {
+  const { analysis, focusNode } = get();
+  const path =
+    analysis && focusNode > 0 && focusNode < analysis.tree.count ? pathToNode(analysis.tree, focusNode) : [];
+  return client.foldedText(path);
+}
+
+/** Runs the view's search in the worker over the shown analysis and keeps its answer. */
+export async function runSearch(): Promise<void> {
+  const { analysis, view } = get();
+  if (!analysis || !view.search.text) {
+    if (get().searchResult) set({ searchResult: null });
+    return;
+  }
+  const query = view.search;
+  try {
+    const reply = await client.search(query);
+    if (get().analysis === analysis && get().view.search === query)
+      set({ searchResult: { analysis, query, reply } });
+  } catch {
+    // A search that fails (worker replaced) is simply not shown; the next one runs again.
+  }
+}

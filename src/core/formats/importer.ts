@@ -1,0 +1,31 @@
+// What an importer is: the contract every formats/NAME.ts fulfils, listed in detect.ts's IMPORTERS.
+
+import type { FoldedProfile, FormatId, RawProfile } from '../types.ts';
+
+export interface ParseProfileOptions {
+  onProgress?: (fraction: number) => void;
+  /** The file's name, for previews' metadata. */
+  fileName?: string;
+}
+
+/**
+ * A coarse first picture of a large file, from an importer that can give one before its full
+ * parse: a FoldedProfile of the heavy stacks (named as the fold names them; light children as
+ * LIGHT_CHILDREN frames), the full graph's depth, and the time it took.
+ */
+export interface ImporterPreview {
+  profile: FoldedProfile;
+  maxDepth: number;
+  ms: number;
+}
+
+export interface Importer {
+  id: FormatId;
+  sniff: (bytes: Uint8Array) => boolean;
+  parse: (bytes: Uint8Array, opts: ParseProfileOptions) => RawProfile;
+  /** Optional capability: parse, posting a preview first when the file is large enough. */
+  parseWithPreview?: (
+    bytes: Uint8Array,
+    opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
+  ) => RawProfile;
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { buildCallTree, nodeByNames } from '../model/calltree';
+import { profileFromText } from '../model/text-notation';
+import { DEFAULT_VIEW, decodeView, encodeView, type ViewState, workerViewOf } from './schema';
+
+describe('view schema in the URL', () => {
+  it('round-trips every field', () => {
+    const v: ViewState = {
+      profiles: {
+        main: { source: { kind: 'url', url: 'https://example.org/p/out.prof?x=1&y=2' }, sampleType: 'cpu' },
+        base: { source: { kind: 'url', url: 'https://example.org/p/before.prof' }, sampleType: 'samples' },
+      },
+      orientation: 'icicle',
+      inverted: true,
+      mode: 'sandwich',
+      sandwich: 'operator<(a, b)',
+      granularity: 'lines',
+      zoom: ['main', 'a;b', 'std::vector<int>::push_back(int&&)'],
+      search: { text: 'foo|bar', regex: false },
+      fn: 'parse',
+      transforms: [
+        { kind: 'hide-function', name: 'malloc' },
+        { kind: 'focus-subtree', path: ['main', 'f'] },
+      ],
+      mangled: true,
+      theme: 'dark',
+    };
+    expect(decodeView(encodeView(v))).toEqual(v);
+    const diff: ViewState = { ...DEFAULT_VIEW, mode: 'diff' };
+    expect(decodeView(encodeView(diff))).toEqual(diff);
+  });
+  it('keeps the hash of earlier links working', () => {
+    const v = decodeView('#profileURL=https%3A%2F%2Fx%2Fa.prof&sandwich=f&view=icicle&inverted=1&q=g');
+    expect(v.profiles.main.source).toEqual({ kind: 'url', url: 'https://x/a.prof' });
+    expect([v.mode, v.sandwich, v.orientation, v.inverted, v.search]).toEqual([
+      'sandwich',
+      'f',
+      'icicle',
+      true,
+      { text: 'g', regex: true },
+    ]);
+  });
+  it('ignores what it does not understand', () => {
+    expect(decodeView('#view=sideways&t=notjson&theme=pink&mode=x&gran=y')).toEqual(DEFAULT_VIEW);
+    expect(decodeView('#t=[{"kind":"rm -rf"},{"kind":"hide-function","name":"f"}]').transforms).toEqual([
+      { kind: 'hide-function', name: 'f' },
+    ]);
+    expect(encodeView(DEFAULT_VIEW)).toBe('');
+    // A local file is named in the view but never written to a link.
+    expect(
+      encodeView({ ...DEFAULT_VIEW, profiles: { main: { source: { kind: 'file', name: 'a.prof' } } } }),
+    ).toBe('');
+  });
+  it('gives the worker only what it derives from', () => {
+    expect(workerViewOf({ ...DEFAULT_VIEW, sandwich: 'f', zoom: ['main'], orientation: 'icicle' })).toEqual({
+      transforms: [],
+      inverted: false,
+      mode: 'graph',
+      granularity: 'functions',
+      mangled: false,
+    });
+  });
+  it('finds the zoomed node by names, and stops at the deepest match', () => {
+    const p = profileFromText('main;a;b 3\nmain;c 1');
+    const t = buildCallTree(p);
+    const name = (f: number) => p.frames.name[f];
+    expect(name(t.frame[nodeByNames(t, ['main', 'a', 'b'], name)])).toBe('b');
+    expect(name(t.frame[nodeByNames(t, ['main', 'zzz', 'b'], name)])).toBe('main');
+    expect(nodeByNames(t, [], name)).toBe(0);
+  });
+});

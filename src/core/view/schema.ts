@@ -1,0 +1,186 @@
+// The view schema: everything that says what is shown, as one serializable value (Perfetto's and
+// Firefox Profiler's model). The URL hash is this value serialized, the page's store holds it, and
+// the worker derives every tree and table from its worker part (WorkerView). Pure: no DOM.
+//
+//   #profileURL=…&baseURL=…&st=cpu&mode=sandwich&fn=parse&gran=lines&view=icicle&inverted=1
+//    &zoom=main␟parse&q=re&regex=0&t=[…]&mangled=1&theme=dark
+//
+// Functions are named, never numbered (zoom path, transforms, the sandwich's function, the
+// selection), so the state survives re-parsing and re-symbolization.
+
+import type { Transform } from '../model/transforms';
+
+export type Mode = 'graph' | 'sandwich' | 'diff';
+/** A frame is a function (inlined ones their own frames), a source line, or an address. */
+export type Granularity = 'functions' | 'lines' | 'addresses';
+export type Orientation = 'flame' | 'icicle';
+export type ThemeName = 'light' | 'dark';
+
+/** Where a profile came from: a URL (restorable from a link) or a local file (its name only). */
+export type ProfileSource = { kind: 'url'; url: string } | { kind: 'file'; name: string };
+
+export interface ProfileSlot {
+  source?: ProfileSource;
+  /** The sample type used as the weight (`cpu`, `inuse_space`…); absent: the profile's default. */
+  sampleType?: string;
+}
+
+export interface SearchQuery {
+  text: string;
+  /** A regular expression (default) or plain text. Both are case-insensitive. */
+  regex: boolean;
+}
+
+export interface ViewState {
+  /** `main` is the profile shown; `base` the baseline it is compared with (mode `diff`). */
+  profiles: { main: ProfileSlot; base?: ProfileSlot };
+  transforms: Transform[];
+  inverted: boolean;
+  mode: Mode;
+  /** The function whose callers and callees are shown (mode `sandwich`). */
+  sandwich?: string;
+  granularity: Granularity;
+  /** Function names from the root to the zoomed frame; empty: not zoomed. */
+  zoom: string[];
+  search: SearchQuery;
+  /** The function selected in the table. */
+  fn?: string;
+  orientation: Orientation;
+  /** Names as stored in the binaries (mangled) rather than demangled. */
+  mangled: boolean;
+  /** A theme the user chose; absent: the system's. */
+  theme?: ThemeName;
+}
+
+export const DEFAULT_VIEW: ViewState = {
+  profiles: { main: {} },
+  transforms: [],
+  inverted: false,
+  mode: 'graph',
+  granularity: 'functions',
+  zoom: [],
+  search: { text: '', regex: true },
+  orientation: 'flame',
+  mangled: false,
+};
+
+/** The part of the view the worker derives trees and tables from. */
+export interface WorkerView {
+  transforms: Transform[];
+  inverted: boolean;
+  mode: Mode;
+  sandwich?: string;
+  granularity: Granularity;
+  mangled: boolean;
+  sampleType?: string;
+}
+
+export function workerViewOf(v: ViewState): WorkerView {
+  const w: WorkerView = {
+    transforms: v.transforms,
+    inverted: v.inverted,
+    mode: v.mode,
+    granularity: v.granularity,
+    mangled: v.mangled,
+  };
+  if (v.mode === 'sandwich' && v.sandwich !== undefined) w.sandwich = v.sandwich;
+  if (v.profiles.main.sampleType !== undefined) w.sampleType = v.profiles.main.sampleType;
+  return w;
+}
+
+const TRANSFORM_KINDS = new Set<Transform['kind']>([
+  'focus-function',
+  'focus-subtree',
+  'hide-function',
+  'merge-module',
+  'collapse-recursion',
+  'collapse-direct-recursion',
+]);
+
+function isTransform(x: unknown): x is Transform {
+  if (typeof x !== 'object' || x === null) return false;
+  const t = x as Record<string, unknown>;
+  if (typeof t.kind !== 'string' || !TRANSFORM_KINDS.has(t.kind as Transform['kind'])) return false;
+  if (t.kind === 'focus-subtree') return Array.isArray(t.path) && t.path.every((p) => typeof p === 'string');
+  if (t.kind === 'merge-module') return typeof t.module === 'string';
+  return typeof t.name === 'string';
+}
+
+/** Zoom paths are joined with a separator that function names do not contain. */
+const SEP = '\u001f';
+const MODES = new Set<Mode>(['graph', 'sandwich', 'diff']);
+const GRANULARITIES = new Set<Granularity>(['functions', 'lines', 'addresses']);
+
+/** The hash for a view (`''` for the default view); local-file sources are not written. */
+export function encodeView(v: ViewState): string {
+  const p = new URLSearchParams();
+  const { main, base } = v.profiles;
+  if (main.source?.kind === 'url') p.set('profileURL', main.source.url);
+  if (base?.source?.kind === 'url') p.set('baseURL', base.source.url);
+  if (main.sampleType) p.set('st', main.sampleType);
+  if (base?.sampleType) p.set('bst', base.sampleType);
+  if (v.mode === 'sandwich' && v.sandwich) p.set('sandwich', v.sandwich);
+  else if (v.mode !== 'graph') p.set('mode', v.mode);
+  if (v.granularity !== 'functions') p.set('gran', v.granularity);
+  if (v.orientation === 'icicle') p.set('view', 'icicle');
+  if (v.inverted) p.set('inverted', '1');
+  if (v.zoom.length > 0) p.set('zoom', v.zoom.join(SEP));
+  if (v.search.text) p.set('q', v.search.text);
+  if (v.search.text && !v.search.regex) p.set('regex', '0');
+  if (v.fn) p.set('fn', v.fn);
+  if (v.transforms.length > 0) p.set('t', JSON.stringify(v.transforms));
+  if (v.mangled) p.set('mangled', '1');
+  if (v.theme) p.set('theme', v.theme);
+  const text = p.toString();
+  return text ? `#${text}` : '';
+}
+
+/** Reads what it can; anything malformed is left at its default, never thrown. */
+export function decodeView(hash: string): ViewState {
+  const p = new URLSearchParams(hash.replace(/^#/, ''));
+  const v: ViewState = { ...DEFAULT_VIEW, profiles: { main: {} }, search: { ...DEFAULT_VIEW.search } };
+  const url = p.get('profileURL')?.trim();
+  if (url) v.profiles.main.source = { kind: 'url', url };
+  const baseUrl = p.get('baseURL')?.trim();
+  if (baseUrl) v.profiles.base = { source: { kind: 'url', url: baseUrl } };
+  const st = p.get('st');
+  if (st) v.profiles.main.sampleType = st;
+  const bst = p.get('bst');
+  if (bst) v.profiles.base = { ...v.profiles.base, sampleType: bst };
+  const sandwich = p.get('sandwich');
+  const mode = p.get('mode') as Mode | null;
+  if (sandwich) {
+    v.mode = 'sandwich';
+    v.sandwich = sandwich;
+  } else if (mode && MODES.has(mode) && mode !== 'sandwich') {
+    v.mode = mode;
+  }
+  const gran = p.get('gran') as Granularity | null;
+  if (gran && GRANULARITIES.has(gran)) v.granularity = gran;
+  if (p.get('view') === 'icicle') v.orientation = 'icicle';
+  if (p.get('inverted') === '1') v.inverted = true;
+  const zoom = p.get('zoom');
+  if (zoom) v.zoom = zoom.split(SEP);
+  const q = p.get('q');
+  if (q) v.search = { text: q, regex: p.get('regex') !== '0' };
+  const fn = p.get('fn');
+  if (fn) v.fn = fn;
+  const t = p.get('t');
+  if (t) {
+    try {
+      const parsed: unknown = JSON.parse(t);
+      if (Array.isArray(parsed)) v.transforms = parsed.filter(isTransform);
+    } catch {
+      // A damaged link still opens the profile.
+    }
+  }
+  if (p.get('mangled') === '1') v.mangled = true;
+  const theme = p.get('theme');
+  if (theme === 'light' || theme === 'dark') v.theme = theme;
+  return v;
+}
+
+/** The URL a slot's profile comes from, if it comes from one. */
+export function sourceUrl(slot: ProfileSlot | undefined): string | undefined {
+  return slot?.source?.kind === 'url' ? slot.source.url : undefined;
+}

@@ -1,0 +1,18 @@
+// The function table's sort, a slice of its own: the table and the CSV export read it.
+
+import { create } from 'zustand';
+
+export type SortKey = 'name' | 'module' | 'self' | 'total';
+
+export interface TableSort {
+  key: SortKey;
+  desc: boolean;
+}
+
+export const useTableSort = create<{ sort: TableSort; sortBy: (key: SortKey) => void }>()((set, get) => ({
+  sort: { key: 'self', desc: true },
+  sortBy: (key) => {
+    const s = get().sort;
+    set({ sort: s.key === key ? { key, desc: !s.desc } : { key, desc: key !== 'name' && key !== 'module' } });
+  },
+}));
