@@ -9,11 +9,13 @@ export function Progress() {
   if (status !== 'loading' || !progress) return null;
   const pct = Math.round(progress.fraction * 100);
   return (
-    <div className="progress" role="status">
-      <span>
-        Opening {name} — {progress.phase}
-      </span>
-      <progress max={100} value={pct} aria-label="Parsing progress" />
+    <div className="progress-anchor">
+      <div className="progress" role="status">
+        <span>
+          Opening {name} — {progress.phase}
+        </span>
+        <progress max={100} value={pct} aria-label="Parsing progress" />
+      </div>
     </div>
   );
 }

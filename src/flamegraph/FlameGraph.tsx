@@ -376,7 +376,7 @@ export function FlameGraph(props: FlameGraphProps) {
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the graph is navigable with the arrow keys
         tabIndex={0}
       >
-        <div style={{ height: graphHeight, position: 'relative' }}>
+        <div className="fg-content" style={{ height: graphHeight }}>
           <canvas
             ref={canvasRef}
             className="fg-canvas"
