@@ -3,9 +3,9 @@
 //   flamelens info FILE   JSON metadata
 // Options are declared in OPTIONS; a command reads them from `args.options`.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { toFoldedText } from '../core/model/serialize.ts';
 import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
@@ -200,8 +200,12 @@ async function load(
 
 /** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */
 async function nodeDemangler(): Promise<Demangle> {
-  const wasm = readFileSync(createRequire(import.meta.url).resolve('gecko-profiler-demangle/index_bg.wasm'));
-  return loadDemangler({ wasm });
+  // Beside the built CLI (dist-cli/), else from node_modules (tsx runs the TypeScript).
+  const beside = new URL('./index_bg.wasm', import.meta.url);
+  const path = existsSync(beside)
+    ? beside
+    : createRequire(import.meta.url).resolve('gecko-profiler-demangle/index_bg.wasm');
+  return loadDemangler({ wasm: readFileSync(path) });
 }
 
 export function infoJson(p: FoldedProfile, symbols?: SymbolizeReport): Record<string, unknown> {
@@ -280,7 +284,18 @@ export function nodeIo(): CliIo {
   };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** True when this module is the program run (also through a symlink, as npx and npm bin links do). */
+function isMain(): boolean {
+  const arg = process.argv[1];
+  if (!arg) return false;
+  try {
+    return realpathSync(arg) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
