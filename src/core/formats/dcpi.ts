@@ -250,11 +250,56 @@ function readEpoch(d: string): EpochReading {
  * Parses a DCPI profile (binary layout 0.06/0.07) into a flat RawProfile. Throws ProfileError with the
  * header line or the byte offset of the first problem; keeps the data and warns when only the footer is off.
  */
+/**
+ * Parses a DCPI profile: the header's lines checked (validHeader), the text segment and epoch read
+ * (textSegment), the binary section's chunks checked and counted without allocating from the
+ * file's numbers (scanChunks, footerWarnings), then exact-size columns filled (readCounts).
+ */
 export function parseDcpi(bytes: Uint8Array): RawProfile {
   const header = readDcpiHeader(bytes);
   const warnings: ProfileWarning[] = [];
-  const first = new Map<string, DcpiHeaderLine>();
+  const first = validHeader(header, warnings);
+  const value = (key: string): string | undefined => {
+    const h = first.get(key);
+    return h === undefined ? undefined : trimEnd(h.value);
+  };
+  const text = textSegment(first, value, warnings);
+  const scan = scanChunks(bytes, header.binaryOffset, text);
+  warnings.push(...footerWarnings(scan, text.tsize, header.binaryOffset));
+  const { addrHi, addrLo, weight } = readCounts(bytes, header.binaryOffset, scan, text.tstart);
+  const n = scan.nonZero;
+  const stackStart = new Uint32Array(n + 1);
+  const stackLocs = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    stackStart[i + 1] = i + 1;
+    stackLocs[i] = i;
+  }
+  return {
+    format: 'dcpi',
+    meta: {
+      periodUs: 0,
+      mappings: [imageMapping(text, value('path'))],
+      headerLines: header.lines.map((h) => ({ key: h.key, value: h.value, known: h.known })),
+      extra: metadata(header, value, text, scan),
+    },
+    locations: {
+      count: n,
+      addrHi,
+      addrLo,
+      hasAddr: new Uint8Array(n).fill(1),
+      locName: new Int32Array(n).fill(-1),
+    },
+    strings: [],
+    samples: { count: n, stackStart, stackLocs, weight },
+    adjustCallers: false,
+    flat: true,
+    warnings,
+  };
+}
 
+/** Each known key's first line, checked: once-only keys, number forms, epoch, version, required keys. */
+function validHeader(header: DcpiHeader, warnings: ProfileWarning[]): Map<string, DcpiHeaderLine> {
+  const first = new Map<string, DcpiHeaderLine>();
   for (const h of header.lines) {
     const prev = first.get(h.key);
     if (prev !== undefined) {
@@ -274,42 +319,60 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
       continue;
     }
     first.set(h.key, h);
-    const v = trimEnd(h.value);
-    if (HEX_KEYS.has(h.key) && !/^[0-9a-fA-F]+$/.test(v)) {
-      fail(`'${h.key}' must be hexadecimal digits, not '${v}'.`, { line: h.line });
-    }
-    if (DEC_KEYS.has(h.key) && !/^[0-9]+$/.test(v)) {
-      fail(`'${h.key}' must be decimal digits, not '${v}'.`, { line: h.line });
-    }
-    if (h.key === 'epoch' && !/^(?:[0-9]{10}|[0-9]{12}|[0-9]{14})$/.test(v)) {
-      fail(`'epoch' must be a UTC time YYMMDDHHMM (10 digits), not '${v}'.`, {
-        line: h.line,
-      });
-    }
-    if (h.key === 'version') {
-      const m = /^pdb-([0-9]+)\.([0-9]+)$/.exec(v);
-      if (m === null) {
-        fail(`'version' must look like 'pdb-0.07', not '${v}'.`, { line: h.line });
-      }
-      if (Number(m[1]) !== 0) {
-        fail(
-          `Version ${v} is not supported. Only the binary layout of versions 0.06/0.07 is ` +
-            'documented; the layout of major version 1 is not.',
-          { line: h.line },
-        );
-      }
-    }
+    checkValue(h);
   }
   for (const key of DCPI_REQUIRED) {
     if (!first.has(key)) {
       fail(`The header has no '${key}' line; it is required.`, { line: header.terminatorLine });
     }
   }
+  return first;
+}
 
-  const value = (key: string): string | undefined => {
-    const h = first.get(key);
-    return h === undefined ? undefined : trimEnd(h.value);
-  };
+function checkValue(h: DcpiHeaderLine): void {
+  const v = trimEnd(h.value);
+  if (HEX_KEYS.has(h.key) && !/^[0-9a-fA-F]+$/.test(v)) {
+    fail(`'${h.key}' must be hexadecimal digits, not '${v}'.`, { line: h.line });
+  }
+  if (DEC_KEYS.has(h.key) && !/^[0-9]+$/.test(v)) {
+    fail(`'${h.key}' must be decimal digits, not '${v}'.`, { line: h.line });
+  }
+  if (h.key === 'epoch' && !/^(?:[0-9]{10}|[0-9]{12}|[0-9]{14})$/.test(v)) {
+    fail(`'epoch' must be a UTC time YYMMDDHHMM (10 digits), not '${v}'.`, {
+      line: h.line,
+    });
+  }
+  if (h.key === 'version') {
+    const m = /^pdb-([0-9]+)\.([0-9]+)$/.exec(v);
+    if (m === null) {
+      fail(`'version' must look like 'pdb-0.07', not '${v}'.`, { line: h.line });
+    }
+    if (Number(m[1]) !== 0) {
+      fail(
+        `Version ${v} is not supported. Only the binary layout of versions 0.06/0.07 is ` +
+          'documented; the layout of major version 1 is not.',
+        { line: h.line },
+      );
+    }
+  }
+}
+
+interface TextSegment {
+  imageId: string;
+  tsize: bigint;
+  tstart: bigint;
+  tstartText: string | undefined;
+  version: string | undefined;
+  epoch: EpochReading;
+  epochText: string;
+}
+
+/** The image's text segment (tstart, tsize), version and epoch, with warnings for what is assumed. */
+function textSegment(
+  first: Map<string, DcpiHeaderLine>,
+  value: (key: string) => string | undefined,
+  warnings: ProfileWarning[],
+): TextSegment {
   const imageId = value('image')!.toLowerCase();
   const tsize = BigInt(value('tsize')!);
   const tstartText = value('tstart');
@@ -347,10 +410,23 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
   if (epoch.iso === null) {
     warnings.push({ message: `'epoch' ${epochText} is not a valid date and time.`, line: epochLine.line });
   }
+  return { imageId, tsize, tstart, tstartText, version, epoch, epochText };
+}
 
-  // Binary section, pass 1: check the structure and count, allocating nothing from the file's numbers.
+interface ChunkScan {
+  footerPos: number;
+  chunks: number;
+  entries: number;
+  nonZero: number;
+  total: number;
+  outside: number;
+  footOffsets: number;
+  footSamples: number;
+}
+
+/** Pass 1 over the binary section: checks the chunks' structure and counts, allocating nothing. */
+function scanChunks(bytes: Uint8Array, base: number, text: TextSegment): ChunkScan {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const base = header.binaryOffset;
   if (bytes.length - base < 8) {
     fail(`The binary section is ${bytes.length - base} bytes long, too short for the 8-byte footer.`, {
       offset: base,
@@ -363,6 +439,7 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
       ? ''
       : ` The binary section is ${bytes.length - base} bytes, not a whole number of 4-byte values: ` +
         "stray bytes after the 'samples' line or at the end of the file?";
+  const { tsize, tstart } = text;
   const tsizeNum = tsize > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(tsize);
   let p = base;
   let lastOff = -1;
@@ -430,9 +507,15 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
   if (chunks > 0 && tstart + BigInt(lastEnd - 1) > MAX_U64) {
     fail('The last chunk reaches addresses beyond 64 bits (tstart + offset).', { offset: lastChunkPos });
   }
-
   const footOffsets = dv.getUint32(footerPos, true);
   const footSamples = dv.getUint32(footerPos + 4, true);
+  return { footerPos, chunks, entries, nonZero, total, outside, footOffsets, footSamples };
+}
+
+/** Where the footer disagrees with the chunks (the chunks are shown), and counts beyond the text. */
+function footerWarnings(scan: ChunkScan, tsize: bigint, base: number): ProfileWarning[] {
+  const { footOffsets, footSamples, footerPos, nonZero, entries, total, outside } = scan;
+  const warnings: ProfileWarning[] = [];
   if (footOffsets !== nonZero) {
     warnings.push({
       message:
@@ -458,15 +541,24 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
       offset: base,
     });
   }
+  return warnings;
+}
 
-  // Pass 2: fill exact-size columns.
+/** Pass 2: the non-zero counts and their addresses (tstart + offset + i), in exact-size columns. */
+function readCounts(
+  bytes: Uint8Array,
+  base: number,
+  scan: ChunkScan,
+  tstart: bigint,
+): { addrHi: Uint32Array; addrLo: Uint32Array; weight: Float64Array } {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const [tHi, tLo] = splitBig(tstart);
-  const addrHi = new Uint32Array(nonZero);
-  const addrLo = new Uint32Array(nonZero);
-  const weight = new Float64Array(nonZero);
+  const addrHi = new Uint32Array(scan.nonZero);
+  const addrLo = new Uint32Array(scan.nonZero);
+  const weight = new Float64Array(scan.nonZero);
   let n = 0;
-  p = base;
-  while (p < footerPos) {
+  let p = base;
+  while (p < scan.footerPos) {
     const off = dv.getUint32(p, true);
     const num = dv.getUint32(p + 4, true);
     const q = p + 8;
@@ -482,31 +574,34 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
     }
     p = q + 4 * num;
   }
-  const stackStart = new Uint32Array(nonZero + 1);
-  const stackLocs = new Uint32Array(nonZero);
-  for (let i = 0; i < nonZero; i++) {
-    stackStart[i + 1] = i + 1;
-    stackLocs[i] = i;
-  }
-  const locName = new Int32Array(nonZero).fill(-1);
-  const hasAddr = new Uint8Array(nonZero).fill(1);
+  return { addrHi, addrLo, weight };
+}
 
-  const path = value('path');
-  const mapping: Mapping = {
-    start: tstart,
-    end: tstart + tsize,
+function imageMapping(text: TextSegment, path: string | undefined): Mapping {
+  return {
+    start: text.tstart,
+    end: text.tstart + text.tsize,
     offset: 0n,
-    path: path !== undefined && path !== '' ? path : `image-${imageId}`,
+    path: path !== undefined && path !== '' ? path : `image-${text.imageId}`,
     // DCPI addresses are the image's own text addresses (tstart + offset): an ELF of the image
     // resolves them directly, not through a run-time mapping.
-    linkTimeAddresses: tstartText !== undefined,
+    linkTimeAddresses: text.tstartText !== undefined,
   };
+}
 
+/** The metadata panel's facts: the header's values explained, and what the chunks held. */
+function metadata(
+  header: DcpiHeader,
+  value: (key: string) => string | undefined,
+  text: TextSegment,
+  scan: ChunkScan,
+): Record<string, string> {
+  const { tstart, tstartText, tsize, epoch, epochText } = text;
   const event = value('event')!;
   const period = value('period')!;
   const extra: Record<string, string> = {
-    'image id': imageId,
-    version: version ?? 'none (assumed 0.06/0.07)',
+    'image id': text.imageId,
+    version: text.version ?? 'none (assumed 0.06/0.07)',
     epoch: epoch.iso ?? epochText,
     'epoch as written': epochText,
     platform: value('platform')!,
@@ -518,10 +613,10 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
       tstartText === undefined ? 'unknown (no tstart line; shown as 0x0)' : `0x${tstart.toString(16)}`,
     'text size': `${tsize} bytes (0x${tsize.toString(16)})`,
     'address unit': '1 per index (address = tstart + offset + i)',
-    chunks: String(chunks),
-    'addresses with samples': String(nonZero),
-    'total samples': String(total),
-    footer: `${footOffsets} addresses, ${footSamples} samples`,
+    chunks: String(scan.chunks),
+    'addresses with samples': String(scan.nonZero),
+    'total samples': String(scan.total),
+    footer: `${scan.footOffsets} addresses, ${scan.footSamples} samples`,
   };
   for (const key of ['path', 'cpucount', 'cpuamask', 'cpuimplv']) {
     const v = value(key);
@@ -529,20 +624,5 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
   }
   const unknown = header.lines.filter((h) => !h.known);
   if (unknown.length > 0) extra['unknown header lines'] = unknown.map((h) => h.raw).join('\n');
-
-  return {
-    format: 'dcpi',
-    meta: {
-      periodUs: 0,
-      mappings: [mapping],
-      headerLines: header.lines.map((h) => ({ key: h.key, value: h.value, known: h.known })),
-      extra,
-    },
-    locations: { count: nonZero, addrHi, addrLo, hasAddr, locName },
-    strings: [],
-    samples: { count: nonZero, stackStart, stackLocs, weight },
-    adjustCallers: false,
-    flat: true,
-    warnings,
-  };
+  return extra;
 }
