@@ -18,6 +18,7 @@ import {
   PREVIEW_MIN_FRAMES,
   sortedStackOrder,
 } from './model/calltree';
+import { type DiffTotals, type DiffWidth, diffTree, functionsIn, mergeSides } from './model/diff';
 import { foldProfile } from './model/fold';
 import { functionTableOf } from './model/functions';
 import { applyTransforms, type Transform } from './model/transforms';
@@ -40,6 +41,11 @@ export interface Analysis {
   timings: Timings;
   /** A preview from the importer has no function table yet (zeros); the table says it is coming. */
   functionsPending?: true;
+  /**
+   * In a comparison (diff mode): both sides' totals per chain of `tree` (whose own weights are the
+   * chosen width), and both sides' function tables; `functions` is the comparison's.
+   */
+  diff?: DiffTotals;
 }
 
 export type Progress = (phase: string, fraction: number) => void;
@@ -194,6 +200,42 @@ export function analyze(
         })),
   });
   return { profile: graph, tree, functions, timings: { ...timings, treeMs: now() - t0 } };
+}
+
+/**
+ * The comparison of two folded profiles under one view: both sides transformed (and inverted)
+ * alike, merged by call path; the tree's widths are `width`'s. `profile` is the merged profile with
+ * those weights (what search and export read).
+ */
+export function analyzeDiff(
+  comp: FoldedProfile,
+  base: FoldedProfile,
+  view: ViewSpec & { width: DiffWidth },
+  timings: Omit<Timings, 'treeMs'> = { parseMs: 0, foldMs: 0 },
+): Analysis {
+  const t0 = now();
+  const c = derive(comp, view);
+  const b = derive(base, view);
+  const merged = mergeSides(c.graph, b.graph);
+  const { tree, sides } = diffTree(merged, view.width);
+  const p = merged.profile;
+  const weight =
+    view.width === 'comparison' ? merged.comp : view.width === 'baseline' ? merged.base : p.stacks.weight;
+  let whole = 0;
+  for (let s = 0; s < weight.length; s++) whole += weight[s];
+  const profile: FoldedProfile = {
+    ...p,
+    meta: { ...comp.meta, totalSamples: whole },
+    stacks: { ...p.stacks, weight },
+  };
+  const compFunctions = functionsIn(p, c.table);
+  return {
+    profile,
+    tree,
+    functions: compFunctions,
+    diff: { ...sides, compFunctions, baseFunctions: functionsIn(p, b.table) },
+    timings: { ...timings, treeMs: now() - t0 },
+  };
 }
 
 export interface SandwichAnalysis {

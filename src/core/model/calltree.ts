@@ -123,8 +123,9 @@ function commonPrefix(frames: Uint32Array, a: number, aLen: number, b: number, b
  * consecutive ids: one new chain. Where it branches off inside an existing chain, that chain is
  * split in two (node ids do not change, only which chain holds them). So the work is per stack
  * and per chain, plus one memcpy of each new suffix's frames and one `fill` of chain ids.
+ * `leafOut`, when given, receives each stack's last node (node ids never change).
  */
-export function buildCallTree(p: FoldedProfile, order?: Uint32Array): CallTree {
+export function buildCallTree(p: FoldedProfile, order?: Uint32Array, leafOut?: Uint32Array): CallTree {
   const { start, frames, weight } = p.stacks;
   const n = p.stacks.count;
   const sorted = order ?? sortStacks(start, frames, n);
@@ -222,6 +223,7 @@ export function buildCallTree(p: FoldedProfile, order?: Uint32Array): CallTree {
       // The stack ends at x's last node (a repeated stack: views may produce them).
       cSelf[x] += w;
       acc[top] += w;
+      if (leafOut) leafOut[s] = cEnd[x] - 1;
       continue;
     }
     // The new nodes: one chain z under x's last node.
@@ -233,6 +235,7 @@ export function buildCallTree(p: FoldedProfile, order?: Uint32Array): CallTree {
     cSelf[z] = w;
     frameU32.set(frames.subarray(b + common, b + len), next);
     next += len - common;
+    if (leafOut) leafOut[s] = next - 1;
     addChild(x, z);
     open[++top] = z;
     acc[top] = w;
@@ -428,4 +431,25 @@ export function nodeByNames(
     v = c;
   }
   return v;
+}
+
+/**
+ * Sets every chain's total and self to other weights of the same stacks (a diff's comparison or
+ * baseline) and re-orders each node's children heaviest first by them.
+ */
+export function reweighTree(t: CallTree, total: Float64Array, self: Float64Array): void {
+  const c = t.chains;
+  c.total.set(total);
+  c.self.set(self);
+  const kids: number[] = [];
+  for (let p = 0; p < c.count; p++) {
+    if (c.firstChild[p] === -1) continue;
+    kids.length = 0;
+    for (let k = c.firstChild[p]; k !== -1; k = c.nextSibling[t.chain[k]]) kids.push(k);
+    if (kids.length < 2) continue;
+    kids.sort((a, b) => c.total[t.chain[b]] - c.total[t.chain[a]] || a - b);
+    c.firstChild[p] = kids[0];
+    for (let i = 0; i + 1 < kids.length; i++) c.nextSibling[t.chain[kids[i]]] = kids[i + 1];
+    c.nextSibling[t.chain[kids[kids.length - 1]]] = -1;
+  }
 }

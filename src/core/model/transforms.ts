@@ -252,8 +252,12 @@ export class StackSink {
   /** 1 for every frame id used by a stack (marked while hashing, saving a pass in `finish`). */
   private used: Uint8Array;
 
-  constructor(src: FoldedProfile, extraFrames = 0, frameCapacity = src.stacks.frames.length) {
-    const maxStacks = src.stacks.count;
+  constructor(
+    src: FoldedProfile,
+    extraFrames = 0,
+    frameCapacity = src.stacks.frames.length,
+    maxStacks = src.stacks.count,
+  ) {
     this.frames = new Uint32Array(Math.max(16, frameCapacity));
     this.start = new Uint32Array(maxStacks + 1);
     this.weight = new Float64Array(maxStacks);
@@ -288,11 +292,14 @@ export class StackSink {
     this.pos += e - b;
   }
 
-  /** Ends the current stack with `w`: dropped when empty, summed into an identical earlier one. */
-  end(w: number): void {
+  /**
+   * Ends the current stack with `w`: dropped when empty (-1), summed into an identical earlier one.
+   * Returns the stack's id in the result.
+   */
+  end(w: number): number {
     const b = this.begin;
     const e = this.pos;
-    if (e === b) return;
+    if (e === b) return -1;
     const fr = this.frames;
     const used = this.used;
     let h = Math.imul(e - b, 0x9e3779b1);
@@ -313,7 +320,7 @@ export class StackSink {
         start[id + 1] = e;
         this.weight[id] = w;
         this.begin = e;
-        return;
+        return id;
       }
       if (hashes[other] !== h) continue;
       const ob = start[other];
@@ -323,7 +330,7 @@ export class StackSink {
       if (k < e - b) continue;
       this.weight[other] += w;
       this.pos = b;
-      return;
+      return other;
     }
   }
 

@@ -1,0 +1,185 @@
+// Two profiles compared: the comparison's call tree merged with the baseline's by call path.
+// Frames are the same when their function names and module names agree (after symbolization and
+// transforms; never addresses, which ASLR moves). The merged tree has one node per path found on
+// either side; each chain carries both sides' totals and selves, and the tree's own weights (what
+// the layout draws as widths) are one of them, or their sum so that paths that vanished stay visible.
+//
+// Colour is the change in a path's share of its profile (normalized) or in its samples (absolute).
+
+import { basename } from '../text/names';
+import type { FoldedProfile } from '../types';
+import { buildCallTree, type CallTree, type FunctionTable, reweighTree, sortedStackOrder } from './calltree';
+import { functionTableOf } from './functions';
+import { StackSink } from './transforms';
+
+export type DiffWidth = 'comparison' | 'baseline' | 'both';
+
+/** One side's weights, per chain of the merged tree (every node of a chain shares them). */
+export interface SideTotals {
+  total: Float64Array;
+  self: Float64Array;
+  /** All samples of the side. */
+  whole: number;
+}
+
+export interface DiffTotals {
+  base: SideTotals;
+  comp: SideTotals;
+  /** Per function (frame id of the merged profile): each side's self and total. */
+  baseFunctions: FunctionTable;
+  compFunctions: FunctionTable;
+}
+
+/** Both sides' stacks in one frame table: each unique stack once, with each side's weight. */
+export interface MergedSides {
+  /** Weights are the sum of both sides (every stack on either side has weight). */
+  profile: FoldedProfile;
+  comp: Float64Array;
+  base: Float64Array;
+}
+
+const frameKey = (p: FoldedProfile, f: number) =>
+  `${basename(p.modules[p.frames.module[f]] ?? '')}\0${p.frames.name[f]}`;
+
+/** Merges the comparison's and the baseline's stacks by frame names (and module names). */
+export function mergeSides(comp: FoldedProfile, base: FoldedProfile): MergedSides {
+  // Baseline frames map to the comparison's by name and module; the others become extra frames.
+  const ids = new Map<string, number>();
+  for (let f = 0; f < comp.frames.count; f++) ids.set(frameKey(comp, f), f);
+  const modules = comp.modules.slice();
+  const moduleIds = new Map(modules.map((m, i) => [basename(m), i]));
+  const extraNames: string[] = [];
+  const extraModules: number[] = [];
+  const baseMap = new Uint32Array(base.frames.count);
+  for (let f = 0; f < base.frames.count; f++) {
+    const key = frameKey(base, f);
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = comp.frames.count + extraNames.length;
+      ids.set(key, id);
+      extraNames.push(base.frames.name[f]);
+      const m = base.frames.module[f];
+      let mod = -1;
+      if (m >= 0) {
+        const path = base.modules[m];
+        mod = moduleIds.get(basename(path)) ?? -1;
+        if (mod < 0) {
+          mod = modules.length;
+          modules.push(path);
+          moduleIds.set(basename(path), mod);
+        }
+      }
+      extraModules.push(mod);
+    }
+    baseMap[f] = id;
+  }
+  const src: FoldedProfile = { ...comp, modules };
+  const sink = new StackSink(
+    src,
+    extraNames.length,
+    comp.stacks.frames.length + base.stacks.frames.length,
+    comp.stacks.count + base.stacks.count,
+  );
+  const compW: number[] = [];
+  const baseW: number[] = [];
+  const add = (id: number, column: number[], other: number[], w: number) => {
+    if (id < 0) return;
+    while (column.length <= id) {
+      column.push(0);
+      other.push(0);
+    }
+    column[id] += w;
+  };
+  {
+    const { start, frames, weight } = comp.stacks;
+    for (let s = 0; s < comp.stacks.count; s++) {
+      sink.copy(frames, start[s], start[s + 1]);
+      add(sink.end(weight[s]), compW, baseW, weight[s]);
+    }
+  }
+  {
+    const { start, frames, weight } = base.stacks;
+    for (let s = 0; s < base.stacks.count; s++) {
+      const e = start[s + 1];
+      sink.reserve(e - start[s]);
+      for (let i = start[s]; i < e; i++) sink.push(baseMap[frames[i]]);
+      add(sink.end(weight[s]), baseW, compW, weight[s]);
+    }
+  }
+  const profile = sink.finish(src, extraNames, extraModules);
+  return { profile, comp: Float64Array.from(compW), base: Float64Array.from(baseW) };
+}
+
+/**
+ * The merged call tree with both sides' totals per chain, its widths taken from `width`. The tree's structure comes from both sides together, so a chain's nodes
+ * share their totals on each side.
+ */
+export function diffTree(
+  m: MergedSides,
+  width: DiffWidth,
+): { tree: CallTree; sides: Pick<DiffTotals, 'comp' | 'base'> } {
+  const p = m.profile;
+  const leaf = new Uint32Array(p.stacks.count);
+  const tree = buildCallTree(p, sortedStackOrder(p), leaf);
+  const side = (w: Float64Array): SideTotals => {
+    const n = tree.chains.count;
+    const total = new Float64Array(n);
+    const self = new Float64Array(n);
+    let whole = 0;
+    for (let s = 0; s < p.stacks.count; s++) {
+      const x = w[s];
+      if (x === 0) continue;
+      whole += x;
+      let c = tree.chain[leaf[s]];
+      self[c] += x;
+      for (;;) {
+        total[c] += x;
+        if (c === 0) break;
+        c = tree.chain[tree.chains.parent[c]];
+      }
+    }
+    return { total, self, whole };
+  };
+  const comp = side(m.comp);
+  const base = side(m.base);
+  if (width !== 'both') {
+    const w = width === 'comparison' ? comp : base;
+    reweighTree(tree, w.total, w.self);
+  }
+  return { tree, sides: { comp, base } };
+}
+
+/**
+ * A side's function table (of its un-inverted profile: functions are the same whichever way the
+ * graph grows) in the frame ids of the merged profile; functions the side lacks are zero.
+ */
+export function functionsIn(merged: FoldedProfile, side: FoldedProfile): FunctionTable {
+  const own = functionTableOf(side);
+  const ids = new Map<string, number>();
+  for (let f = 0; f < side.frames.count; f++) ids.set(frameKey(side, f), f);
+  const n = merged.frames.count;
+  const self = new Float64Array(n);
+  const total = new Float64Array(n);
+  for (let f = 0; f < n; f++) {
+    const g = ids.get(frameKey(merged, f));
+    if (g === undefined) continue;
+    self[f] = own.self[g];
+    total[f] = own.total[g];
+  }
+  return { count: n, self, total };
+}
+
+/**
+ * The change of a path (or function) from the baseline to the comparison: in its share of each
+ * profile's samples (normalized, the default), or in samples.
+ */
+export function deltaOf(
+  comp: number,
+  base: number,
+  compWhole: number,
+  baseWhole: number,
+  normalized: boolean,
+): number {
+  if (!normalized) return comp - base;
+  return (compWhole > 0 ? comp / compWhole : 0) - (baseWhole > 0 ? base / baseWhole : 0);
+}
