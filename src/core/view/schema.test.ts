@@ -24,6 +24,7 @@ describe('view schema in the URL', () => {
       ],
       mangled: true,
       theme: 'dark',
+      diff: { width: 'both', normalized: false },
     };
     expect(decodeView(encodeView(v))).toEqual(v);
     const diff: ViewState = { ...DEFAULT_VIEW, mode: 'diff' };
@@ -58,6 +59,7 @@ describe('view schema in the URL', () => {
       mode: 'graph',
       granularity: 'functions',
       mangled: false,
+      diffWidth: 'comparison',
     });
   });
   it('finds the zoomed node by names, and stops at the deepest match', () => {

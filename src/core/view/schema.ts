@@ -8,7 +8,10 @@
 // Functions are named, never numbered (zoom path, transforms, the sandwich's function, the
 // selection), so the state survives re-parsing and re-symbolization.
 
+import type { DiffWidth } from '../model/diff';
 import type { Transform } from '../model/transforms';
+
+export type { DiffWidth };
 
 export type Mode = 'graph' | 'sandwich' | 'diff';
 /** A frame is a function (inlined ones their own frames), a source line, or an address. */
@@ -50,6 +53,11 @@ export interface ViewState {
   mangled: boolean;
   /** A theme the user chose; absent: the system's. */
   theme?: ThemeName;
+  /**
+   * Mode `diff`: bar widths from the comparison, the baseline, or both (vanished paths stay
+   * visible); colour by the change in share of each profile (normalized) or in samples.
+   */
+  diff: { width: DiffWidth; normalized: boolean };
 }
 
 export const DEFAULT_VIEW: ViewState = {
@@ -62,6 +70,7 @@ export const DEFAULT_VIEW: ViewState = {
   search: { text: '', regex: true },
   orientation: 'flame',
   mangled: false,
+  diff: { width: 'comparison', normalized: true },
 };
 
 /** The part of the view the worker derives trees and tables from. */
@@ -73,6 +82,8 @@ export interface WorkerView {
   granularity: Granularity;
   mangled: boolean;
   sampleType?: string;
+  baseSampleType?: string;
+  diffWidth: DiffWidth;
 }
 
 export function workerViewOf(v: ViewState): WorkerView {
@@ -82,9 +93,11 @@ export function workerViewOf(v: ViewState): WorkerView {
     mode: v.mode,
     granularity: v.granularity,
     mangled: v.mangled,
+    diffWidth: v.diff.width,
   };
   if (v.mode === 'sandwich' && v.sandwich !== undefined) w.sandwich = v.sandwich;
   if (v.profiles.main.sampleType !== undefined) w.sampleType = v.profiles.main.sampleType;
+  if (v.profiles.base?.sampleType !== undefined) w.baseSampleType = v.profiles.base.sampleType;
   return w;
 }
 
@@ -130,6 +143,8 @@ export function encodeView(v: ViewState): string {
   if (v.fn) p.set('fn', v.fn);
   if (v.transforms.length > 0) p.set('t', JSON.stringify(v.transforms));
   if (v.mangled) p.set('mangled', '1');
+  if (v.diff.width !== 'comparison') p.set('width', v.diff.width);
+  if (!v.diff.normalized) p.set('absolute', '1');
   if (v.theme) p.set('theme', v.theme);
   const text = p.toString();
   return text ? `#${text}` : '';
@@ -138,7 +153,12 @@ export function encodeView(v: ViewState): string {
 /** Reads what it can; anything malformed is left at its default, never thrown. */
 export function decodeView(hash: string): ViewState {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
-  const v: ViewState = { ...DEFAULT_VIEW, profiles: { main: {} }, search: { ...DEFAULT_VIEW.search } };
+  const v: ViewState = {
+    ...DEFAULT_VIEW,
+    profiles: { main: {} },
+    search: { ...DEFAULT_VIEW.search },
+    diff: { ...DEFAULT_VIEW.diff },
+  };
   const url = p.get('profileURL')?.trim();
   if (url) v.profiles.main.source = { kind: 'url', url };
   const baseUrl = p.get('baseURL')?.trim();
@@ -175,6 +195,9 @@ export function decodeView(hash: string): ViewState {
     }
   }
   if (p.get('mangled') === '1') v.mangled = true;
+  const width = p.get('width');
+  if (width === 'baseline' || width === 'both') v.diff.width = width;
+  if (p.get('absolute') === '1') v.diff.normalized = false;
   const theme = p.get('theme');
   if (theme === 'light' || theme === 'dark') v.theme = theme;
   return v;
