@@ -7,6 +7,7 @@ import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
+import { looksLikePprof, parsePprof } from './pprof.ts';
 
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 
@@ -26,13 +27,14 @@ interface Importer {
 /** In order of trust: binary magic first, the loosest text format last. */
 const IMPORTERS: Importer[] = [
   { id: 'gperftools', sniff: (b) => looksLikeGperftools(b) || startsWithZeroWord(b), parse: parseGperftools },
+  { id: 'pprof', sniff: looksLikePprof, parse: (b) => parsePprof(b) },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
   { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
 ];
 
 export const NOT_RECOGNISED =
-  'not a recognised profile: expected a gperftools CPU profile, DCPI profile, pprof --raw output or folded stacks';
+  'not a recognised profile: expected a gperftools CPU profile, pprof profile.proto (.pb.gz), DCPI profile, pprof --raw output or folded stacks';
 
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
