@@ -2,7 +2,15 @@
 // (FoldedProfile), and how problems are reported (ProfileWarning, ProfileError).
 // Pure TypeScript: no DOM, no React. Columnar (typed arrays), never an object per sample.
 
-export type FormatId = 'gperftools' | 'folded' | 'dcpi' | 'pprof-raw' | 'pprof' | 'heap' | 'perf-script' | 'folded-diff';
+export type FormatId =
+  | 'gperftools'
+  | 'folded'
+  | 'dcpi'
+  | 'pprof-raw'
+  | 'pprof'
+  | 'heap'
+  | 'perf-script'
+  | 'folded-diff';
 export type ByteOrder = 'little' | 'big';
 
 /** A problem that did not stop parsing. `offset` is a byte offset into the file, `line` 1-based. */
@@ -142,7 +150,12 @@ export type SampleLabel =
 export interface RawMeta {
   wordSize?: 32 | 64;
   byteOrder?: ByteOrder;
-  /** Sampling period in microseconds; 0 when unknown (counts only, no time units). */
+  /**
+   * Microseconds per unit of `samples.weight`; 0 when unknown (counts only, no time units). For
+   * sample counts this is the sampling period. pprof: a count column with a time period gives the
+   * period (cpu/nanoseconds 10000000 → 10000); a column in a time unit gives that unit (0.001 for
+   * cpu/nanoseconds), so total × periodUs is time either way (`period` keeps the real one).
+   */
   periodUs: number;
   mappings: Mapping[];
   /** Format-specific header lines to show as they are (DCPI header, build=…). */
@@ -195,6 +208,10 @@ export interface FoldedMeta {
   byteOrder?: ByteOrder;
   periodUs: number;
   totalSamples: number;
+  /** What the weights are (the RawProfile's default sample type), when the format names it. */
+  sampleType?: SampleType;
+  /** RawMeta.period, when the format states one. */
+  period?: { value: number; type: SampleType };
   /** totalSamples × periodUs, or undefined when the period is unknown. */
   samplingTimeUs?: number;
   mappings: MappingInfo[];

@@ -329,7 +329,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
  * describes the file through this too.
  */
 export function foldedMeta(
-  raw: Pick<RawProfile, 'format' | 'meta' | 'warnings'>,
+  raw: Pick<RawProfile, 'format' | 'meta' | 'warnings' | 'sampleTypes' | 'defaultSampleType'>,
   fileName: string,
   total: number,
 ): FoldedMeta {
@@ -347,5 +347,8 @@ export function foldedMeta(
   if (periodUs > 0) meta.samplingTimeUs = total * periodUs;
   if (raw.meta.headerLines) meta.headerLines = raw.meta.headerLines.map((l) => ({ ...l }));
   if (raw.meta.extra) meta.extra = { ...raw.meta.extra };
+  const types = raw.sampleTypes;
+  if (types && types.length > 0) meta.sampleType = { ...types[raw.defaultSampleType ?? types.length - 1] };
+  if (raw.meta.period) meta.period = { value: raw.meta.period.value, type: { ...raw.meta.period.type } };
   return meta;
 }
