@@ -128,9 +128,11 @@ class Reader {
     return this.hi === 0 ? this.lo >>> 0 : -1;
   }
 
-  /** Reads a length prefix and returns the end of the bytes it covers (checked against `end`). */
-  length(end: number): number {
-    const at = this.pos;
+  /**
+   * Reads a length prefix and returns the end of the bytes it covers (checked against `end`);
+   * `keyAt`, the offset of the field's key, is where a field that runs past the end is reported.
+   */
+  length(end: number, keyAt: number): number {
     this.varint(end);
     const n = this.hi === 0 ? this.lo >>> 0 : -1;
     if (n < 0 || n > end - this.pos) {
@@ -138,7 +140,7 @@ class Reader {
         end >= this.buf.length
           ? `a field of ${this.hi === 0 ? n : 'over 2^32'} bytes runs past the end of the file`
           : `a field of ${this.hi === 0 ? n : 'over 2^32'} bytes runs past the end of its message`,
-        at,
+        keyAt,
       );
     }
     return this.pos + n;
@@ -154,7 +156,7 @@ class Reader {
         this.fixed(8, end, keyAt);
         return;
       case 2:
-        this.pos = this.length(end);
+        this.pos = this.length(end, keyAt);
         return;
       case 5:
         this.fixed(4, end, keyAt);
@@ -320,40 +322,46 @@ const SUBMESSAGE: Record<number, (f: number, wt: number) => boolean> = {
 
 /**
  * True when the bytes (already gunzipped) start like a profile.proto Profile: the first fields (up
- * to 8, or all of a short file) have known field numbers with their wire types, lengths that fit,
- * and submessages (and strings) that are themselves well formed. Text and gperftools files fail on
- * the first byte or two.
+ * to 8) have known field numbers with their wire types, lengths that fit, and submessages (and
+ * strings) that are themselves well formed. Text and gperftools files fail on the first byte or
+ * two. A file damaged after its first field(s) is still claimed, so that the user gets the
+ * importer's precise error: one good field then a field whose key is right but whose value is not,
+ * or two good fields then anything.
  */
 export function looksLikePprof(bytes: Uint8Array): boolean {
   if (bytes.length < 2) return false;
   const r = new Reader(bytes);
   const end = bytes.length;
   let fields = 0;
-  try {
-    while (r.pos < end && fields < 8) {
-      const at = r.pos;
+  while (r.pos < end && fields < 8) {
+    const at = r.pos;
+    let f = 0;
+    let wt = 0;
+    try {
       r.varint(end);
-      if (r.hi !== 0) return false;
-      const f = r.lo >>> 3;
-      const wt = r.lo & 7;
-      const want = PROFILE_WIRE[f];
-      if (want === undefined) return false;
-      if (wt !== want && !(f === P_COMMENT && wt === 2)) return false;
+      f = r.hi === 0 ? r.lo >>> 3 : 0;
+      wt = r.lo & 7;
+    } catch {
+      return fields >= 2;
+    }
+    const want = PROFILE_WIRE[f];
+    if (want === undefined || (wt !== want && !(f === P_COMMENT && wt === 2))) return fields >= 2;
+    try {
       if (wt === 2) {
-        const e = r.length(end);
+        const e = r.length(end, at);
         const sub = SUBMESSAGE[f];
-        if (sub && !wellFormed(bytes, r.pos, e, sub)) return false;
+        if (sub && !wellFormed(bytes, r.pos, e, sub)) return fields >= 1;
         if (f === P_STRING) {
-          for (let i = r.pos; i < e; i++) if (bytes[i] < 0x20 && bytes[i] !== 9) return false;
+          for (let i = r.pos; i < e; i++) if (bytes[i] < 0x20 && bytes[i] !== 9) return fields >= 1;
         }
         r.pos = e;
       } else r.skip(wt, end, at);
-      fields++;
+    } catch {
+      return fields >= 1;
     }
-  } catch {
-    return false;
+    fields++;
   }
-  return fields >= 2 || r.pos === end;
+  return fields >= 2 || (fields === 1 && r.pos === end);
 }
 
 /** Parses a profile.proto Profile (not gzipped: detect.ts gunzips). */
@@ -490,7 +498,7 @@ class PprofParser {
       throw new Damage(`field ${f} of Profile has wire type ${wt}, expected ${want}`, at);
     }
     if (wt === 2 && want === 2) {
-      const e = r.length(end);
+      const e = r.length(end, at);
       switch (f) {
         case P_SAMPLE:
           this.sample(e);
@@ -518,7 +526,7 @@ class PprofParser {
       return;
     }
     if (f === P_COMMENT && wt === 2) {
-      const e = r.length(end);
+      const e = r.length(end, at);
       while (r.pos < e) {
         const vAt = r.pos;
         r.varint(e);
@@ -594,7 +602,7 @@ class PprofParser {
         const kAt = r.pos;
         const [f, wt] = this.key(end);
         if (f === 1 && wt === 2) {
-          const e = r.length(end);
+          const e = r.length(end, kAt);
           while (r.pos < e) {
             const at = r.pos;
             r.varint(e);
@@ -605,7 +613,7 @@ class PprofParser {
           r.varint(end);
           locs.push(ids.get(r.hi, r.lo, kAt));
         } else if (f === 2 && wt === 2) {
-          const e = r.length(end);
+          const e = r.length(end, kAt);
           while (r.pos < e) {
             r.varint(e);
             this.values.push(r.signed);
@@ -614,7 +622,7 @@ class PprofParser {
           r.varint(end);
           this.values.push(r.signed);
         } else if (f === 3 && wt === 2) {
-          const e = r.length(end);
+          const e = r.length(end, kAt);
           this.label(kAt, e);
         } else {
           r.skip(wt, end, kAt);
@@ -722,7 +730,7 @@ class PprofParser {
         addrHi = r.hi;
         addrLo = r.lo >>> 0;
       } else if (f === 4 && wt === 2) {
-        const e = r.length(end);
+        const e = r.length(end, kAt);
         let fn = -1;
         let line = 0;
         while (r.pos < e) {
