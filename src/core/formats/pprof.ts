@@ -821,7 +821,9 @@ class PprofParser {
         this.maxStringRefAt,
       );
     }
-    if (strings.length > 0 && strings[0] !== '') {
+    // Fields left out default to string 0, which profile.proto requires to be "".
+    if (strings.length === 0) strings.push('');
+    else if (strings[0] !== '') {
       warnings.push({
         message: 'the string table does not start with an empty string, as profile.proto requires',
       });
@@ -920,6 +922,10 @@ class PprofParser {
     const n = this.sampleCount;
     const columns: Float64Array[] = [];
     const nCols = Math.max(1, nTypes);
+    if (nCols * n > 16 * this.bytes.length + (1 << 20)) {
+      // a column per sample type: never more memory than a multiple of the file's size
+      throw new Damage(`${nTypes} sample types for ${n} samples: far more than the file holds`, 0);
+    }
     for (let t = 0; t < nCols; t++) columns.push(new Float64Array(n));
     const vs = this.valueStart.data;
     const vals = this.values.data;
@@ -966,7 +972,15 @@ class PprofParser {
       }
       labels = [];
       const col = new Map<number, SampleLabel>();
+      // A column per key per sample: a file with many keys and many samples could ask for far more
+      // memory than its size, so keys beyond a budget proportional to the file are left out.
+      const budget = 16 * this.bytes.length + (1 << 20);
+      let dropped = 0;
       for (const [k, e] of byKey) {
+        if ((col.size + 1) * n > budget) {
+          dropped++;
+          continue;
+        }
         const key = strings[k];
         const l: SampleLabel = e.isString
           ? { key, kind: 'string', value: new Int32Array(n).fill(-1) }
@@ -975,9 +989,12 @@ class PprofParser {
         col.set(k, l);
         labels.push(l);
       }
+      if (dropped > 0)
+        warnings.push({ message: `${dropped} label keys left out (too many labels for the file size)` });
       for (let i = nLabels - 1; i >= 0; i--) {
         // backwards, so the first label of a key in a sample wins
-        const l = col.get(this.labelKey.data[i])!;
+        const l = col.get(this.labelKey.data[i]);
+        if (!l) continue;
         const s = this.labelSample.data[i];
         if (l.kind === 'string') l.value[s] = this.labelStr.data[i];
         else l.value[s] = this.labelNum.data[i];
