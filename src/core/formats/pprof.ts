@@ -182,7 +182,8 @@ const idKey = (hi: number, lo: number): IdKey => (hi < 0x200000 ? hi * TWO32 + l
  */
 class IdTable {
   count = 0;
-  private dense = new Int32Array(64).fill(-1);
+  /** Dense index of each small id (-1: not seen yet); read directly by the sample loop. */
+  dense = new Int32Array(64).fill(-1);
   private readonly sparse = new Map<IdKey, number>();
   /** Byte offset where each index was first referenced or defined. */
   readonly firstAt = new U32Builder(64);
@@ -603,12 +604,8 @@ class PprofParser {
         const [f, wt] = this.key(end);
         if (f === 1 && wt === 2) {
           const e = r.length(end, kAt);
-          while (r.pos < e) {
-            const at = r.pos;
-            r.varint(e);
-            if (locs.length === locs.data.length) locs.grow(locs.length + 1);
-            locs.data[locs.length++] = ids.get(r.hi, r.lo, at);
-          }
+          this.packedLocations(r.pos, e);
+          r.pos = e;
         } else if (f === 1 && wt === 0) {
           r.varint(end);
           locs.push(ids.get(r.hi, r.lo, kAt));
@@ -642,6 +639,47 @@ class PprofParser {
     this.stackStart.push(locs.length);
     this.valueStart.push(this.values.length);
     this.sampleCount++;
+  }
+
+  /**
+   * The hot loop of a large profile (tens of millions of location ids): packed ids in [p, e) as
+   * dense indices onto stackLocs, with 1–3 byte varints and known ids decoded inline.
+   */
+  private packedLocations(p: number, e: number): void {
+    const b = this.bytes;
+    const r = this.r;
+    const ids = this.locIds;
+    const locs = this.stackLocs;
+    if (locs.length + (e - p) > locs.data.length) locs.grow(locs.length + (e - p));
+    const data = locs.data;
+    let n = locs.length;
+    let dense = ids.dense;
+    while (p < e) {
+      const at = p;
+      let v = b[p];
+      if (v < 0x80) p++;
+      else if (p + 1 < e && b[p + 1] < 0x80) {
+        v = (v & 0x7f) | (b[p + 1] << 7);
+        p += 2;
+      } else if (p + 2 < e && b[p + 1] >= 0x80 && b[p + 2] < 0x80) {
+        v = (v & 0x7f) | ((b[p + 1] & 0x7f) << 7) | (b[p + 2] << 14);
+        p += 3;
+      } else {
+        r.pos = p;
+        r.varint(e);
+        p = r.pos;
+        data[n++] = ids.get(r.hi, r.lo, at);
+        dense = ids.dense;
+        continue;
+      }
+      const i = v < dense.length ? dense[v] : -1;
+      if (i >= 0) data[n++] = i;
+      else {
+        data[n++] = ids.get(0, v, at);
+        dense = ids.dense;
+      }
+    }
+    locs.length = n;
   }
 
   private label(at: number, end: number): void {
