@@ -119,19 +119,16 @@ export function makeSyntheticPprof(targetBytes: number, seed: number): Uint8Arra
     [LIBC_START, LIBC_START + 0x156000, 0x26000, '/usr/lib/x86_64-linux-gnu/libc.so.6'],
     [0x7fff_1234_0000, 0x7fff_1234_2000, 0, '[vdso]'],
   ];
-  maps.forEach(([start, limit, offset, file], i) =>
+  maps.forEach(([start, limit, offset, file], i) => {
     msg(3, (b) => {
       b.field(1, i + 1);
       b.field(2, start);
       b.field(3, limit);
       b.field(4, offset);
       b.field(5, str(file));
-      b.field(7, 1);
-      b.field(8, 1);
-      b.field(9, 1);
-      b.field(10, 1);
-    }),
-  );
+      for (const flag of [7, 8, 9, 10]) b.field(flag, 1);
+    });
+  });
   for (let f = 0; f < nFunc; f++) {
     const inBin = f < nBin;
     const base = inBin ? BIN_START + 0x1100 + f * 0x800 : LIBC_START + 0x200 + (f - nBin) * 0x1000;
