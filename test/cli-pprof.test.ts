@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli/main.ts';
 import { parseProfile } from '../src/core/formats/detect.ts';
 import { withSampleType } from '../src/core/formats/sample-types.ts';
-import { errorOf } from './helpers/raw.ts';
 import { runCli } from './helpers/cli.ts';
+import { errorOf } from './helpers/raw.ts';
 
 const fix = (rel: string) => fileURLToPath(new URL(`./fixtures/${rel}`, import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'flamelens-cli-pprof-'));

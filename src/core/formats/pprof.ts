@@ -416,7 +416,6 @@ class PprofParser {
   private readonly locLineCount = new I32Builder(64);
   private readonly lineFunc = new U32Builder(64);
   private readonly lineNo = new U32Builder(64);
-  private readonly lineAt = new U32Builder(64);
 
   // functions, by dense index
   private readonly funcIds: IdTable;
@@ -784,7 +783,6 @@ class PprofParser {
         }
         this.lineFunc.push(fn < 0 ? 0xffffffff : fn);
         this.lineNo.push(line);
-        this.lineAt.push(kAt);
       } else {
         r.skip(wt, end, kAt);
       }
@@ -794,7 +792,6 @@ class PprofParser {
     if (this.locDefined.data[i]) {
       this.lineFunc.length = lineStart;
       this.lineNo.length = lineStart;
-      this.lineAt.length = lineStart;
       this.warnOnce('duplicate location id', at);
       return;
     }
