@@ -1,11 +1,13 @@
 // `flamelens` command line: the same core as the app, run in node.
 //   flamelens fold FILE   folded stacks on stdout (warnings on stderr)
 //   flamelens info FILE   JSON metadata
+//   flamelens proto FILE -o OUT.pb.gz   the folded profile as gzipped pprof profile.proto
 // Options are declared in OPTIONS; a command reads them from `args.options`.
 
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { writePprof } from '../core/formats/pprof-write.ts';
 import { toFoldedText } from '../core/model/serialize.ts';
 import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
@@ -18,9 +20,10 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readFile: (path: string) => Uint8Array;
+  writeFile?: (path: string, bytes: Uint8Array) => void;
 }
 
-type CommandName = 'fold' | 'info';
+type CommandName = 'fold' | 'info' | 'proto';
 
 interface OptionSpec {
   /** Long name without the dashes. */
@@ -59,7 +62,26 @@ const OPTIONS: OptionSpec[] = [
     help: 'an `nm` listing of the main binary to symbolize with',
   },
   { name: 'mangled', value: false, repeatable: false, commands: [], help: 'print C++/Rust names mangled' },
+  {
+    name: 'sample-type',
+    value: true,
+    repeatable: false,
+    commands: [],
+    meta: 'NAME|INDEX',
+    help: 'the value to sum, for profiles with several (pprof: cpu, alloc_space, … or 0, 1, …)',
+  },
+  {
+    name: 'output',
+    value: true,
+    repeatable: false,
+    commands: ['proto'],
+    meta: 'OUT',
+    help: 'where `proto` writes (also -o)',
+  },
 ];
+
+/** Short options: `-o OUT` is `--output OUT`. */
+const SHORT: Record<string, string> = { '-h': 'help', '-o': 'output' };
 
 const COMMANDS: Record<CommandName, { args: string; help: string }> = {
   fold: { args: 'FILE', help: 'print folded stacks (`root;…;leaf COUNT`, sorted) on stdout' },
@@ -67,6 +89,7 @@ const COMMANDS: Record<CommandName, { args: string; help: string }> = {
     args: 'FILE',
     help: 'print metadata as JSON: format, word size, period, samples, mappings, warnings',
   },
+  proto: { args: 'FILE -o OUT', help: 'write the folded profile as gzipped pprof profile.proto' },
 };
 
 export interface ParsedArgs {
@@ -87,9 +110,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
       onlyPositional = true;
       continue;
     }
-    if (!onlyPositional && (a.startsWith('--') || a === '-h')) {
-      const eq = a.indexOf('=');
-      const name = a === '-h' ? 'help' : a.slice(2, eq < 0 ? undefined : eq);
+    if (!onlyPositional && (a.startsWith('--') || a in SHORT)) {
+      const eq = a in SHORT ? -1 : a.indexOf('=');
+      const name = SHORT[a] ?? a.slice(2, eq < 0 ? undefined : eq);
       const spec = OPTIONS.find((o) => o.name === name);
       if (!spec) throw new UsageError(`unknown option ${a}`);
       let value = '';
@@ -168,6 +191,7 @@ async function load(
   file: string,
   symbolFiles: string[],
   mangled: boolean,
+  sampleType: string | undefined,
   io: CliIo,
 ): Promise<Loaded | null> {
   const bytes = readOrReport(file, io);
@@ -183,6 +207,7 @@ async function load(
     run = await runPipeline(bytes, basename(file), {
       symbolFiles: dropped,
       mangled,
+      sampleType,
       loadDemangler: nodeDemangler,
     });
   } catch (e) {
@@ -218,6 +243,8 @@ export function infoJson(p: FoldedProfile, symbols?: SymbolizeReport): Record<st
     periodUs: m.periodUs,
     samples: m.totalSamples,
     samplingTimeUs: m.samplingTimeUs ?? null,
+    sampleType: m.sampleType ?? null,
+    period: m.period ?? null,
     stacks: p.stacks.count,
     frames: p.frames.count,
     mappings: m.mappings.map((x) => ({ start: x.start, end: x.end, offset: x.offset, path: x.path })),
@@ -258,7 +285,13 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
   }
   const file = args.positional[0];
   const symbolFiles = [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])];
-  const loaded = await load(file, symbolFiles, args.options.has('mangled'), io);
+  const output = args.options.get('output')?.[0];
+  if (args.command === 'proto' && (output === undefined || output === '')) {
+    io.stderr(`flamelens: proto needs -o OUT.pb.gz\n${usage()}`);
+    return 2;
+  }
+  const sampleType = args.options.get('sample-type')?.[0];
+  const loaded = await load(file, symbolFiles, args.options.has('mangled'), sampleType, io);
   if (!loaded) return 1;
   const { profile } = loaded;
   switch (args.command) {
@@ -270,6 +303,17 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     case 'info':
       io.stdout(`${JSON.stringify(infoJson(profile, loaded.symbols), null, 2)}\n`);
       return 0;
+    case 'proto': {
+      const bytes = writePprof(profile);
+      try {
+        (io.writeFile ?? writeFileSync)(output!, bytes);
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        io.stderr(`flamelens: ${output}: cannot write file${code ? ` (${code})` : ''}\n`);
+        return 1;
+      }
+      return 0;
+    }
   }
 }
 
@@ -281,6 +325,7 @@ export function nodeIo(): CliIo {
       const b = readFileSync(p);
       return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     },
+    writeFile: (p, bytes) => writeFileSync(p, bytes),
   };
 }
 

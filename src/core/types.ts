@@ -150,7 +150,12 @@ export type SampleLabel =
 export interface RawMeta {
   wordSize?: 32 | 64;
   byteOrder?: ByteOrder;
-  /** Sampling period in microseconds; 0 when unknown (counts only, no time units). */
+  /**
+   * Microseconds per unit of `samples.weight`; 0 when unknown (counts only, no time units). For
+   * sample counts this is the sampling period. pprof: a count column with a time period gives the
+   * period (cpu/nanoseconds 10000000 → 10000); a column in a time unit gives that unit (0.001 for
+   * cpu/nanoseconds), so total × periodUs is time either way (`period` keeps the real one).
+   */
   periodUs: number;
   mappings: Mapping[];
   /** Format-specific header lines to show as they are (DCPI header, build=…). */

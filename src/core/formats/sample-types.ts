@@ -1,6 +1,23 @@
-// Named sample types: which value column of a profile is the weight the fold sums.
+// Named sample types: which value column of a profile is the weight the fold sums (pprof's
+// -sample_index), and what one unit of it is worth in time.
 
 import { ProfileError, type RawProfile, SAMPLES_COUNT, type SampleType } from '../types.ts';
+
+/** Microseconds per unit, for the time units pprof writes; undefined for other units. */
+const TIME_UNIT_US: Record<string, number> = {
+  nanoseconds: 0.001,
+  nanosecond: 0.001,
+  ns: 0.001,
+  microseconds: 1,
+  microsecond: 1,
+  us: 1,
+  milliseconds: 1000,
+  millisecond: 1000,
+  ms: 1000,
+  seconds: 1e6,
+  second: 1e6,
+  s: 1e6,
+};
 
 /** The profile's sample types; one (`samples`/`count`) for formats that only count samples. */
 export function sampleTypesOf(raw: Pick<RawProfile, 'sampleTypes'>): SampleType[] {
@@ -16,27 +33,65 @@ export function defaultSampleTypeIndex(raw: Pick<RawProfile, 'sampleTypes' | 'de
 
 /**
  * The index of a sample type named by its type (`cpu`, `inuse_space`), `type/unit`, or its index;
- * the default for undefined. Throws a ProfileError naming the choices for an unknown one.
+ * the default for undefined or ''. Throws a ProfileError naming the types the profile has for an
+ * unknown one.
  */
 export function sampleTypeIndex(
-  raw: Pick<RawProfile, 'sampleTypes' | 'defaultSampleType'>,
-  name?: string,
+  raw: Pick<RawProfile, 'sampleTypes' | 'defaultSampleType' | 'format'>,
+  spec?: string,
 ): number {
-  if (name === undefined || name === '') return defaultSampleTypeIndex(raw);
+  if (spec === undefined || spec === '') return defaultSampleTypeIndex(raw);
   const types = sampleTypesOf(raw);
-  const i = types.findIndex((t) => t.type === name || `${t.type}/${t.unit}` === name);
-  if (i >= 0) return i;
-  if (/^[0-9]+$/.test(name) && Number(name) < types.length) return Number(name);
-  throw new ProfileError(
-    `no sample type '${name}': this profile has ${types.map((t) => `${t.type}/${t.unit}`).join(', ')}`,
-    'unknown',
-  );
+  if (/^\d+$/.test(spec)) {
+    const i = Number(spec);
+    if (i < types.length) return i;
+  } else {
+    const i = types.findIndex((t) => t.type === spec || `${t.type}/${t.unit}` === spec);
+    if (i >= 0) return i;
+  }
+  const list = types.map((t, i) => `${i}: ${t.type}/${t.unit}`).join(', ');
+  throw new ProfileError(`no sample type "${spec}" in this profile (it has ${list})`, raw.format);
 }
 
-/** The profile with `samples.weight` = the values of sample type `index` (shares all arrays). */
+/**
+ * `meta.periodUs` for value column `index`: microseconds per unit of that column, so that
+ * total × periodUs is time. A column in a time unit (cpu/nanoseconds) gives the unit itself
+ * (0.001 for nanoseconds); a count column gives the period when meta.period is a time
+ * (cpu/nanoseconds 10000000 → 10000); anything else 0 (no time units).
+ */
+export function periodUsFor(raw: RawProfile, index: number): number {
+  const t = sampleTypesOf(raw)[index];
+  if (!t) return 0;
+  const unit = TIME_UNIT_US[t.unit.toLowerCase()];
+  if (unit !== undefined) return unit;
+  if (t.unit === 'count' || t.unit === '') {
+    const p = raw.meta.period;
+    if (!p || !(p.value > 0)) return 0;
+    const pu = TIME_UNIT_US[p.type.unit.toLowerCase()];
+    return pu === undefined ? 0 : p.value * pu;
+  }
+  return 0;
+}
+
+/**
+ * A shallow copy of `raw` whose `samples.weight` is value column `index` (and whose default sample
+ * type and, where the format names its types, periodUs follow), so the fold sums that column.
+ * `raw` itself is not changed; the default column returns `raw`.
+ */
 export function withSampleType(raw: RawProfile, index: number): RawProfile {
+  const types = sampleTypesOf(raw);
+  if (!Number.isInteger(index) || index < 0 || index >= types.length) {
+    throw new ProfileError(`sample type index ${index} is out of range (0..${types.length - 1})`, raw.format);
+  }
   if (index === defaultSampleTypeIndex(raw)) return raw;
   const column = raw.samples.values?.[index];
-  if (!column) throw new ProfileError(`no sample type #${index} in this profile`, raw.format);
-  return { ...raw, samples: { ...raw.samples, weight: column }, defaultSampleType: index };
+  if (!column) throw new ProfileError(`no values for sample type #${index} in this profile`, raw.format);
+  const out: RawProfile = {
+    ...raw,
+    samples: { ...raw.samples, weight: column },
+    defaultSampleType: index,
+    meta: { ...raw.meta },
+  };
+  out.meta.periodUs = raw.sampleTypes ? periodUsFor(out, index) : raw.meta.periodUs;
+  return out;
 }

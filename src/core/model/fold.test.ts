@@ -134,3 +134,32 @@ describe('foldProfile', () => {
     expect(p.frames.count).toBeLessThanOrEqual(6000);
   });
 });
+
+describe('foldProfile: locations that name themselves (pprof Lines)', () => {
+  it('gives a location with lines one frame per line, outermost first, in its module; others go to the symbolizer', () => {
+    // locations: 0 = 0x400100 (leaf, lines: outer → inlined), 1 = 0x400200 (no lines), 2 = 0x900000 (one line)
+    const raw = rawOf([[[0x400100n, 0x400200n, 0x900000n], 4]], {
+      strings: ['outer', 'inlined', 'far', 'x.c'],
+      adjustCallers: false,
+      lines: {
+        start: Uint32Array.from([0, 2, 2, 3]),
+        name: Int32Array.from([0, 1, 2]),
+        file: Int32Array.from([3, 3, -1]),
+        line: Uint32Array.from([10, 3, 0]),
+      },
+    });
+    const seen: string[] = [];
+    const symbolizer: Symbolizer = {
+      lookup: (hi, lo) => {
+        seen.push(((BigInt(hi) << 32n) | BigInt(lo)).toString(16));
+        return ['symbolized'];
+      },
+    };
+    const p = foldProfile(raw, { fileName: 'x.pb', symbolizer });
+    expect(toFoldedText(p)).toBe('far;symbolized;outer;inlined 4\n');
+    expect(seen).toEqual(['400200']); // only the location without lines, at its address as written
+    const outer = p.frames.name.indexOf('outer');
+    expect(p.modules[p.frames.module[outer]]).toBe('/bin/demo');
+    expect(p.frames.module[p.frames.name.indexOf('far')]).toBe(-1);
+  });
+});

@@ -1,5 +1,5 @@
-// RawProfile → FoldedProfile: names every location (embedded symbols, a Symbolizer, or the default
-// MODULE+0xOFFSET), reverses stacks to root first and sums identical stacks.
+// RawProfile → FoldedProfile: names every location (its own lines, embedded symbols, a Symbolizer,
+// or the default MODULE+0xOFFSET), reverses stacks to root first and sums identical stacks.
 // Pure over the RawProfile, so the worker can re-run it with a symbolizer without re-parsing.
 
 import { F64Builder, hexOf, minusOne, StringInterner, U32Builder } from '../address.ts';
@@ -183,10 +183,16 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     return null;
   };
 
+  const lines = raw.lines;
   const resolve = (loc: number, caller: boolean): void => {
     const slot = loc * 2 + (caller ? 1 : 0);
     const begin = seqs.length;
-    if (!locs.hasAddr[loc]) {
+    if (lines && lines.start[loc + 1] > lines.start[loc]) {
+      // Frames the location names itself (pprof Lines), outermost first: symbols are not consulted.
+      const mod = locs.hasAddr[loc] ? frames.moduleOf(index.find(locs.addrHi[loc], locs.addrLo[loc])) : -1;
+      for (let k = lines.start[loc]; k < lines.start[loc + 1]; k++)
+        seqs.push(frames.intern(raw.strings[lines.name[k]], mod));
+    } else if (!locs.hasAddr[loc]) {
       const n = locs.locName[loc];
       seqs.push(frames.intern(n >= 0 ? raw.strings[n] : '[unknown]', -1));
     } else {
@@ -340,11 +346,11 @@ export function foldedMeta(
     totalSamples: total,
     mappings: raw.meta.mappings.map(mappingInfo),
     warnings: raw.warnings.slice(),
-    sampleType: sampleTypesOf(raw)[defaultSampleTypeIndex(raw)],
-    sampleTypes: sampleTypesOf(raw),
+    sampleType: { ...sampleTypesOf(raw)[defaultSampleTypeIndex(raw)] },
+    sampleTypes: sampleTypesOf(raw).map((t) => ({ ...t })),
   };
   const { period, durationNs, timeNs, comments, dropFrames, keepFrames } = raw.meta;
-  if (period) meta.period = period;
+  if (period) meta.period = { value: period.value, type: { ...period.type } };
   if (durationNs !== undefined) meta.durationNs = durationNs;
   if (timeNs !== undefined) meta.timeNs = timeNs;
   if (comments && comments.length > 0) meta.comments = comments.slice();

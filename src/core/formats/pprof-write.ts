@@ -1,0 +1,228 @@
+// FoldedProfile → gzipped profile.proto (what `go tool pprof` and every pprof viewer reads).
+//
+// One Location per frame. A frame that is an unsymbolized address (`MODULE+0xOFFSET` in a module
+// whose mapping is known) gets its run-time address back and no Line, so pprof can symbolize it
+// with the binary and our reader names it as before; any other frame gets address 0, a Function
+// named after it and a Line. One Mapping per module (addresses from the profile's mappings when
+// known; has_functions set when all its locations are named, so pprof leaves them alone), one Sample per folded stack with its
+// weight as the one value. Sample type: the profile's own (FoldedMeta.sampleType) or samples/count.
+// Period: FoldedMeta.period, else cpu/nanoseconds from periodUs when it is known.
+
+import { gzipSync } from 'fflate';
+import { basename } from '../text/names.ts';
+import type { FoldedProfile } from '../types.ts';
+
+/** A growable protobuf byte buffer. */
+class Writer {
+  buf = new Uint8Array(1 << 16);
+  len = 0;
+
+  private room(n: number): void {
+    if (this.len + n <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < this.len + n) cap *= 2;
+    const b = new Uint8Array(cap);
+    b.set(this.buf.subarray(0, this.len));
+    this.buf = b;
+  }
+
+  /** A non-negative integer up to 2^53. */
+  varint(v: number): void {
+    this.room(10);
+    const b = this.buf;
+    let n = v;
+    while (n >= 0x80) {
+      b[this.len++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
+    }
+    b[this.len++] = n;
+  }
+
+  /** A uint64 given as a bigint (masked to 64 bits). */
+  varintBig(v: bigint): void {
+    let n = BigInt.asUintN(64, v);
+    this.room(10);
+    while (n >= 0x80n) {
+      this.buf[this.len++] = Number(n & 0x7fn) | 0x80;
+      n >>= 7n;
+    }
+    this.buf[this.len++] = Number(n);
+  }
+
+  /** An int64 (negative values as ten-byte two's complement). */
+  int64(v: number): void {
+    const n = Math.round(v);
+    if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) this.varint(n);
+    else this.varintBig(BigInt(Math.trunc(n)));
+  }
+
+  key(field: number, wt: number): void {
+    this.varint((field << 3) | wt);
+  }
+
+  uint(field: number, v: number): void {
+    if (v === 0) return;
+    this.key(field, 0);
+    this.varint(v);
+  }
+
+  bytes(field: number, data: Uint8Array, n = data.length): void {
+    this.key(field, 2);
+    this.varint(n);
+    this.room(n);
+    this.buf.set(data.subarray(0, n), this.len);
+    this.len += n;
+  }
+
+  /** A submessage written by `body` into `scratch` (cleared first). */
+  message(field: number, scratch: Writer, body: (w: Writer) => void): void {
+    scratch.len = 0;
+    body(scratch);
+    this.bytes(field, scratch.buf, scratch.len);
+  }
+
+  finish(): Uint8Array {
+    return this.buf.slice(0, this.len);
+  }
+}
+
+export interface PprofWriteOptions {
+  /** gzip the output (default true), as `.pb.gz`. */
+  gzip?: boolean;
+}
+
+/** The profile as profile.proto bytes, gzipped unless `opts.gzip` is false. */
+export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint8Array {
+  const strings: string[] = [''];
+  const ids = new Map<string, number>([['', 0]]);
+  const str = (s: string): number => {
+    let i = ids.get(s);
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(s);
+      ids.set(s, i);
+    }
+    return i;
+  };
+  const out = new Writer();
+  const sub = new Writer();
+  const sub2 = new Writer();
+  const meta = p.meta;
+
+  // sample_type
+  const st = meta.sampleType ?? { type: 'samples', unit: 'count' };
+  out.message(1, sub, (w) => {
+    w.uint(1, str(st.type));
+    w.uint(2, str(st.unit));
+  });
+
+  // samples: location ids leaf first (location id = frame id + 1)
+  const { start, frames, weight } = p.stacks;
+  for (let s = 0; s < p.stacks.count; s++) {
+    out.message(2, sub, (w) => {
+      if (start[s + 1] > start[s]) {
+        sub2.len = 0;
+        for (let k = start[s + 1] - 1; k >= start[s]; k--) sub2.varint(frames[k] + 1);
+        w.bytes(1, sub2.buf, sub2.len);
+      }
+      sub2.len = 0;
+      sub2.int64(weight[s]);
+      w.bytes(2, sub2.buf, sub2.len);
+    });
+  }
+
+  // unsymbolized frames: their addresses, where the module's mapping is known
+  const known = p.modules.map((path) => meta.mappings.find((x) => x.path === path));
+  const addresses: (bigint | undefined)[] = new Array(p.frames.count);
+  const named = new Uint8Array(p.modules.length).fill(1);
+  for (let f = 0; f < p.frames.count; f++) {
+    const m = p.frames.module[f];
+    const k = m >= 0 ? known[m] : undefined;
+    const a = /^(.+)\+0x([0-9a-f]+)$/.exec(p.frames.name[f]);
+    if (!k || !a || a[1] !== basename(k.path)) continue;
+    const start = BigInt(k.start);
+    const addr = start + BigInt(`0x${a[2]}`) - BigInt(k.offset);
+    if (addr < start || addr >= BigInt(k.end)) continue;
+    addresses[f] = addr;
+    named[m] = 0;
+  }
+
+  // mappings: one per module, with the addresses of the profile's mapping of that path if any
+  for (let m = 0; m < p.modules.length; m++) {
+    const path = p.modules[m];
+    const k = known[m];
+    out.message(3, sub, (w) => {
+      w.uint(1, m + 1);
+      if (k) {
+        for (const [f, v] of [
+          [2, k.start],
+          [3, k.end],
+          [4, k.offset],
+        ] as const) {
+          const b = BigInt(v);
+          if (b !== 0n) {
+            w.key(f, 0);
+            w.varintBig(b);
+          }
+        }
+      }
+      w.uint(5, str(path));
+      if (k?.buildId) w.uint(6, str(k.buildId));
+      w.uint(7, named[m]); // has_functions
+    });
+  }
+
+  // locations and functions: one per frame
+  const n = p.frames.count;
+  for (let f = 0; f < n; f++) {
+    const addr = addresses[f];
+    out.message(4, sub, (w) => {
+      w.uint(1, f + 1);
+      w.uint(2, p.frames.module[f] + 1);
+      if (addr !== undefined) {
+        w.key(3, 0);
+        w.varintBig(addr);
+      } else w.message(4, sub2, (l) => l.uint(1, f + 1));
+    });
+  }
+  for (let f = 0; f < n; f++) {
+    if (addresses[f] !== undefined) continue;
+    out.message(5, sub, (w) => {
+      w.uint(1, f + 1);
+      const name = str(p.frames.name[f]);
+      w.uint(2, name);
+      w.uint(3, name);
+    });
+  }
+
+  // period (before the string table, which must hold its strings)
+  let periodType: { type: string; unit: string } | null = null;
+  let period = 0;
+  if (meta.period && meta.period.type.type !== '') {
+    periodType = meta.period.type;
+    period = meta.period.value;
+  } else if (meta.periodUs > 0) {
+    periodType = { type: 'cpu', unit: 'nanoseconds' };
+    period = Math.round(meta.periodUs * 1000);
+  }
+  const periodIdx = periodType ? [str(periodType.type), str(periodType.unit)] : null;
+  const comment = str(`written by flamelens from ${meta.fileName} (${meta.format})`);
+
+  const enc = new TextEncoder();
+  for (const s of strings) out.bytes(6, enc.encode(s));
+  if (periodIdx) {
+    out.message(11, sub, (w) => {
+      w.uint(1, periodIdx[0]);
+      w.uint(2, periodIdx[1]);
+    });
+    if (period !== 0) {
+      out.key(12, 0);
+      out.int64(period);
+    }
+  }
+  out.key(13, 0);
+  out.varint(comment);
+
+  const bytes = out.finish();
+  return opts.gzip === false ? bytes : gzipSync(bytes);
+}
