@@ -12,7 +12,8 @@ Flamelens uses for frames perf could not name):
     is looked up at PC - 1;
   * lines starting with `#` are skipped; a blank line ends a sample; a line that is neither a
     sample header nor a frame is ignored; when the file does not end with a newline (cut), the
-    sample holding its last line is left out.
+    sample holding its last line is left out; frames with no sample header before them (after a
+    broken one) are ignored.
 Usage: stackcollapse_perf.py FILE > FILE.collapsed (sorted `stack count` lines).
 """
 import re
@@ -49,13 +50,15 @@ def main(path):
         for line in f:
             if not line.endswith("\n"):
                 if cur is not None:
-                    samples.remove(cur)
+                    samples.pop()
                 break
             line = line.rstrip("\n").rstrip("\r")
             if line.startswith("#"):
                 continue
             if line.strip() == "":
                 cur = None
+                continue
+            if line[0] in " \t" and cur is None:
                 continue
             if cur is not None and line[0] in " \t":
                 fr = split_frame(line)
@@ -64,7 +67,6 @@ def main(path):
                 continue
             h = HEADER.match(line)
             if not h:
-                cur = None
                 continue
             cur = (h.group("comm").strip(), [])
             samples.append(cur)
