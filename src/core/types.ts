@@ -2,7 +2,15 @@
 // (FoldedProfile), and how problems are reported (ProfileWarning, ProfileError).
 // Pure TypeScript: no DOM, no React. Columnar (typed arrays), never an object per sample.
 
-export type FormatId = 'gperftools' | 'folded' | 'dcpi' | 'pprof-raw' | 'pprof' | 'heap' | 'perf-script' | 'folded-diff';
+export type FormatId =
+  | 'gperftools'
+  | 'folded'
+  | 'dcpi'
+  | 'pprof-raw'
+  | 'pprof'
+  | 'heap'
+  | 'perf-script'
+  | 'folded-diff';
 export type ByteOrder = 'little' | 'big';
 
 /** A problem that did not stop parsing. `offset` is a byte offset into the file, `line` 1-based. */
