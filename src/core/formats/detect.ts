@@ -7,6 +7,8 @@ import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
+import { looksLikeHeap, parseHeap } from './heap.ts';
+import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 
@@ -28,11 +30,14 @@ const IMPORTERS: Importer[] = [
   { id: 'gperftools', sniff: (b) => looksLikeGperftools(b) || startsWithZeroWord(b), parse: parseGperftools },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
+  { id: 'heap', sniff: looksLikeHeap, parse: (b) => parseHeap(b) },
+  { id: 'perf-script', sniff: looksLikePerfScript, parse: (b) => parsePerfScript(b) },
   { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
 ];
 
 export const NOT_RECOGNISED =
-  'not a recognised profile: expected a gperftools CPU profile, DCPI profile, pprof --raw output or folded stacks';
+  'not a recognised profile: expected a gperftools CPU or heap profile, DCPI profile, pprof --raw output, ' +
+  '`perf script` text or folded stacks';
 
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
