@@ -7,13 +7,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parseProfile } from '../core/formats/detect.ts';
+import { sampleTypeIndex, withSampleType } from '../core/formats/sample-types.ts';
 import { foldProfile } from '../core/model/fold.ts';
 import { toFoldedText } from '../core/model/serialize.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
 import { basename } from '../core/symbols/modules.ts';
 import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from '../core/symbols/symbolize.ts';
-import type { FoldedProfile, ProfileWarning, RawProfile } from '../core/types.ts';
-import { ProfileError } from '../core/types.ts';
+import type { FoldedProfile, ProfileWarning, RawProfile, SampleType } from '../core/types.ts';
+import { ProfileError, SAMPLES_COUNT } from '../core/types.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -60,6 +61,21 @@ const OPTIONS: OptionSpec[] = [
     help: 'an `nm` listing of the main binary to symbolize with',
   },
   { name: 'mangled', value: false, repeatable: false, commands: [], help: 'print C++/Rust names mangled' },
+  {
+    name: 'sample-type',
+    value: true,
+    repeatable: false,
+    commands: [],
+    meta: 'NAME|INDEX',
+    help: 'the value to sum, for profiles with several (heap: inuse_space, alloc_objects…; perf: an event)',
+  },
+  {
+    name: 'keep-drop-frames',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: "keep the frames the profile asks to drop (heap profiles' allocator frames)",
+  },
 ];
 
 const COMMANDS: Record<CommandName, { args: string; help: string }> = {
@@ -159,18 +175,25 @@ function readOrReport(file: string, io: CliIo): Uint8Array | null {
 interface Loaded {
   profile: FoldedProfile;
   symbols?: SymbolizeReport;
+  /** The profile's value columns and the one summed. */
+  sampleTypes: SampleType[];
+  sampleType: number;
+}
+
+interface LoadOptions {
+  symbolFiles: string[];
+  mangled: boolean;
+  /** `--sample-type`: a sample type's name or index. */
+  sampleType?: string;
+  keepDropFrames: boolean;
 }
 
 /**
  * Reads, parses, symbolizes (when symbol files are given) and folds one profile; null (after
  * printing the error) when it cannot be read.
  */
-async function load(
-  file: string,
-  symbolFiles: string[],
-  mangled: boolean,
-  io: CliIo,
-): Promise<Loaded | null> {
+async function load(file: string, opts: LoadOptions, io: CliIo): Promise<Loaded | null> {
+  const { symbolFiles, mangled } = opts;
   const bytes = readOrReport(file, io);
   if (!bytes) return null;
   let raw: RawProfile;
@@ -183,8 +206,21 @@ async function load(
     }
     throw e;
   }
+  const sampleTypes = raw.sampleTypes ?? [SAMPLES_COUNT];
+  if (opts.sampleType !== undefined) {
+    const index = sampleTypeIndex(raw, opts.sampleType);
+    if (index === null) {
+      const names = sampleTypes.map((t, i) => `${i}: ${t.type}`).join(', ');
+      io.stderr(`flamelens: ${file}: no sample type '${opts.sampleType}' (the profile has ${names})\n`);
+      return null;
+    }
+    raw = withSampleType(raw, index);
+  }
+  const types = { sampleTypes, sampleType: raw.defaultSampleType ?? sampleTypes.length - 1 };
   const fileName = basename(file);
-  if (symbolFiles.length === 0) return { profile: foldProfile(raw, { fileName }) };
+  const ignoreDropFrames = opts.keepDropFrames;
+  if (symbolFiles.length === 0)
+    return { profile: foldProfile(raw, { fileName, ignoreDropFrames }), ...types };
   const dropped: DroppedFile[] = [];
   for (const f of symbolFiles) {
     const b = readOrReport(f, io);
@@ -198,7 +234,7 @@ async function load(
   });
   for (const e of errors) io.stderr(`flamelens: warning: ${e.message}\n`);
   for (const w of report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
-  return { profile: foldProfile(raw, { fileName, symbolizer }), symbols: report };
+  return { profile: foldProfile(raw, { fileName, symbolizer, ignoreDropFrames }), symbols: report, ...types };
 }
 
 /** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */
@@ -207,9 +243,13 @@ async function nodeDemangler(): Promise<Demangle> {
   return loadDemangler({ wasm });
 }
 
-export function infoJson(p: FoldedProfile, symbols?: SymbolizeReport): Record<string, unknown> {
+export function infoJson(
+  p: FoldedProfile,
+  symbols?: SymbolizeReport,
+  types?: { sampleTypes: SampleType[]; sampleType: number },
+): Record<string, unknown> {
   const m = p.meta;
-  return {
+  const out: Record<string, unknown> = {
     file: m.fileName,
     format: m.format,
     wordSize: m.wordSize ?? null,
@@ -231,6 +271,11 @@ export function infoJson(p: FoldedProfile, symbols?: SymbolizeReport): Record<st
         }
       : null,
   };
+  if (types) {
+    out.sampleTypes = types.sampleTypes.map((t) => ({ type: t.type, unit: t.unit }));
+    out.sampleType = types.sampleTypes[types.sampleType]?.type ?? null;
+  }
+  return out;
 }
 
 /** Runs the CLI; resolves to the exit status. */
@@ -257,7 +302,16 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
   }
   const file = args.positional[0];
   const symbolFiles = [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])];
-  const loaded = await load(file, symbolFiles, args.options.has('mangled'), io);
+  const loaded = await load(
+    file,
+    {
+      symbolFiles,
+      mangled: args.options.has('mangled'),
+      sampleType: args.options.get('sample-type')?.[0],
+      keepDropFrames: args.options.has('keep-drop-frames'),
+    },
+    io,
+  );
   if (!loaded) return 1;
   const { profile } = loaded;
   switch (args.command) {
@@ -267,7 +321,7 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
       io.stdout(toFoldedText(profile));
       return 0;
     case 'info':
-      io.stdout(`${JSON.stringify(infoJson(profile, loaded.symbols), null, 2)}\n`);
+      io.stdout(`${JSON.stringify(infoJson(profile, loaded.symbols, loaded), null, 2)}\n`);
       return 0;
   }
 }
