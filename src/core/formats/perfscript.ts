@@ -221,8 +221,13 @@ export function parsePerfScript(bytes: Uint8Array): RawProfile {
     if (c === 35 /* # */) continue;
     const h = HEADER_RE.exec(line);
     if (h === null) {
-      bad(lineNo, 'not a sample header (`COMM [PID/]TID [CPU] TIME: PERIOD EVENT:`)', line);
-      if (!inSample) orphanBlock = true;
+      const what = 'not a sample header (`COMM [PID/]TID [CPU] TIME: PERIOD EVENT:`)';
+      if (inSample) {
+        bad(lineNo, what, line);
+      } else {
+        bad(lineNo, `${what}; the frames after it are ignored`, line);
+        orphanBlock = true;
+      }
       continue;
     }
     endSample();
@@ -309,7 +314,7 @@ export function parsePerfScript(bytes: Uint8Array): RawProfile {
     for (let s = 0; s < count; s++) v[s] = b.data[s] - (plusOne ? 1 : 0);
     return { key, kind: 'string', value: v };
   };
-  const labels = [label('comm', comm, false), label('pid', pid, true), label('tid', tid, true)];
+  const labels = [label('comm', comm, false), label('pid', pid, true), label('tid', tid, false)];
   if (!labels[1].value.some((x) => x >= 0)) labels.splice(1, 1);
 
   const absolute = dsoPaths.filter((_, d) => dsoAbsolute[d]);
