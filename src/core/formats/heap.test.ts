@@ -290,3 +290,24 @@ describe('heap profiles against perl google-pprof', () => {
     expect(parseProfile(fixture('heap/allocs.0001.heap')).format).toBe('heap');
   });
 });
+
+describe('heap maps variants', () => {
+  it('reads `--- Memory map:` with build=, and warns when there are no maps', () => {
+    const p = [
+      'heap profile: 1: 16 [1: 16] @ heapprofile',
+      '1: 16 [1: 16] @ 0x401010 0x401020',
+      '--- Memory map: ---',
+      'build=/opt/b',
+      '00400000-00402000 r-xp 00000000 08:01 1 $build/prog',
+      '',
+    ].join('\n');
+    const raw = parseHeap(enc(p));
+    expect(raw.meta.mappings.map((m) => m.path)).toEqual(['/opt/b/prog']);
+    expect(raw.meta.headerLines).toEqual([{ key: 'build', value: '/opt/b', known: true }]);
+    expect(raw.warnings).toEqual([]);
+    const none = parseHeap(enc(p.split('--- Memory')[0]));
+    expect(none.warnings.map((w) => w.message)).toEqual([
+      'no MAPPED_LIBRARIES section: addresses stay unsymbolized',
+    ]);
+  });
+});

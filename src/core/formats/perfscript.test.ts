@@ -256,3 +256,16 @@ describe('perf script samples', () => {
     expect(bad.err).toMatch(/no sample type 'cycles' \(the profile has 0: cpu-clock, 1: samples\)/);
   });
 });
+
+describe('perf script without call chains', () => {
+  it('takes the frame printed on the header line', () => {
+    const t = [
+      'sorter 7799 322.494863:    2004008 cpu-clock:            1186 slow_key+0xd (/tmp/sorter)',
+      'sorter 7799 322.496853:    2004008 cpu-clock:            11c0 cmp+0x2f (/tmp/sorter)',
+      '',
+    ].join('\n');
+    expect(looksLikePerfScript(enc(t))).toBe(true);
+    const raw = parsePerfScript(enc(t));
+    expect(toFoldedText(foldProfile(raw, { fileName: 't' }))).toBe('cmp 2004008\nslow_key 2004008\n');
+  });
+});

@@ -125,7 +125,9 @@ function firstLines(text: string): [string, string | null] | null {
 
 /**
  * Sniffs `perf script` text: the first line that is not blank or a `#` comment is a sample header
- * (unindented, `COMM TID … EVENT:`), and the line after it is a frame, a blank line or the end.
+ * (unindented, `COMM TID … EVENT:`), and the line after it is a frame, a blank line or the end
+ * (then the header must have a time or a period), or another header (then both must, and the
+ * first must carry its frame).
  */
 export function looksLikePerfScript(bytes: Uint8Array): boolean {
   const head = bytes.subarray(0, 65536);
@@ -137,8 +139,11 @@ export function looksLikePerfScript(bytes: Uint8Array): boolean {
   const m = HEADER_RE.exec(header);
   if (m === null) return false;
   // A time stamp or a period makes a header unmistakable; without both, ask for a frame after it.
-  if (next === null || next.trim() === '') return m[5] !== undefined || m[6] !== undefined;
-  return /^\s/.test(next) && parsePerfFrame(next) !== null;
+  const stamped = m[5] !== undefined || m[6] !== undefined;
+  if (next === null || next.trim() === '') return stamped;
+  if (/^\s/.test(next)) return parsePerfFrame(next) !== null;
+  // samples without call chains: header after header, each with its frame
+  return stamped && m[8] !== undefined && HEADER_RE.test(next);
 }
 
 function unitOf(event: string, hasPeriod: boolean): string {
