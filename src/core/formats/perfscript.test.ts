@@ -269,3 +269,54 @@ describe('perf script without call chains', () => {
     expect(toFoldedText(foldProfile(raw, { fileName: 't' }))).toBe('cmp 2004008\nslow_key 2004008\n');
   });
 });
+
+describe('perf script events and addresses', () => {
+  it('gives each event its own value column', () => {
+    const t = [
+      'prog 10 1.000001:     1000 cycles:u: ',
+      '\t1000 f+0x1 (/bin/prog)',
+      '',
+      'prog 10 1.000002:      300 instructions:u: ',
+      '\t1000 f+0x1 (/bin/prog)',
+      '',
+      'prog 10 1.000003:     2000 cycles:u: ',
+      '\t1010 g+0x1 (/bin/prog)',
+      '',
+    ].join('\n');
+    const raw = parsePerfScript(enc(t));
+    expect(raw.sampleTypes!.map((s) => `${s.type}/${s.unit}`)).toEqual([
+      'cycles:u/events',
+      'instructions:u/events',
+      'samples/count',
+    ]);
+    expect(raw.samples.values!.map((v) => [...v])).toEqual([
+      [1000, 0, 2000],
+      [0, 300, 0],
+      [1, 1, 1],
+    ]);
+    expect(raw.meta.period).toEqual({ value: 1000, type: { type: 'cycles:u', unit: 'events' } });
+    expect(raw.meta.durationNs).toBe(2000);
+    const fold = (i: number) => toFoldedText(foldProfile(withSampleType(raw, i), { fileName: 't' }));
+    expect(fold(1)).toBe('f 300\ng 0\n');
+    expect(fold(0)).toBe('f 1000\ng 2000\n');
+  });
+
+  it('maps DSO-relative addresses, leaves run-time ones unmapped', () => {
+    const t = [
+      'a 1 1.0: 1 cpu-clock:',
+      '\t1186 [unknown] (/bin/rel)',
+      '\t5555555551a2 [unknown] (/bin/abs)',
+      '\t7f0000001000 main+0x10 (/bin/abs)',
+      '\t0 [unknown] ([unknown])',
+      '',
+    ].join('\n');
+    const raw = parsePerfScript(enc(t));
+    expect(raw.meta.mappings.map((m) => [m.path, m.start.toString(16)])).toEqual([
+      ['/bin/rel', '1000000000000000'],
+    ]);
+    expect(raw.meta.extra?.['run-time addresses']).toMatch(/^1 DSOs \(\/bin\/abs\)/);
+    expect(toFoldedText(foldProfile(raw, { fileName: 't' }))).toBe(
+      '0xffffffffffffffff;main;0x5555555551a1;rel+0x1186 1\n',
+    );
+  });
+});
