@@ -68,7 +68,14 @@ const OPTIONS: OptionSpec[] = [
     repeatable: false,
     commands: [],
     meta: 'NAME|INDEX',
-    help: 'the value to sum, for profiles with several (pprof: cpu, alloc_space, … or 0, 1, …)',
+    help: 'the value to sum, for profiles with several (pprof: cpu, alloc_space…; heap: inuse_space…; perf: an event; or 0, 1, …)',
+  },
+  {
+    name: 'keep-drop-frames',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: "keep the frames the profile asks to drop (heap profiles' allocator frames, pprof drop_frames)",
   },
   {
     name: 'output',
@@ -192,6 +199,7 @@ async function load(
   symbolFiles: string[],
   mangled: boolean,
   sampleType: string | undefined,
+  keepDropFrames: boolean,
   io: CliIo,
 ): Promise<Loaded | null> {
   const bytes = readOrReport(file, io);
@@ -208,6 +216,7 @@ async function load(
       symbolFiles: dropped,
       mangled,
       sampleType,
+      keepDropFrames,
       loadDemangler: nodeDemangler,
     });
   } catch (e) {
@@ -243,7 +252,8 @@ export function infoJson(p: FoldedProfile, symbols?: SymbolizeReport): Record<st
     periodUs: m.periodUs,
     samples: m.totalSamples,
     samplingTimeUs: m.samplingTimeUs ?? null,
-    sampleType: m.sampleType ?? null,
+    sampleType: m.sampleType,
+    sampleTypes: m.sampleTypes,
     period: m.period ?? null,
     stacks: p.stacks.count,
     frames: p.frames.count,
@@ -291,7 +301,14 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     return 2;
   }
   const sampleType = args.options.get('sample-type')?.[0];
-  const loaded = await load(file, symbolFiles, args.options.has('mangled'), sampleType, io);
+  const loaded = await load(
+    file,
+    symbolFiles,
+    args.options.has('mangled'),
+    sampleType,
+    args.options.has('keep-drop-frames'),
+    io,
+  );
   if (!loaded) return 1;
   const { profile } = loaded;
   switch (args.command) {

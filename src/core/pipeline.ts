@@ -127,12 +127,18 @@ export interface FoldSpec {
   symbols?: Symbols | null;
   /** The sample type to weigh by (name, `type/unit` or index); the profile's default if absent. */
   sampleType?: string;
+  /** Keep the frames the profile asks to drop (pprof drop_frames, heap allocator frames). */
+  keepDropFrames?: boolean;
 }
 
 export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
   const t0 = now();
   const raw = withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType));
-  const profile = foldProfile(raw, { fileName: loaded.fileName, symbolizer: spec.symbols?.symbolizer });
+  const profile = foldProfile(raw, {
+    fileName: loaded.fileName,
+    symbolizer: spec.symbols?.symbolizer,
+    ignoreDropFrames: spec.keepDropFrames,
+  });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
   return { profile, foldMs: now() - t0 };
 }
@@ -272,6 +278,7 @@ export interface RunOptions {
   loadDemangler?: () => Promise<Demangle>;
   mangled?: boolean;
   sampleType?: string;
+  keepDropFrames?: boolean;
   view?: ViewSpec;
   onProgress?: Progress;
 }
@@ -295,7 +302,11 @@ export async function runPipeline(
   const demangle =
     files.length > 0 && !mangled && opts.loadDemangler ? await opts.loadDemangler() : undefined;
   const symbols = symbolize(loaded.raw, files, { demangle, mangled });
-  const { profile: base, foldMs } = fold(loaded, { symbols, sampleType: opts.sampleType });
+  const { profile: base, foldMs } = fold(loaded, {
+    symbols,
+    sampleType: opts.sampleType,
+    keepDropFrames: opts.keepDropFrames,
+  });
   const analysis = analyze(base, opts.view ?? { transforms: [], inverted: false }, {
     parseMs: loaded.parseMs,
     foldMs,

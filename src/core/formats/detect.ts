@@ -8,7 +8,9 @@ import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
 import { parseGperftoolsWithPreview } from './gperftools-preview.ts';
+import { looksLikeHeap, parseHeap } from './heap.ts';
 import type { Importer, ImporterPreview, ParseProfileOptions } from './importer.ts';
+import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 
@@ -29,11 +31,14 @@ export const IMPORTERS: readonly Importer[] = [
   { id: 'pprof', sniff: looksLikePprof, parse: (b) => parsePprof(b) },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
+  { id: 'heap', sniff: looksLikeHeap, parse: (b) => parseHeap(b) },
+  { id: 'perf-script', sniff: looksLikePerfScript, parse: (b) => parsePerfScript(b) },
   { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
 ];
 
 export const NOT_RECOGNISED =
-  'not a recognised profile: expected a gperftools CPU profile, pprof profile.proto (.pb.gz), DCPI profile, pprof --raw output or folded stacks';
+  'not a recognised profile: expected a gperftools CPU or heap profile, pprof profile.proto (.pb.gz), DCPI profile, ' +
+  '`pprof --raw` output, `perf script` text or folded stacks';
 
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;

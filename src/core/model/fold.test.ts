@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseFolded } from '../formats/folded.ts';
 import type { RawProfile, Symbolizer } from '../types.ts';
-import { foldProfile } from './fold.ts';
+import { foldProfile, simplifyFuncName } from './fold.ts';
 import { toFoldedText } from './serialize.ts';
 
 /** A raw address profile from leaf-first stacks of bigints. */
@@ -161,5 +161,44 @@ describe('foldProfile: locations that name themselves (pprof Lines)', () => {
     const outer = p.frames.name.indexOf('outer');
     expect(p.modules[p.frames.module[outer]]).toBe('/bin/demo');
     expect(p.frames.module[p.frames.name.indexOf('far')]).toBe(-1);
+  });
+});
+
+describe('dropFrames (pprof Prune)', () => {
+  const folded = (stacks: string[], meta: { dropFrames?: string; keepFrames?: string }, ignore = false) => {
+    const raw = parseFolded(new TextEncoder().encode(stacks.map((s) => `${s} 1\n`).join('')));
+    return toFoldedText(
+      foldProfile({ ...raw, meta: { ...raw.meta, ...meta } }, { fileName: 'f', ignoreDropFrames: ignore }),
+    );
+  };
+
+  it('drops the first match past the first frame that does not match, and everything leafward', () => {
+    const drop = { dropFrames: 'malloc|operator new(\\[\\])?|tcmalloc::.*' };
+    expect(folded(['main;f;operator new(unsigned long);malloc;g'], drop)).toBe('main;f 1\n');
+    expect(folded(['main;f;tcmalloc::Alloc'], drop)).toBe('main;f 1\n');
+    // matches before the first user frame are kept; a stack of matches only is kept whole
+    expect(folded(['malloc;main;malloc'], drop)).toBe('malloc;main 1\n');
+    expect(folded(['malloc;tcmalloc::x'], drop)).toBe('malloc;tcmalloc::x 1\n');
+    // anchored: `mallocx` is not `malloc`
+    expect(folded(['main;mallocx'], drop)).toBe('main;mallocx 1\n');
+    expect(folded(['main;f;malloc'], drop, true)).toBe('main;f;malloc 1\n');
+  });
+
+  it('spares keepFrames, and reports an invalid expression instead of failing', () => {
+    const meta = { dropFrames: 'runtime\\..*', keepFrames: 'runtime\\.panic' };
+    expect(folded(['main;runtime.panic;runtime.mallocgc'], meta)).toBe('main;runtime.panic 1\n');
+    const raw = parseFolded(new TextEncoder().encode('main;f 1\n'));
+    const p = foldProfile({ ...raw, meta: { ...raw.meta, dropFrames: '(' } }, { fileName: 'f' });
+    expect(toFoldedText(p)).toBe('main;f 1\n');
+    expect(p.meta.warnings.at(-1)?.message).toMatch(/^drop_frames not applied/);
+  });
+
+  it("simplifies names as pprof's simplifyFunc before matching", () => {
+    expect(simplifyFuncName('operator new(unsigned long)')).toBe('operator new');
+    expect(simplifyFuncName('ns::f<int>(int) const')).toBe('ns::f<int>');
+    expect(simplifyFuncName('(anonymous namespace)::g(char*)')).toBe('(anonymous namespace)::g');
+    expect(simplifyFuncName('Foo::operator()(int)')).toBe('Foo::operator()');
+    expect(simplifyFuncName('.main')).toBe('main');
+    expect(simplifyFuncName('plain')).toBe('plain');
   });
 });

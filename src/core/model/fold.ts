@@ -10,6 +10,11 @@ import type { FoldedMeta, FoldedProfile, Mapping, RawProfile, Symbolizer } from 
 export interface FoldOptions {
   fileName: string;
   symbolizer?: Symbolizer;
+  /**
+   * Keep the frames `meta.dropFrames` would drop (heap profiles' allocator frames, pprof's
+   * drop_frames). By default they are dropped, as pprof does.
+   */
+  ignoreDropFrames?: boolean;
 }
 
 /**
@@ -22,7 +27,7 @@ export class FrameNaming {
   readonly index: MappingIndex;
   private readonly modules = new StringInterner();
   private readonly mappingModule: number[];
-  private readonly names: string[] = [];
+  private readonly frameNames: string[] = [];
   private readonly module = new U32Builder(1024);
   /** Per module (+1), name → frame id. */
   private readonly ids: Map<string, number>[] = [];
@@ -33,7 +38,12 @@ export class FrameNaming {
   }
 
   get count(): number {
-    return this.names.length;
+    return this.frameNames.length;
+  }
+
+  /** The names of the frames interned so far, by frame id (the live array: do not modify). */
+  names(): string[] {
+    return this.frameNames;
   }
 
   /** The module of mapping `m` (MappingIndex.find's answer): -1 outside every mapping. */
@@ -45,8 +55,8 @@ export class FrameNaming {
     const byName = (this.ids[module + 1] ??= new Map());
     let id = byName.get(name);
     if (id === undefined) {
-      id = this.names.length;
-      this.names.push(name);
+      id = this.frameNames.length;
+      this.frameNames.push(name);
       this.module.push(module + 1); // stored +1 so -1 fits in a uint32 builder
       byName.set(name, id);
     }
@@ -63,11 +73,11 @@ export class FrameNaming {
 
   /** The frame table and module list of a FoldedProfile. */
   finish(): Pick<FoldedProfile, 'frames' | 'modules'> {
-    const n = this.names.length;
+    const n = this.frameNames.length;
     const module = new Int32Array(n);
     const stored = this.module.data;
     for (let f = 0; f < n; f++) module[f] = stored[f] - 1;
-    return { frames: { count: n, name: this.names, module }, modules: this.modules.strings };
+    return { frames: { count: n, name: this.frameNames, module }, modules: this.modules.strings };
   }
 }
 
@@ -154,6 +164,83 @@ const fnvStep = (h: number, f: number) => Math.imul(h ^ f, 0x01000193);
 /** The first `n` values: a view when it uses most of the buffer, else a compact copy. */
 function trimmed(a: Uint32Array, n: number): Uint32Array {
   return n * 4 >= a.length * 3 ? a.subarray(0, n) : a.slice(0, n);
+}
+
+/** Names that pprof keeps whole when it strips an argument list (profile/prune.go). */
+const RESERVED_NAMES = ['(anonymous namespace)', 'operator()'];
+
+/**
+ * pprof's simplifyFunc: a leading `.` and the argument list (from the first `(` that does not
+ * begin `(anonymous namespace)` or `operator()`) removed.
+ */
+export function simplifyFuncName(name: string): string {
+  const f = name.startsWith('.') ? name.slice(1) : name;
+  let j = f.indexOf('(');
+  if (j < 0) return f;
+  j = Math.max(0, j - 'operator'.length);
+  while (j < f.length) {
+    const reserved = RESERVED_NAMES.find((r) => f.startsWith(r, j));
+    if (reserved !== undefined) j += reserved.length;
+    else if (f.charCodeAt(j) === 40 /* ( */) return f.slice(0, j);
+    else j++;
+  }
+  return f;
+}
+
+/**
+ * The frame test of RawMeta.dropFrames / keepFrames: whether frame `f` is dropped, cached per frame
+ * id. Null when the profile has no dropFrames (or an invalid one, reported in `warning`).
+ */
+class DropTest {
+  private cache = new Int8Array(256); // 0 unknown, 1 drop, 2 keep
+  private constructor(
+    private readonly drop: RegExp,
+    private readonly keep: RegExp | null,
+    private readonly names: () => string[],
+  ) {}
+
+  static of(raw: RawProfile, names: () => string[]): { test: DropTest | null; warning?: string } {
+    const d = raw.meta.dropFrames;
+    if (d === undefined || d === '') return { test: null };
+    try {
+      const k = raw.meta.keepFrames;
+      const keep = k === undefined || k === '' ? null : new RegExp(`^(?:${k})$`);
+      return { test: new DropTest(new RegExp(`^(?:${d})$`), keep, names) };
+    } catch (e) {
+      return {
+        test: null,
+        warning: `drop_frames not applied: ${e instanceof Error ? e.message : String(e)}`,
+      };
+    }
+  }
+
+  drops(f: number): boolean {
+    if (f >= this.cache.length) {
+      const n = new Int8Array(Math.max(f + 1, this.cache.length * 2));
+      n.set(this.cache);
+      this.cache = n;
+    }
+    let c = this.cache[f];
+    if (c === 0) {
+      const name = simplifyFuncName(this.names()[f]);
+      c = this.drop.test(name) && !(this.keep?.test(name) ?? false) ? 1 : 2;
+      this.cache[f] = c;
+    }
+    return c === 1;
+  }
+
+  /**
+   * pprof's Prune on a root-first stack: past the first frame that is not dropped, the first that
+   * is dropped goes, with everything leafward. Returns the new length.
+   */
+  cut(stack: Uint32Array, len: number): number {
+    let user = false;
+    for (let i = 0; i < len; i++) {
+      if (!this.drops(stack[i])) user = true;
+      else if (user) return i;
+    }
+    return len;
+  }
 }
 
 /** Folds a RawProfile into unique root-first stacks of named frames. */
@@ -248,6 +335,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   let tmp = new Uint32Array(1024);
   const { stackStart, stackLocs, weight } = samples;
   let total = 0;
+  const dropped = opts.ignoreDropFrames ? { test: null } : DropTest.of(raw, () => frames.names());
+  const dropTest = dropped.test;
 
   /** Appends the frames of a location slot to tmp (resolving it first if needed). */
   const append = (loc: number, slot: number, caller: boolean, len: number): number => {
@@ -312,13 +401,23 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         for (let k = from; k < len; k++) h = fnvStep(h, tmp[k]);
       }
     }
+    if (dropTest !== null) {
+      const cut = dropTest.cut(tmp, len);
+      if (cut < len) {
+        len = cut;
+        h = FNV_OFFSET;
+        for (let k = 0; k < len; k++) h = fnvStep(h, tmp[k]);
+      }
+    }
     const w = weight[s];
     stacks.add(tmp, len, w, h);
     total += w;
   }
 
+  const meta = foldedMeta(raw, opts.fileName, total);
+  if (dropped.warning !== undefined) meta.warnings.push({ message: dropped.warning });
   return {
-    meta: foldedMeta(raw, opts.fileName, total),
+    meta,
     ...frames.finish(),
     stacks: {
       count: stacks.count,

@@ -1,0 +1,312 @@
+// gperftools heap profiles, legacy text (HEAPPROFILE=prefix, tcmalloc's heapz):
+//
+//   heap profile:   2504:  2092496 [  6512: 31798224] @ heapprofile
+//        1:  1048576 [     9:  2093056] @ 0x56386938b1a8 0x56386938b34e …     (leaf first)
+//   …
+//   MAPPED_LIBRARIES:                                  (or `--- Memory map:`)
+//   <the process's /proc/self/maps>
+//
+// Each line: in-use objects: in-use bytes [allocated objects: allocated bytes] @ return addresses.
+// The header's type is `heapprofile` (the heap profiler: every allocation, no scaling), `heap_v2/RATE`
+// (tcmalloc sampling, a Poisson process of mean RATE bytes), `heap/2·RATE` (v1), `growth`/`growthz`
+// or `fragmentation`. Facts from pprof's profile/legacy_profile.go (parseHeap, parseHeapHeader,
+// parseHeapSample, scaleHeapSample, allocRxStr) and perl google-pprof (ReadHeapProfile,
+// FixCallerAddresses, RemoveUninterestingFrames); differences are noted where we choose.
+
+import { AddrTable, F64Builder, U32Builder } from '../address.ts';
+import type { ProfileWarning, RawMeta, RawProfile, SampleType } from '../types.ts';
+import { ProfileError } from '../types.ts';
+import { parseMapsText } from './gperftools.ts';
+
+/** The value columns of a heap profile, in this order; the default is in-use bytes (index 1). */
+export const HEAP_SAMPLE_TYPES: readonly SampleType[] = [
+  { type: 'inuse_objects', unit: 'count' },
+  { type: 'inuse_space', unit: 'bytes' },
+  { type: 'alloc_objects', unit: 'count' },
+  { type: 'alloc_space', unit: 'bytes' },
+];
+export const HEAP_DEFAULT_SAMPLE_TYPE = 1;
+
+/**
+ * pprof's allocRxStr (legacy_profile.go): allocator entry points and internals. The fold drops the
+ * first matching frame below the first non-matching one, and everything leafward of it
+ * (RawMeta.dropFrames). gperftools' own heap stacks already start at malloc's caller, so this
+ * mostly matters for stacks that pass through `operator new`, `realloc` wrappers and the like.
+ */
+export const ALLOC_DROP_FRAMES = [
+  'calloc',
+  'cfree',
+  'malloc',
+  'free',
+  'memalign',
+  'do_memalign',
+  '(__)?posix_memalign',
+  'pvalloc',
+  'valloc',
+  'realloc',
+  'tcmalloc::.*',
+  'tc_calloc',
+  'tc_cfree',
+  'tc_malloc',
+  'tc_free',
+  'tc_memalign',
+  'tc_posix_memalign',
+  'tc_pvalloc',
+  'tc_valloc',
+  'tc_realloc',
+  'tc_new',
+  'tc_delete',
+  'tc_newarray',
+  'tc_deletearray',
+  'tc_new_nothrow',
+  'tc_newarray_nothrow',
+  'malloc_zone_malloc',
+  'malloc_zone_calloc',
+  'malloc_zone_valloc',
+  'malloc_zone_realloc',
+  'malloc_zone_memalign',
+  'malloc_zone_free',
+  'runtime\\..*',
+  'BaseArena::.*',
+  '(::)?do_malloc_no_errno',
+  '(::)?do_malloc_pages',
+  '(::)?do_malloc',
+  'DoSampledAllocation',
+  'MallocedMemBlock::MallocedMemBlock',
+  '_M_allocate',
+  '__builtin_(vec_)?delete',
+  '__builtin_(vec_)?new',
+  '__gnu_cxx::new_allocator::allocate',
+  '__libc_malloc',
+  '__malloc_alloc_template::allocate',
+  'allocate',
+  'cpp_alloc',
+  'operator new(\\[\\])?',
+  'simple_alloc::allocate',
+].join('|');
+
+/** pprof's allocSkipRxStr: Go runtime frames kept even though they match ALLOC_DROP_FRAMES. */
+export const ALLOC_KEEP_FRAMES = ['runtime\\.panic', 'runtime\\.reflectcall', 'runtime\\.call[0-9]*'].join(
+  '|',
+);
+
+const HEADER_RE =
+  /^\s*heap profile:\s*(\d+):\s*(\d+)\s*\[\s*(\d+):\s*(\d+)\s*\]\s*@\s*([A-Za-z_][\w]*)?(?:\/(\d*))?\s*$/;
+const SAMPLE_RE = /^\s*(-?\d+):\s*(-?\d+)\s*\[\s*(\d+):\s*(\d+)\s*\]\s*@((?:\s+0x[0-9a-fA-F]+)*)\s*$/;
+const MAPS_SENTINELS = ['MAPPED_LIBRARIES:', '--- Memory map:'];
+const MAX_LINE_WARNINGS = 10;
+const MAX_HEX_DIGITS = 16;
+
+/** True when the text starts (after blank lines) with a `heap profile:` header pprof accepts. */
+export function looksLikeHeap(bytes: Uint8Array): boolean {
+  let p = 0;
+  while (p < bytes.length && (bytes[p] === 32 || bytes[p] === 9 || bytes[p] === 10 || bytes[p] === 13)) p++;
+  const end = Math.min(bytes.length, p + 256);
+  let e = p;
+  while (e < end && bytes[e] !== 10) e++;
+  const line = String.fromCharCode(...bytes.subarray(p, e)).replace(/\r$/, '');
+  return HEADER_RE.test(line);
+}
+
+interface Sampling {
+  /** What the header says, for the metadata panel. */
+  kind: string;
+  /** The Poisson mean of scaleHeapSample, or 0 for no scaling. */
+  rate: number;
+  description: string;
+}
+
+/**
+ * The header's sampling, as pprof's parseHeapHeader: `heapprofile` → none (every allocation is
+ * recorded); `heap_v2`/`heapz_v2` with RATE → scaled by RATE; `heap` with N → scaled by N/2 (pprof
+ * reads v1 as v2 at half the printed period; perl pprof applies its own v1 formula instead);
+ * growth, fragmentation and an absent type → none. RATE 0 or 1 means no scaling.
+ */
+function samplingOf(type: string | undefined, period: string | undefined): Sampling {
+  const n = period !== undefined && period !== '' ? Number(period) : 0;
+  const t = type ?? '';
+  let rate = 0;
+  if (t === 'heap_v2' || t === 'heapz_v2') rate = n;
+  else if (t === 'heap' || t === 'heapz') rate = Math.floor(n / 2);
+  const kind = t === '' ? '(none)' : period !== undefined && period !== '' ? `${t}/${period}` : t;
+  if (rate > 1) {
+    return {
+      kind,
+      rate,
+      description: `unsampled at rate ${rate} (pprof's formula: × 1/(1 − e^(−avgsize/rate)))`,
+    };
+  }
+  if (t === 'heapprofile')
+    return { kind, rate: 0, description: 'every allocation recorded (heap profiler): no scaling' };
+  return { kind, rate: 0, description: 'no scaling' };
+}
+
+/** pprof's scaleHeapSample: [count, bytes] divided by the probability of being sampled, truncated. */
+export function scaleHeapSample(count: number, bytes: number, rate: number): [number, number] {
+  if (count === 0 || bytes === 0) return [0, 0];
+  if (rate <= 1) return [count, bytes];
+  const avg = bytes / count;
+  const scale = 1 / (1 - Math.exp(-avg / rate));
+  return [Math.trunc(count * scale), Math.trunc(bytes * scale)];
+}
+
+/** Parses a gperftools legacy heap profile. Throws ProfileError when nothing usable is found. */
+export function parseHeap(bytes: Uint8Array): RawProfile {
+  if (bytes.length === 0) throw new ProfileError('empty file', 'heap', { offset: 0 });
+  const text = new TextDecoder('utf-8').decode(bytes);
+  const warnings: ProfileWarning[] = [];
+
+  let pos = 0;
+  let lineNo = 0;
+  const nextLine = (): string | null => {
+    if (pos > text.length || (pos === text.length && lineNo > 0)) return null;
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = text.length;
+    const line = text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl);
+    pos = nl + 1;
+    lineNo++;
+    return line;
+  };
+
+  let header: RegExpExecArray | null = null;
+  for (let line = nextLine(); line !== null; line = nextLine()) {
+    if (line.trim() === '') continue;
+    header = HEADER_RE.exec(line);
+    break;
+  }
+  if (header === null) {
+    throw new ProfileError(
+      'not a gperftools heap profile: the first line is not `heap profile: N: BYTES [N: BYTES] @ TYPE`',
+      'heap',
+      { line: Math.max(1, lineNo) },
+    );
+  }
+  const headerLine = lineNo;
+  const sampling = samplingOf(header[5], header[6]);
+
+  const addrs = new AddrTable(1024);
+  const stackStart = new U32Builder(1024);
+  const stackLocs = new U32Builder(4096);
+  const cols = [new F64Builder(1024), new F64Builder(1024), new F64Builder(1024), new F64Builder(1024)];
+  const blockSize = new F64Builder(1024);
+  stackStart.push(0);
+  let bad = 0;
+  let mapsText: string | null = null;
+  let lastLineCut = false;
+
+  for (let line = nextLine(); line !== null; line = nextLine()) {
+    const t = line.trim();
+    if (t === '' || t.startsWith('#')) continue;
+    if (MAPS_SENTINELS.some((s) => t.includes(s))) {
+      mapsText = text.slice(Math.min(pos, text.length));
+      break;
+    }
+    if (pos > text.length && !text.endsWith('\n')) lastLineCut = true;
+    const m = SAMPLE_RE.exec(line);
+    let why = '';
+    if (m === null) why = 'not a sample line (`N: BYTES [N: BYTES] @ 0xADDR …`)';
+    else if (m[5].trim() === '') why = 'sample without addresses';
+    else if (Number(m[1]) === 0 && Number(m[2]) !== 0) why = 'in-use count 0 but bytes not 0';
+    else if (Number(m[3]) === 0 && Number(m[4]) !== 0) why = 'allocated count 0 but bytes not 0';
+    const hex = m === null || why !== '' ? [] : m[5].trim().split(/\s+/);
+    if (hex.some((h) => h.slice(2).replace(/^0+/, '').length > MAX_HEX_DIGITS)) why = 'address above 64 bits';
+    if (why !== '' || m === null) {
+      if (++bad <= MAX_LINE_WARNINGS) {
+        warnings.push({ message: `line ${lineNo} skipped: ${why}: ${t.slice(0, 80)}`, line: lineNo });
+      }
+      continue;
+    }
+    // leaf first in the file and in RawProfile: the order is kept
+    for (const h of hex) {
+      const digits = h
+        .slice(2)
+        .replace(/^0+(?=.)/, '')
+        .padStart(16, '0');
+      const hi = Number.parseInt(digits.slice(0, 8), 16);
+      const lo = Number.parseInt(digits.slice(8), 16);
+      stackLocs.push(addrs.intern(hi, lo));
+    }
+    stackStart.push(stackLocs.length);
+    const inuseN = Number(m[1]);
+    const inuseB = Number(m[2]);
+    const allocN = Number(m[3]);
+    const allocB = Number(m[4]);
+    const [n1, b1] = scaleHeapSample(inuseN, inuseB, sampling.rate);
+    const [n2, b2] = scaleHeapSample(allocN, allocB, sampling.rate);
+    cols[0].push(n1);
+    cols[1].push(b1);
+    cols[2].push(n2);
+    cols[3].push(b2);
+    // pprof's `bytes` label: the (unscaled) average block size, from the in-use pair when it has one
+    blockSize.push(
+      inuseN !== 0 ? Math.trunc(inuseB / inuseN) : allocN !== 0 ? Math.trunc(allocB / allocN) : 0,
+    );
+  }
+  if (bad > MAX_LINE_WARNINGS)
+    warnings.push({ message: `${bad - MAX_LINE_WARNINGS} more damaged lines skipped` });
+  const count = cols[0].length;
+  if (lastLineCut && mapsText === null) {
+    warnings.push({
+      message: `the file ends inside line ${lineNo} (truncated?): its last sample may have lost frames; no mapped-libraries list`,
+      line: lineNo,
+    });
+  } else if (mapsText === null) {
+    warnings.push({ message: 'no MAPPED_LIBRARIES section: addresses stay unsymbolized' });
+  }
+  if (count === 0 && bad > 0) {
+    throw new ProfileError(`heap profile has no readable samples (${bad} damaged lines)`, 'heap', {
+      line: headerLine + 1,
+    });
+  }
+
+  const extra: Record<string, string> = {
+    'heap profile type': sampling.kind,
+    sampling: sampling.description,
+    'header in-use': `${header[1]} objects, ${header[2]} bytes`,
+    'header allocated': `${header[3]} objects, ${header[4]} bytes`,
+    samples: String(count),
+  };
+  const meta: RawMeta = {
+    periodUs: 0,
+    mappings: [],
+    extra,
+    dropFrames: ALLOC_DROP_FRAMES,
+    keepFrames: ALLOC_KEEP_FRAMES,
+  };
+  if (sampling.rate > 1) meta.period = { value: sampling.rate, type: { type: 'space', unit: 'bytes' } };
+  if (mapsText !== null) {
+    const maps = parseMapsText(mapsText);
+    meta.mappings = maps.mappings;
+    if (maps.build !== undefined) meta.headerLines = [{ key: 'build', value: maps.build, known: true }];
+    extra['mapped-objects lines'] = String(maps.lines);
+  }
+
+  const values = cols.map((c) => c.finish());
+  const nAddr = addrs.count;
+  return {
+    format: 'heap',
+    meta,
+    locations: {
+      count: nAddr,
+      addrHi: addrs.hi.slice(0, nAddr),
+      addrLo: addrs.lo.slice(0, nAddr),
+      hasAddr: new Uint8Array(nAddr).fill(1),
+      locName: new Int32Array(nAddr).fill(-1),
+    },
+    strings: [],
+    samples: {
+      count,
+      stackStart: stackStart.finish(),
+      stackLocs: stackLocs.finish(),
+      weight: values[HEAP_DEFAULT_SAMPLE_TYPE],
+      values,
+    },
+    sampleTypes: HEAP_SAMPLE_TYPES.map((t) => ({ ...t })),
+    defaultSampleType: HEAP_DEFAULT_SAMPLE_TYPE,
+    labels: [{ key: 'bytes', kind: 'number', value: blockSize.finish(), unit: 'bytes' }],
+    // perl google-pprof's FixCallerAddresses: callers at PC − 1, the leaf as is (Go pprof's
+    // parseHeap subtracts 1 from every address, the leaf included).
+    adjustCallers: true,
+    warnings,
+  };
+}
