@@ -1,10 +1,13 @@
-// The whole page as a drop target: files dropped anywhere open like the file picker's.
+// The whole page as a drop target: files dropped anywhere open like the file picker's. With a
+// profile open, the overlay offers two targets: open (replace it) or compare with it.
 
 import { useEffect, useState } from 'react';
-import { openFiles } from './jobs';
+import { compareFiles, openFiles } from './jobs';
+import { useStore } from './store';
 
 export function DropZone({ children }: { children: React.ReactNode }) {
   const [over, setOver] = useState(false);
+  const open = useStore((s) => s.analysis?.profile.meta.fileName);
   useEffect(() => {
     const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
     const onOver = (e: DragEvent) => {
@@ -20,7 +23,11 @@ export function DropZone({ children }: { children: React.ReactNode }) {
       e.preventDefault();
       setOver(false);
       const files = Array.from(e.dataTransfer?.files ?? []);
-      if (files.length > 0) void openFiles(files);
+      if (files.length === 0) return;
+      const target = e.target instanceof Element ? e.target.closest('[data-drop]') : null;
+      if (target?.getAttribute('data-drop') === 'compare' && useStore.getState().analysis)
+        void compareFiles(files);
+      else void openFiles(files);
     };
     window.addEventListener('dragover', onOver);
     window.addEventListener('dragleave', onLeave);
@@ -34,11 +41,23 @@ export function DropZone({ children }: { children: React.ReactNode }) {
   return (
     <div className={`app${over ? ' drag-over' : ''}`}>
       {children}
-      {over && (
-        <div className="drop-overlay" aria-hidden="true">
-          Drop the profile to open it
-        </div>
-      )}
+      {over &&
+        (open ? (
+          <div className="drop-overlay two" data-testid="drop-overlay">
+            <div className="drop-target" data-drop="open">
+              Drop here to open
+              <small>replaces {open}; binaries dropped alone symbolize it</small>
+            </div>
+            <div className="drop-target compare" data-drop="compare">
+              Drop here to compare
+              <small>with {open} as the comparison, this file as the baseline</small>
+            </div>
+          </div>
+        ) : (
+          <div className="drop-overlay" aria-hidden="true">
+            Drop the profile to open it
+          </div>
+        ))}
     </div>
   );
 }

@@ -1,10 +1,23 @@
 // A labelled, multi-file input: a profile and/or binaries, opened like a drop.
 
 import { useId } from 'react';
-import { openFiles } from './jobs';
+import { compareFiles, openFiles } from './jobs';
 
-/** A labelled, multi-file input: opens a profile and/or binaries, like a drop. */
-export function FilePicker({ label, text, small }: { label: string; text: string; small?: boolean }) {
+/**
+ * A labelled, multi-file input: opens a profile and/or binaries, like a drop; or (`compare`) a
+ * profile to compare the open one with.
+ */
+export function FilePicker({
+  label,
+  text,
+  small,
+  compare,
+}: {
+  label: string;
+  text: string;
+  small?: boolean;
+  compare?: boolean;
+}) {
   const id = useId();
   return (
     <>
@@ -19,7 +32,7 @@ export function FilePicker({ label, text, small }: { label: string; text: string
         aria-label={label}
         onChange={(e) => {
           const files = Array.from(e.currentTarget.files ?? []);
-          if (files.length > 0) void openFiles(files);
+          if (files.length > 0) void (compare ? compareFiles(files) : openFiles(files));
           e.currentTarget.value = '';
         }}
       />

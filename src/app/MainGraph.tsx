@@ -25,15 +25,21 @@ export function MainGraph({
     return h;
   }, [result, s.selectedFrame, analysis]);
   const heat = useHeat(analysis);
+  const { diff } = analysis;
+  const normalized = s.view.diff.normalized;
+  const diffProp = useMemo(() => (diff ? { totals: diff, normalized } : undefined), [diff, normalized]);
   return (
     <FlameGraph
       graph={analysis}
+      diff={diffProp}
       title={
-        s.view.inverted
-          ? 'Inverted flame graph'
-          : s.view.orientation === 'icicle'
-            ? 'Icicle graph'
-            : 'Flame graph'
+        diff
+          ? 'Differential flame graph'
+          : s.view.inverted
+            ? 'Inverted flame graph'
+            : s.view.orientation === 'icicle'
+              ? 'Icicle graph'
+              : 'Flame graph'
       }
       orientation={s.view.orientation}
       order={s.childOrder}

@@ -1,30 +1,69 @@
-// The open profile's metadata: file, format, period, samples, header lines, mappings.
+// The open profile's metadata: file, format, sample type and period, samples, header lines,
+// mappings; in a comparison, both profiles side by side.
 
-import { formatBytes, formatCount, formatTime } from '../core/text/format';
+import { formatBytes, formatCount, formatTime, formatValue } from '../core/text/format';
+import type { FoldedMeta } from '../core/types';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { useStore } from './store';
+
+/** The facts every profile has, as label/value rows. */
+function metaRows(m: FoldedMeta): [string, string][] {
+  const rows: [string, string][] = [['Format', m.format]];
+  if (m.wordSize) rows.push(['Word size', `${m.wordSize}-bit`]);
+  if (m.byteOrder) rows.push(['Byte order', `${m.byteOrder} endian`]);
+  if (m.sampleTypes.length > 1 || m.sampleType.type !== 'samples')
+    rows.push(['Values', `${m.sampleType.type} (${m.sampleType.unit})`]);
+  if (m.period) {
+    const p = m.period;
+    rows.push(['Period', formatValue(p.value, { sampleType: p.type, periodUs: 0 })]);
+  } else {
+    rows.push([
+      'Period',
+      m.periodUs > 0
+        ? `${formatCount(m.periodUs)} µs (${formatCount(1e6 / m.periodUs)} Hz)`
+        : 'unknown (counts only)',
+    ]);
+  }
+  const total =
+    m.sampleType.type === 'samples'
+      ? formatCount(m.totalSamples)
+      : formatValue(m.totalSamples, { sampleType: m.sampleType, periodUs: 0 });
+  rows.push([m.sampleType.type === 'samples' ? 'Samples' : 'Total', total]);
+  if (m.samplingTimeUs !== undefined && m.sampleType.unit === 'count')
+    rows.push(['Sampling time', formatTime(m.samplingTimeUs)]);
+  if (m.durationNs !== undefined) rows.push(['Duration', formatTime(m.durationNs / 1000)]);
+  if (m.timeNs !== undefined) rows.push(['Recorded', new Date(m.timeNs / 1e6).toISOString()]);
+  if (m.dropFrames) rows.push(['Drop frames', m.dropFrames]);
+  if (m.keepFrames) rows.push(['Keep frames', m.keepFrames]);
+  for (const c of m.comments ?? []) rows.push(['Comment', c]);
+  return rows;
+}
+
+function Rows({ rows }: { rows: [string, string][] }) {
+  return (
+    <dl>
+      {rows.map(([k, v], i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: labels repeat (comments)
+        <div key={`${k}-${i}`}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 export function MetadataPanel({ analysis }: { analysis: Analysis }) {
   const fileSize = useStore((s) => s.fileSize);
   const m = analysis.profile.meta;
-  const rows: [string, string][] = [
-    ['File', `${m.fileName} (${formatBytes(fileSize)})`],
-    ['Format', m.format],
-  ];
-  if (m.wordSize) rows.push(['Word size', `${m.wordSize}-bit`]);
-  if (m.byteOrder) rows.push(['Byte order', `${m.byteOrder} endian`]);
-  rows.push([
-    'Period',
-    m.periodUs > 0
-      ? `${formatCount(m.periodUs)} µs (${formatCount(1e6 / m.periodUs)} Hz)`
-      : 'unknown (counts only)',
-  ]);
-  rows.push(['Samples', formatCount(m.totalSamples)]);
-  if (m.samplingTimeUs !== undefined) rows.push(['Sampling time', formatTime(m.samplingTimeUs)]);
+  const base = analysis.diff?.baseMeta;
+  const rows: [string, string][] = [['File', `${m.fileName} (${formatBytes(fileSize)})`], ...metaRows(m)];
   // A raw preview's stacks and frames are only the coarse tree's: the real counts come with the parse.
   const counting = analysis.functionsPending ? 'counting…' : null;
-  rows.push(['Unique stacks', counting ?? formatCount(analysis.profile.stackCount)]);
-  rows.push(['Functions', counting ?? formatCount(analysis.profile.frames.count)]);
+  if (!base) {
+    rows.push(['Unique stacks', counting ?? formatCount(analysis.profile.stackCount)]);
+    rows.push(['Functions', counting ?? formatCount(analysis.profile.frames.count)]);
+  }
   for (const [k, v] of Object.entries(m.extra ?? {})) rows.push([k, v]);
   const t = analysis.timings;
   rows.push([
@@ -35,15 +74,29 @@ export function MetadataPanel({ analysis }: { analysis: Analysis }) {
   ]);
   return (
     <section className="meta" aria-label="Profile metadata" data-timings={JSON.stringify(t)}>
-      <h2>Profile</h2>
-      <dl>
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
+      {base ? (
+        <div className="meta-sides">
+          <div data-testid="meta-baseline">
+            <h2>Baseline</h2>
+            <Rows
+              rows={[
+                ['File', base.fileName],
+                ...metaRows(base),
+                ['Mapped objects', String(base.mappings.length)],
+              ]}
+            />
           </div>
-        ))}
-      </dl>
+          <div data-testid="meta-comparison">
+            <h2>Comparison</h2>
+            <Rows rows={[...rows, ['Mapped objects', String(m.mappings.length)]]} />
+          </div>
+        </div>
+      ) : (
+        <>
+          <h2>Profile</h2>
+          <Rows rows={rows} />
+        </>
+      )}
       {m.headerLines && m.headerLines.length > 0 && (
         <>
           <h3>Header</h3>

@@ -1,11 +1,12 @@
 // The profile on screen: graph toolbar, transform chips, the flame graph (or the sandwich view),
 // the function table, and a context menu shared by graph frames and table rows.
 
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { FunctionTable } from '../table/FunctionTable';
 import { useTableSort } from '../table/sortState';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { ContextMenu, type MenuTarget } from './ContextMenu';
+import { DiffControls } from './DiffControls';
 import { GraphToolbar } from './GraphToolbar';
 import { showSandwich } from './jobs';
 import { MainGraph } from './MainGraph';
@@ -18,13 +19,22 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
   const mode = useStore((s) => s.view.mode);
   const selected = useStore((s) => s.selectedFrame);
   const selectFrame = useStore((s) => s.selectFrame);
-  const { sort, sortBy } = useTableSort();
+  const { sort, sortBy, setSort } = useTableSort();
+  // A comparison's table opens sorted by the size of the change; one profile's by self.
+  const comparing = analysis.diff !== undefined;
+  useEffect(() => {
+    const s = useTableSort.getState().sort;
+    const diffKey = s.key.startsWith('base') || s.key.startsWith('delta');
+    if (comparing && !diffKey) setSort({ key: 'delta', desc: true });
+    if (!comparing && diffKey) setSort({ key: 'self', desc: true });
+  }, [comparing, setSort]);
   const [menu, setMenu] = useState<MenuTarget | null>(null);
   const openMenu = useCallback((t: MenuTarget) => setMenu(t), []);
   const search = useSearch();
   return (
     <main className="profile">
       <GraphToolbar analysis={analysis} result={search} />
+      <DiffControls />
       <TransformChips />
       {mode === 'sandwich' ? (
         <SandwichView />

@@ -14,6 +14,9 @@ export function Toolbar() {
       <h1 className="logo">Flamelens</h1>
       <FilePicker label="Open profile" text="Open profile…" />
       {analysis && <span className="current-file">{analysis.profile.meta.fileName}</span>}
+      {analysis && !analysis.functionsPending && (
+        <FilePicker label="Compare with another profile" text="Compare with…" compare />
+      )}
       <span className="spacer" />
       {analysis && (
         <ExportMenu

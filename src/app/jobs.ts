@@ -201,6 +201,49 @@ export async function changeView(patch: Partial<ViewState>): Promise<boolean> {
   return ok;
 }
 
+/**
+ * Files with a profile to compare the open one with: it becomes the baseline (`base` slot) and the
+ * view switches to the diff. `view`: a link's (its baseURL); else the current view in diff mode.
+ * A bad file shows its error and keeps the open profile.
+ */
+export async function compareBuffers(files: FileBuffer[], view?: ViewState): Promise<boolean> {
+  const names = files.map((f) => f.name).join(', ');
+  const cur = get().view;
+  const name = files.length === 1 ? files[0].name : names;
+  const next: ViewState = view ?? {
+    ...cur,
+    mode: 'diff',
+    sandwich: undefined,
+    profiles: { ...cur.profiles, base: { source: { kind: 'file', name } } },
+  };
+  set({ status: 'loading', loadingName: names, progress: { phase: 'parse', fraction: 0 }, error: null });
+  return run(names, next, () => client.compare(files, workerViewOf(next), progress));
+}
+
+export async function compareFiles(files: File[]): Promise<boolean> {
+  if (files.length === 0) return false;
+  let buffers: FileBuffer[];
+  try {
+    buffers = await Promise.all(files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })));
+  } catch (e) {
+    const names = files.map((f) => f.name).join(', ');
+    set({ error: { fileName: names, message: `could not read the file: ${(e as Error).message}` } });
+    return false;
+  }
+  return compareBuffers(buffers);
+}
+
+/** The comparison becomes the baseline and the baseline the comparison. */
+export async function swapSides(): Promise<boolean> {
+  const v = get().view;
+  if (!v.profiles.base) return false;
+  const next: ViewState = { ...v, profiles: { main: v.profiles.base, base: v.profiles.main } };
+  set({ status: 'loading', loadingName: 'swap', progress: { phase: 'view', fraction: 0 }, view: next });
+  const ok = await run('swap', next, () => client.swap(workerViewOf(next), progress));
+  if (!ok && get().view === next) set({ view: v });
+  return ok;
+}
+
 export const addTransform = (t: Transform) => changeView({ transforms: [...get().view.transforms, t] });
 export const removeTransform = (index: number) =>
   changeView({ transforms: get().view.transforms.filter((_, i) => i !== index) });

@@ -5,8 +5,8 @@
 import { useEffect } from 'react';
 import { pathToNode } from '../core/model/calltree';
 import { decodeView, encodeView, sourceUrl, type ViewState } from '../core/view/schema';
-import { changeView, namedPlaces, openBuffers } from './jobs';
-import { loadProfileFromHash } from './profileUrl';
+import { changeView, compareBuffers, namedPlaces, openBuffers } from './jobs';
+import { fetchProfile, loadProfileFromHash } from './profileUrl';
 import { type AppState, useStore } from './store';
 
 /** True while state read from the URL is being applied: the store must not write it back. */
@@ -62,7 +62,32 @@ export function useUrlState(): void {
           }),
         onLoaded: (file) => {
           performance.mark('flamelens:file-received');
-          void applyingUrl(() => openBuffers([file], initial));
+          void applyingUrl(async () => {
+            // The link's baseline, if any, then the diff (the worker opens the main profile first).
+            const baseUrl = sourceUrl(initial.profiles.base);
+            const mainView = baseUrl ? { ...initial, mode: 'graph' as const } : initial;
+            await openBuffers([file], mainView);
+            if (!baseUrl || !useStore.getState().analysis) return;
+            try {
+              const base = await fetchProfile(baseUrl, (f) =>
+                useStore.setState({
+                  status: 'loading',
+                  loadingName: baseUrl,
+                  progress: { phase: 'download', fraction: f },
+                }),
+              );
+              await compareBuffers([base], initial);
+              const a = useStore.getState().analysis;
+              if (a) useStore.setState(namedPlaces(a, initial));
+            } catch (e) {
+              useStore.setState({
+                status: 'ready',
+                progress: null,
+                loadingName: null,
+                error: { fileName: baseUrl, message: (e as Error).message },
+              });
+            }
+          });
         },
         onError: (name, message) =>
           useStore.setState({

@@ -25,7 +25,7 @@ import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
 import type { Demangle } from './symbols/demangle';
 import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from './symbols/symbolize';
-import type { FoldedProfile, RawProfile, Symbolizer } from './types';
+import type { FoldedMeta, FoldedProfile, RawProfile, Symbolizer } from './types';
 
 export interface Timings {
   parseMs: number;
@@ -45,7 +45,7 @@ export interface Analysis {
    * In a comparison (diff mode): both sides' totals per chain of `tree` (whose own weights are the
    * chosen width), and both sides' function tables; `functions` is the comparison's.
    */
-  diff?: DiffTotals;
+  diff?: DiffTotals & { baseMeta: FoldedMeta };
 }
 
 export type Progress = (phase: string, fraction: number) => void;
@@ -239,7 +239,7 @@ export function analyzeDiff(
     profile,
     tree,
     functions: compFunctions,
-    diff: { ...sides, compFunctions, baseFunctions: functionsIn(p, b.table) },
+    diff: { ...sides, compFunctions, baseFunctions: functionsIn(p, b.table), baseMeta: base.meta },
     timings: { ...timings, treeMs: now() - t0 },
   };
 }

@@ -3,9 +3,18 @@
 
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type CallTree, parentOf, selfOf, totalOf } from '../core/model/calltree';
-import { formatCount, formatPercent, formatTime } from '../core/text/format';
+import type { DiffTotals } from '../core/model/diff';
+import {
+  formatCount,
+  formatDelta,
+  formatPercent,
+  formatTime,
+  formatValue,
+  type ValueKind,
+} from '../core/text/format';
 import { basename, shortName } from '../core/text/names';
 import type { FoldedProfile } from '../core/types';
+import { type DiffScale, diffColor, diffScale } from './diffColor';
 import {
   type ChildOrder,
   type FlameLayout,
@@ -53,6 +62,11 @@ export interface FlameGraphProps {
   heat?: (frame: number) => number;
   onPainted?: () => void;
   onContextMenu?: (node: number, clientX: number, clientY: number) => void;
+  /**
+   * A comparison: the tree's chains carry both sides' totals; bars are coloured by the change and
+   * the tooltip shows both sides. Paths only in one side are marked in their labels.
+   */
+  diff?: { totals: Pick<DiffTotals, 'comp' | 'base'>; normalized: boolean };
   /** Extra controls in the graph's header bar. */
   children?: React.ReactNode;
   testId?: string;
@@ -128,10 +142,32 @@ export function FlameGraph(props: FlameGraphProps) {
   }, [selected, layout, tree, onFocus]);
 
   const heat = props.heat;
+  const diff = props.diff;
+  const scale = useMemo(() => (diff ? diffScale(tree, diff.totals, diff.normalized) : null), [diff, tree]);
+  /** A path only in one side: `+ name` (comparison only) or `− name` (baseline only). */
+  const labelOf = useCallback(
+    (node: number) => {
+      if (!diff) return nameOf(node);
+      const c = tree.chain[node];
+      if (diff.totals.base.total[c] === 0) return `+ ${nameOf(node)}`;
+      if (diff.totals.comp.total[c] === 0) return `− ${nameOf(node)}`;
+      return nameOf(node);
+    },
+    [diff, tree, nameOf],
+  );
   // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh cache whenever colours change
-  const colorCache = useMemo(() => new Map<number, string>(), [colorMode, dark, profile, heat]);
+  const colorCache = useMemo(() => new Map<number, string>(), [colorMode, dark, profile, heat, scale]);
   const colorOf = useCallback(
     (node: number) => {
+      if (scale) {
+        const c = tree.chain[node];
+        let col = colorCache.get(c);
+        if (col === undefined) {
+          col = diffColor(scale.delta(node), scale.maxAbs, dark ? DARK : LIGHT);
+          colorCache.set(c, col);
+        }
+        return col;
+      }
       const f = tree.frame[node];
       let c = colorCache.get(f);
       if (c === undefined) {
@@ -146,7 +182,7 @@ export function FlameGraph(props: FlameGraphProps) {
       }
       return c;
     },
-    [colorCache, colorMode, profile, tree, moduleOf, heat, dark],
+    [colorCache, colorMode, profile, tree, moduleOf, heat, dark, scale],
   );
 
   // Paint in requestAnimationFrame, only when an input changed.
@@ -170,7 +206,7 @@ export function FlameGraph(props: FlameGraphProps) {
       ctx.font = FONT;
       paintFlameGraph(ctx, w, {
         layout,
-        label: nameOf,
+        label: labelOf,
         color: colorOf,
         orientation,
         theme: dark ? DARK : LIGHT,
@@ -200,7 +236,7 @@ export function FlameGraph(props: FlameGraphProps) {
     highlight,
     dark,
     graphHeight,
-    nameOf,
+    labelOf,
     colorOf,
     tree,
     orientation,
@@ -385,7 +421,16 @@ export function FlameGraph(props: FlameGraphProps) {
             style={{ top: scrollTop }}
           />
         </div>
-        {pointer && <Tooltip graph={graph} rect={pointer.rect} x={pointer.x} y={pointer.y} focus={focus} />}
+        {pointer && (
+          <Tooltip
+            graph={graph}
+            rect={pointer.rect}
+            x={pointer.x}
+            y={pointer.y}
+            focus={focus}
+            diff={diff && scale ? { ...diff, scale } : undefined}
+          />
+        )}
       </div>
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="selection-status">
         {announce}
@@ -409,24 +454,33 @@ function tooltipStyle(x: number, y: number): React.CSSProperties {
   return { left, top };
 }
 
+/** The unit of a graph's weights, for formatting: its sample type, and time per unit of a count. */
+export function valueKind(meta: Pick<FoldedProfile['meta'], 'sampleType' | 'periodUs'>): ValueKind {
+  return { sampleType: meta.sampleType, periodUs: meta.periodUs };
+}
+
 function Tooltip(props: {
   graph: { profile: Pick<FoldedProfile, 'frames' | 'modules' | 'meta'>; tree: CallTree };
   rect: FrameRect;
   x: number;
   y: number;
   focus: number;
+  diff?: { totals: Pick<DiffTotals, 'comp' | 'base'>; normalized: boolean; scale: DiffScale };
 }) {
-  const { graph, rect, x, y, focus } = props;
+  const { graph, rect, x, y, focus, diff } = props;
   const { tree, profile } = graph;
   const whole = totalOf(tree, 0);
-  const period = profile.meta.periodUs;
+  const kind = valueKind(profile.meta);
+  // The unit alone (no time suffix); time follows the percentages, as before.
+  const amount = (v: number) => formatValue(v, { ...kind, periodUs: 0 });
+  const period = kind.sampleType.unit === 'count' ? kind.periodUs : 0;
   const style = tooltipStyle(x, y);
   if (rect.node === MERGED) {
     return (
       <div className="tooltip" role="tooltip" style={style} data-testid="tooltip">
         <div className="tt-name">{mergedLabel(rect)}</div>
         <div>
-          {formatCount(rect.value)} samples ({formatPercent(rect.value, whole)})
+          {amount(rect.value)} ({formatPercent(rect.value, whole)})
         </div>
       </div>
     );
@@ -444,25 +498,84 @@ function Tooltip(props: {
           {basename(mod)}
         </div>
       )}
-      <table>
-        <tbody>
-          <tr>
-            <th>Total</th>
-            <td>
-              {formatCount(total)} samples · {formatPercent(total, whole)}
-              {focus > 0 && ` · ${formatPercent(total, totalOf(tree, focus))} of zoomed`}
-              {period > 0 && ` · ${formatTime(total * period)}`}
-            </td>
-          </tr>
-          <tr>
-            <th>Self</th>
-            <td>
-              {formatCount(self)} samples · {formatPercent(self, whole)}
-              {period > 0 && ` · ${formatTime(self * period)}`}
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      {diff ? (
+        <DiffRows node={node} tree={tree} diff={diff} kind={kind} />
+      ) : (
+        <table>
+          <tbody>
+            <tr>
+              <th>Total</th>
+              <td>
+                {amount(total)} · {formatPercent(total, whole)}
+                {focus > 0 && ` · ${formatPercent(total, totalOf(tree, focus))} of zoomed`}
+                {period > 0 && ` · ${formatTime(total * period)}`}
+              </td>
+            </tr>
+            <tr>
+              <th>Self</th>
+              <td>
+                {amount(self)} · {formatPercent(self, whole)}
+                {period > 0 && ` · ${formatTime(self * period)}`}
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      )}
     </div>
+  );
+}
+
+/** Baseline, comparison and the change of a path, as samples (or the unit) and as time. */
+function DiffRows(props: {
+  node: number;
+  tree: CallTree;
+  diff: { totals: Pick<DiffTotals, 'comp' | 'base'>; normalized: boolean; scale: DiffScale };
+  kind: ValueKind;
+}) {
+  const { node, tree, diff, kind } = props;
+  const c = tree.chain[node];
+  const { comp, base } = diff.totals;
+  const b = base.total[c];
+  const n = comp.total[c];
+  const share = (v: number, whole: number) => formatPercent(v, whole);
+  const pct = b > 0 ? `${n >= b ? '+' : '−'}${Math.abs(((n - b) / b) * 100).toFixed(1)} %` : 'new';
+  const deltaShare = diff.scale.delta(node);
+  return (
+    <table>
+      <tbody>
+        <tr>
+          <th>Baseline</th>
+          <td>
+            {formatValue(b, kind)} · {share(b, base.whole)}
+          </td>
+        </tr>
+        <tr>
+          <th>Comparison</th>
+          <td>
+            {formatValue(n, kind)} · {share(n, comp.whole)}
+          </td>
+        </tr>
+        <tr>
+          <th>Δ</th>
+          <td data-testid="tt-delta">
+            {formatDelta(n - b, kind)} · {pct}
+            {diff.normalized &&
+              ` · share ${deltaShare >= 0 ? '+' : '−'}${(Math.abs(deltaShare) * 100).toFixed(2)} pts`}
+          </td>
+        </tr>
+        {b === 0 && (
+          <tr>
+            <th />
+            <td>only in the comparison</td>
+          </tr>
+        )}
+        {n === 0 && (
+          <tr>
+            <th />
+            <td>only in the baseline</td>
+          </tr>
+        )}
+      </tbody>
+    </table>
   );
 }

@@ -3,15 +3,17 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { depthOf, firstChildOf, totalOf } from '../core/model/calltree';
-import { formatCount, formatPercent } from '../core/text/format';
+import { depthOf, type FunctionTable as Functions, firstChildOf, totalOf } from '../core/model/calltree';
+import { formatCount, formatPercent, formatValue } from '../core/text/format';
 import { basename } from '../core/text/names';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import type { SortKey, TableSort } from './sortState';
 
 const ROW = 24;
 
-const COLUMNS: { key: SortKey; label: string; pct?: boolean; numeric?: boolean }[] = [
+type Column = { key: SortKey; label: string; pct?: boolean; numeric?: boolean };
+
+const COLUMNS: Column[] = [
   { key: 'name', label: 'Function' },
   { key: 'module', label: 'Module' },
   { key: 'self', label: 'Self', numeric: true },
@@ -19,6 +21,24 @@ const COLUMNS: { key: SortKey; label: string; pct?: boolean; numeric?: boolean }
   { key: 'total', label: 'Total', numeric: true },
   { key: 'total', label: 'Total %', numeric: true, pct: true },
 ];
+
+/** A comparison's columns: both sides, and the change of self (sorted by its size by default). */
+const DIFF_COLUMNS: Column[] = [
+  { key: 'name', label: 'Function' },
+  { key: 'module', label: 'Module' },
+  { key: 'baseSelf', label: 'Baseline self', numeric: true },
+  { key: 'baseTotal', label: 'Baseline total', numeric: true },
+  { key: 'self', label: 'Comparison self', numeric: true },
+  { key: 'total', label: 'Comparison total', numeric: true },
+  { key: 'delta', label: 'Δ self', numeric: true },
+  { key: 'deltaPct', label: 'Δ %', numeric: true },
+];
+
+/** Δ % of a function's self: relative to the baseline; Infinity for new functions. */
+function deltaPct(base: number, comp: number): number {
+  if (base === 0) return comp === 0 ? 0 : Number.POSITIVE_INFINITY;
+  return ((comp - base) / base) * 100;
+}
 
 export interface TableQuery {
   key: SortKey;
@@ -36,8 +56,9 @@ export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
   const mod = (f: number) => profile.modules[profile.frames.module[f]] ?? '';
   const needle = q.filter.trim().toLowerCase();
   const ids: number[] = [];
+  const base = a.diff?.baseFunctions;
   for (let f = 0; f < functions.count; f++) {
-    if (functions.total[f] <= 0 || q.exclude?.[f]) continue;
+    if ((functions.total[f] <= 0 && !(base && base.total[f] > 0)) || q.exclude?.[f]) continue;
     if (needle && !name[f].toLowerCase().includes(needle) && !basename(mod(f)).toLowerCase().includes(needle))
       continue;
     ids.push(f);
@@ -52,6 +73,12 @@ export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
     // ~60 ms on the main thread.
     self: (x, y) => sign * (self[x] - self[y]) || total[y] - total[x] || x - y,
     total: (x, y) => sign * (total[x] - total[y]) || self[y] - self[x] || x - y,
+    baseSelf: (x, y) => sign * ((base?.self[x] ?? 0) - (base?.self[y] ?? 0)) || x - y,
+    baseTotal: (x, y) => sign * ((base?.total[x] ?? 0) - (base?.total[y] ?? 0)) || x - y,
+    delta: (x, y) =>
+      sign * (Math.abs(self[x] - (base?.self[x] ?? 0)) - Math.abs(self[y] - (base?.self[y] ?? 0))) || x - y,
+    deltaPct: (x, y) =>
+      sign * (deltaPct(base?.self[x] ?? 0, self[x]) - deltaPct(base?.self[y] ?? 0, self[y]) || 0) || x - y,
   };
   return Int32Array.from(ids.sort(cmp[q.key]));
 }
@@ -108,8 +135,10 @@ export function FunctionTable({
     estimateSize: () => ROW,
     overscan: 12,
   });
-  const { profile, functions, tree } = analysis;
-  const whole = totalOf(tree, 0);
+  const { profile, functions, tree, diff } = analysis;
+  const whole = diff ? diff.comp.whole : totalOf(tree, 0);
+  const columns = diff ? DIFF_COLUMNS : COLUMNS;
+  const value = useMemo(() => cellValue(profile.meta), [profile.meta]);
   const items = virtual.getVirtualItems();
   const padTop = items.length ? items[0].start : 0;
   const padBottom = items.length ? virtual.getTotalSize() - items[items.length - 1].end : 0;
@@ -193,7 +222,7 @@ export function FunctionTable({
         <table aria-rowcount={order.length + 1}>
           <thead>
             <tr>
-              {COLUMNS.map((c) => {
+              {columns.map((c) => {
                 const active = sort.key === c.key && !c.pct;
                 return (
                   <th
@@ -214,7 +243,7 @@ export function FunctionTable({
           <tbody>
             {padTop > 0 && (
               <tr style={{ height: padTop }}>
-                <td colSpan={6} />
+                <td colSpan={columns.length} />
               </tr>
             )}
             {items.map((it) => {
@@ -243,21 +272,55 @@ export function FunctionTable({
                   <td className="mod" title={mod}>
                     {basename(mod)}
                   </td>
-                  <td className="num">{formatCount(functions.self[f])}</td>
-                  <td className="num">{formatPercent(functions.self[f], whole)}</td>
-                  <td className="num">{formatCount(functions.total[f])}</td>
-                  <td className="num">{formatPercent(functions.total[f], whole)}</td>
+                  {diff ? (
+                    <DiffCells f={f} comp={functions} base={diff.baseFunctions} value={value} />
+                  ) : (
+                    <>
+                      <td className="num">{value(functions.self[f])}</td>
+                      <td className="num">{formatPercent(functions.self[f], whole)}</td>
+                      <td className="num">{value(functions.total[f])}</td>
+                      <td className="num">{formatPercent(functions.total[f], whole)}</td>
+                    </>
+                  )}
                 </tr>
               );
             })}
             {padBottom > 0 && (
               <tr style={{ height: padBottom }}>
-                <td colSpan={6} />
+                <td colSpan={columns.length} />
               </tr>
             )}
           </tbody>
         </table>
       </div>
     </section>
+  );
+}
+
+/** Table cells in the profile's unit: counts as plain numbers, bytes and time in their units. */
+function cellValue(meta: Analysis['profile']['meta']): (v: number) => string {
+  const t = meta.sampleType;
+  if (t.unit === 'count') return formatCount;
+  return (v) => formatValue(v, { sampleType: t, periodUs: 0 });
+}
+
+function DiffCells(props: { f: number; comp: Functions; base: Functions; value: (v: number) => string }) {
+  const { f, comp, base, value } = props;
+  const d = comp.self[f] - base.self[f];
+  const pct = deltaPct(base.self[f], comp.self[f]);
+  return (
+    <>
+      <td className="num">{value(base.self[f])}</td>
+      <td className="num">{value(base.total[f])}</td>
+      <td className="num">{value(comp.self[f])}</td>
+      <td className="num">{value(comp.total[f])}</td>
+      <td className={`num ${d > 0 ? 'grew' : d < 0 ? 'shrank' : ''}`}>
+        {d > 0 ? '+' : d < 0 ? '−' : ''}
+        {value(Math.abs(d))}
+      </td>
+      <td className="num">
+        {pct === Number.POSITIVE_INFINITY ? 'new' : `${pct > 0 ? '+' : ''}${pct.toFixed(1)} %`}
+      </td>
+    </>
   );
 }

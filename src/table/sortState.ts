@@ -2,15 +2,21 @@
 
 import { create } from 'zustand';
 
-export type SortKey = 'name' | 'module' | 'self' | 'total';
+/** `base*`, `delta` (|Δ self|) and `deltaPct` are a comparison's columns. */
+export type SortKey = 'name' | 'module' | 'self' | 'total' | 'baseSelf' | 'baseTotal' | 'delta' | 'deltaPct';
 
 export interface TableSort {
   key: SortKey;
   desc: boolean;
 }
 
-export const useTableSort = create<{ sort: TableSort; sortBy: (key: SortKey) => void }>()((set, get) => ({
+export const useTableSort = create<{
+  sort: TableSort;
+  sortBy: (key: SortKey) => void;
+  setSort: (sort: TableSort) => void;
+}>()((set, get) => ({
   sort: { key: 'self', desc: true },
+  setSort: (sort) => set({ sort }),
   sortBy: (key) => {
     const s = get().sort;
     set({ sort: s.key === key ? { key, desc: !s.desc } : { key, desc: key !== 'name' && key !== 'module' } });

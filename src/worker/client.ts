@@ -126,7 +126,18 @@ export class ProfileWorkerClient {
   ): Promise<ViewResult> {
     this.cancel(); // a new profile makes any running job moot
     const transfer = files.map((f) => f.buffer);
-    return this.view({ type: 'drop', id: 0, files, view }, transfer, onProgress, onPreview);
+    return this.view({ type: 'drop', id: 0, files, view, slot: 'main' }, transfer, onProgress, onPreview);
+  }
+
+  /** Files with a profile to compare the open one with (its baseline); queued like a view. */
+  compare(files: FileBuffer[], view: WorkerView, onProgress?: Progress): Promise<ViewResult> {
+    const transfer = files.map((f) => f.buffer);
+    return this.view({ type: 'drop', id: 0, files, view, slot: 'base' }, transfer, onProgress);
+  }
+
+  /** Exchanges the profile and its baseline. */
+  swap(view: WorkerView, onProgress?: Progress): Promise<ViewResult> {
+    return this.view({ type: 'swap', id: 0, view }, [], onProgress);
   }
 
   /** Applies a view (transforms, inversion, mode, names, sample type) to the open profile. */

@@ -74,10 +74,12 @@ async function handle(msg: ToWorker): Promise<void> {
           post({ type: 'preview', id, analysis }, analysisBuffers(analysis));
         };
         try {
-          result = await session.drop(files, msg.view, progress);
+          result = await session.drop(files, msg.view, progress, msg.slot);
         } finally {
           session.onPreview = null;
         }
+      } else if (msg.type === 'swap') {
+        result = await session.swap(msg.view, progress);
       } else {
         result = await session.apply(msg.view, progress);
       }

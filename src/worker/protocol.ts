@@ -57,7 +57,9 @@ export interface SearchReply {
 
 export type ToWorker =
   /** Files dropped or chosen together: a profile and/or binaries, libraries, nm listings. */
-  | { type: 'drop'; id: number; files: FileBuffer[]; view: WorkerView }
+  | { type: 'drop'; id: number; files: FileBuffer[]; view: WorkerView; slot: 'main' | 'base' }
+  /** Exchange the profile and its baseline (a diff's sides). */
+  | { type: 'swap'; id: number; view: WorkerView }
   /** Apply this view to the open profile (the one message for transforms, inversion, mode, names…). */
   | { type: 'view'; id: number; view: WorkerView }
   /** Search the shown view. */

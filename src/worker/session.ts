@@ -8,6 +8,7 @@ import { type SearchResult, searchProfile } from '../core/model/search';
 import {
   type Analysis,
   analyze,
+  analyzeDiff,
   fold,
   type Loaded,
   type Progress,
@@ -45,8 +46,13 @@ function noProfile(): ProfileError {
   return new ProfileError('no profile is open', 'unknown');
 }
 
+export type Slot = 'main' | 'base';
+
 export class WorkerSession {
   private loaded: Loaded | null = null;
+  /** The baseline a diff compares `loaded` with. */
+  private loadedBase: Loaded | null = null;
+  private baseFolded: FoldedProfile | null = null;
   private symbolFiles: DroppedFile[] = [];
   private symbols: Symbols | null = null;
   private demangle: Demangle | null = null;
@@ -71,7 +77,14 @@ export class WorkerSession {
    * listings. A new profile is shown with `view`; without a profile among them, the symbol files
    * apply to the current profile and its view.
    */
-  async drop(files: DroppedFile[], view: WorkerView, progress?: Progress): Promise<SessionResult> {
+  async drop(
+    files: DroppedFile[],
+    view: WorkerView,
+    progress?: Progress,
+    slot: Slot = 'main',
+  ): Promise<SessionResult> {
+    if (slot === 'base' && !this.loaded)
+      throw new ProfileError('open a profile first, then compare it with another', 'unknown');
     const symbols = files.filter((f) => isSymbolFile(f.bytes));
     const others = files.filter((f) => !isSymbolFile(f.bytes));
     // Among the other files, the one that parses is the profile; the rest are unusable files.
@@ -79,7 +92,10 @@ export class WorkerSession {
     let firstError: unknown = null;
     const unusable: DroppedFile[] = [];
     // Symbols would rename the frames, and with several files the profile is not known yet.
-    const onPreview = others.length === 1 && symbols.length === 0 ? (this.onPreview ?? undefined) : undefined;
+    const onPreview =
+      slot === 'main' && others.length === 1 && symbols.length === 0
+        ? (this.onPreview ?? undefined)
+        : undefined;
     for (const f of others) {
       try {
         const loaded = parse(f.bytes, f.name, { onProgress: progress, onPreview });
@@ -96,6 +112,13 @@ export class WorkerSession {
         unusable.push(f);
       }
     }
+    if (slot === 'base' && !profile) {
+      if (firstError && others.length === 1) throw firstError;
+      throw new ProfileError(
+        `${files.map((f) => f.name).join(', ')}: no profile among these files to compare with`,
+        'unknown',
+      );
+    }
     if (!profile && (symbols.length === 0 || !this.loaded)) {
       if (firstError && others.length === 1) throw firstError;
       throw new ProfileError(
@@ -105,8 +128,13 @@ export class WorkerSession {
         'unknown',
       );
     }
-    if (profile) {
+    if (profile && slot === 'base') {
+      this.loadedBase = profile.loaded;
+      this.view = view;
+    } else if (profile) {
       this.loaded = profile.loaded;
+      this.loadedBase = null;
+      this.baseFolded = null;
       this.symbolFiles = [];
       // A link's sample type that this profile lacks: its default instead.
       const types = sampleTypesOf(profile.loaded.raw);
@@ -118,7 +146,17 @@ export class WorkerSession {
     // Unusable files go to the symbolizer too, which reports each by name.
     this.addSymbolFiles([...symbols, ...unusable]);
     await this.refold(progress);
-    return this.derive(progress, true, profile !== null);
+    return this.derive(progress, true, profile !== null && slot === 'main');
+  }
+
+  /** Exchanges the profile and its baseline (the comparison becomes the baseline). */
+  async swap(view: WorkerView, progress?: Progress): Promise<SessionResult> {
+    if (!this.loaded || !this.loadedBase)
+      throw new ProfileError('there is no baseline to swap with', 'unknown');
+    [this.loaded, this.loadedBase] = [this.loadedBase, this.loaded];
+    this.view = view;
+    await this.refold(progress);
+    return this.derive(progress, true, false);
   }
 
   /** Applies a view to the open profile, re-running only the stages it changes. */
@@ -126,9 +164,16 @@ export class WorkerSession {
     if (!this.loaded || !this.base) throw noProfile();
     const before = this.view;
     this.view = view;
-    const refold = view.mangled !== before.mangled || view.sampleType !== before.sampleType;
+    const refold =
+      view.mangled !== before.mangled ||
+      view.sampleType !== before.sampleType ||
+      view.baseSampleType !== before.baseSampleType;
     if (refold) await this.refold(progress);
-    const graphChanged = refold || view.inverted !== before.inverted || !sameTransforms(view, before);
+    const diffChanged =
+      (view.mode === 'diff') !== (before.mode === 'diff') ||
+      (view.mode === 'diff' && view.diffWidth !== before.diffWidth);
+    const graphChanged =
+      refold || diffChanged || view.inverted !== before.inverted || !sameTransforms(view, before);
     return this.derive(progress, graphChanged, false);
   }
 
@@ -169,6 +214,16 @@ export class WorkerSession {
     const r = fold(loaded, { symbols: this.symbols, sampleType: this.view.sampleType });
     this.base = r.profile;
     this.foldMs = r.foldMs;
+    this.baseFolded = null;
+    if (this.loadedBase) {
+      // The same symbol files serve both sides: each mapping takes the file matching it.
+      const raw = this.loadedBase.raw;
+      const symbols =
+        this.symbolFiles.length > 0
+          ? symbolize(raw, this.symbolFiles, { demangle: this.demangle ?? undefined, mangled })
+          : null;
+      this.baseFolded = fold(this.loadedBase, { symbols, sampleType: this.view.baseSampleType }).profile;
+    }
   }
 
   /** transform → trees and tables (when the graph changed), and the sandwich in sandwich mode. */
@@ -178,7 +233,10 @@ export class WorkerSession {
     if (graphChanged) {
       progress?.('tree', 0);
       const timings = { parseMs: this.loaded!.parseMs, foldMs: this.foldMs };
-      analysis = analyze(base, this.view, timings, this.onPreview ?? undefined);
+      analysis =
+        this.view.mode === 'diff' && this.baseFolded
+          ? analyzeDiff(base, this.baseFolded, { ...this.view, width: this.view.diffWidth }, timings)
+          : analyze(base, this.view, timings, this.onPreview ?? undefined);
       this.current = analysis.profile;
     }
     const { mode, sandwich } = this.view;

@@ -29,6 +29,12 @@ describe('view schema in the URL', () => {
     expect(decodeView(encodeView(v))).toEqual(v);
     const diff: ViewState = { ...DEFAULT_VIEW, mode: 'diff' };
     expect(decodeView(encodeView(diff))).toEqual(diff);
+    // A baseline URL implies the diff; closed, the link says so.
+    const linked = decodeView('#profileURL=b.prof&baseURL=a.prof');
+    expect(linked.mode).toBe('diff');
+    expect(encodeView(linked)).toBe('#profileURL=b.prof&baseURL=a.prof');
+    const closed = { ...linked, mode: 'graph' as const };
+    expect(decodeView(encodeView(closed)).mode).toBe('graph');
   });
   it('keeps the hash of earlier links working', () => {
     const v = decodeView('#profileURL=https%3A%2F%2Fx%2Fa.prof&sandwich=f&view=icicle&inverted=1&q=g');

@@ -132,8 +132,10 @@ export function encodeView(v: ViewState): string {
   if (base?.source?.kind === 'url') p.set('baseURL', base.source.url);
   if (main.sampleType) p.set('st', main.sampleType);
   if (base?.sampleType) p.set('bst', base.sampleType);
+  // A baseline implies the diff: a link with baseURL= opens it; closed, the link says mode=graph.
+  const implied = base?.source?.kind === 'url' ? 'diff' : 'graph';
   if (v.mode === 'sandwich' && v.sandwich) p.set('sandwich', v.sandwich);
-  else if (v.mode !== 'graph') p.set('mode', v.mode);
+  else if (v.mode !== implied) p.set('mode', v.mode);
   if (v.granularity !== 'functions') p.set('gran', v.granularity);
   if (v.orientation === 'icicle') p.set('view', 'icicle');
   if (v.inverted) p.set('inverted', '1');
@@ -174,6 +176,8 @@ export function decodeView(hash: string): ViewState {
     v.sandwich = sandwich;
   } else if (mode && MODES.has(mode) && mode !== 'sandwich') {
     v.mode = mode;
+  } else if (baseUrl) {
+    v.mode = 'diff';
   }
   const gran = p.get('gran') as Granularity | null;
   if (gran && GRANULARITIES.has(gran)) v.granularity = gran;
