@@ -133,3 +133,94 @@ describe('diff of two real profiles', () => {
     expect(hidden.diff!.baseFunctions.self[mix]).toBe(countsOfFolded(toFoldedText(A)).self.get('mix'));
   });
 });
+
+describe('differential folded text (difffolded.pl) and `flamelens diff`', () => {
+  it('prints both sides’ counts per stack, equal to each side’s own fold; --normalize scales the baseline', async () => {
+    const { runCli } = await import('./helpers/cli');
+    const bin = `${DIR}/bin/workload`;
+    const diff = await runCli(['diff', `${DIR}/workload_a.prof`, `${DIR}/workload_b.prof`, '--binary', bin]);
+    expect(diff.code).toBe(0);
+    const a = await runCli(['fold', `${DIR}/workload_a.prof`, '--binary', bin]);
+    const b = await runCli(['fold', `${DIR}/workload_b.prof`, '--binary', bin]);
+    const counts = (text: string) =>
+      new Map(
+        text
+          .trim()
+          .split('\n')
+          .map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]),
+      );
+    const ca = counts(a.out);
+    const cb = counts(b.out);
+    const lines = diff.out.trim().split('\n');
+    expect(lines.length).toBe(new Set([...ca.keys(), ...cb.keys()]).size);
+    for (const line of lines) {
+      const [stack, base, comp] = line.split(/ (?=\d+ \d+$)| (?=\d+$)/);
+      expect([stack, Number(base), Number(comp)]).toEqual([stack, ca.get(stack) ?? 0, cb.get(stack) ?? 0]);
+    }
+    const norm = await runCli([
+      'diff',
+      '--normalize',
+      `${DIR}/workload_a.prof`,
+      `${DIR}/workload_b.prof`,
+      '--binary',
+      bin,
+    ]);
+    const sum = (i: number) =>
+      norm.out
+        .trim()
+        .split('\n')
+        .reduce((t, l) => t + Number(l.split(' ').at(i)), 0);
+    expect(Math.abs(sum(-2) - sum(-1))).toBeLessThanOrEqual(lines.length); // rounding per line
+  });
+
+  it('a two-count folded file opens as the comparison it describes', async () => {
+    const { runCli } = await import('./helpers/cli');
+    const { WorkerSession } = await import('../src/worker/session');
+    const { DEFAULT_VIEW, workerViewOf } = await import('../src/core/view/schema');
+    const bin = `${DIR}/bin/workload`;
+    const text = (await runCli(['diff', `${DIR}/workload_a.prof`, `${DIR}/workload_b.prof`, '--binary', bin]))
+      .out;
+    const s = new WorkerSession();
+    const r = await s.drop(
+      [{ name: 'ab.diff.folded', bytes: new TextEncoder().encode(text) }],
+      workerViewOf(DEFAULT_VIEW),
+    );
+    expect(r.mode).toBe('diff');
+    const d = r.analysis!.diff!;
+    expect(d.base.whole).toBe(countsOfFolded(toFoldedText(A)).whole);
+    expect(d.comp.whole).toBe(countsOfFolded(toFoldedText(B)).whole);
+    expect(d.baseMeta.fileName).toBe('ab.diff.folded (baseline)');
+    // Exported again from the session: the same text.
+    expect(s.foldedText([])).toBe(text);
+  });
+});
+
+describe('the worker session compares', () => {
+  it('opens, compares, swaps, and keeps the first profile when the second is bad', async () => {
+    const { WorkerSession } = await import('../src/worker/session');
+    const { DEFAULT_VIEW, workerViewOf } = await import('../src/core/view/schema');
+    const s = new WorkerSession();
+    const v = workerViewOf(DEFAULT_VIEW);
+    await s.drop([{ name: 'workload_b.prof', bytes: read('workload_b.prof') }, binary], v);
+    await expect(
+      s.drop(
+        [{ name: 'junk.prof', bytes: read('bin/workload').slice(0, 10) }],
+        { ...v, mode: 'diff' },
+        undefined,
+        'base',
+      ),
+    ).rejects.toThrow();
+    const still = await s.apply({ ...v, inverted: true });
+    expect(still.analysis!.diff).toBeUndefined();
+    const cmp = await s.drop(
+      [{ name: 'workload_a.prof', bytes: read('workload_a.prof') }],
+      { ...v, mode: 'diff' },
+      undefined,
+      'base',
+    );
+    expect(cmp.analysis!.diff!.baseMeta.fileName).toBe('workload_a.prof');
+    const sw = await s.swap({ ...v, mode: 'diff' });
+    expect(sw.analysis!.diff!.baseMeta.fileName).toBe('workload_b.prof');
+    expect(sw.analysis!.profile.meta.fileName).toBe('workload_a.prof');
+  });
+});

@@ -48,6 +48,15 @@ async function run(
   try {
     const r = await job();
     if (r.newProfile) performance.mark('flamelens:ready');
+    if (r.mode !== view.mode) {
+      // A file that is itself a comparison (two counts per stack) opens as one.
+      const baseName = r.analysis?.diff?.baseMeta.fileName;
+      view = {
+        ...view,
+        mode: r.mode,
+        profiles: { ...view.profiles, base: { source: { kind: 'file', name: baseName ?? '' } } },
+      };
+    }
     const prev = get();
     const patch: Partial<AppState> = {
       status: 'ready',

@@ -8,7 +8,8 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { writePprof } from '../core/formats/pprof-write.ts';
-import { toFoldedText } from '../core/model/serialize.ts';
+import { mergeSides } from '../core/model/diff.ts';
+import { toDiffFoldedText, toFoldedText } from '../core/model/serialize.ts';
 import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
 import type { DroppedFile, SymbolizeReport } from '../core/symbols/symbolize.ts';
@@ -23,7 +24,7 @@ export interface CliIo {
   writeFile?: (path: string, bytes: Uint8Array) => void;
 }
 
-type CommandName = 'fold' | 'info' | 'proto';
+type CommandName = 'fold' | 'info' | 'proto' | 'diff';
 
 interface OptionSpec {
   /** Long name without the dashes. */
@@ -63,6 +64,13 @@ const OPTIONS: OptionSpec[] = [
   },
   { name: 'mangled', value: false, repeatable: false, commands: [], help: 'print C++/Rust names mangled' },
   {
+    name: 'normalize',
+    value: false,
+    repeatable: false,
+    commands: ['diff'],
+    help: "scale the baseline's counts to the comparison's total (difffolded.pl -n)",
+  },
+  {
     name: 'sample-type',
     value: true,
     repeatable: false,
@@ -97,6 +105,10 @@ const COMMANDS: Record<CommandName, { args: string; help: string }> = {
     help: 'print metadata as JSON: format, word size, period, samples, mappings, warnings',
   },
   proto: { args: 'FILE -o OUT', help: 'write the folded profile as gzipped pprof profile.proto' },
+  diff: {
+    args: 'BASE NEW',
+    help: "print both profiles' stacks as `root;…;leaf BASE_COUNT NEW_COUNT` (difffolded.pl's format)",
+  },
 };
 
 export interface ParsedArgs {
@@ -289,11 +301,12 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     io.stderr(usage());
     return 2;
   }
-  if (!args.command || args.positional.length !== 1) {
-    io.stderr(`flamelens: expected one FILE\n${usage()}`);
+  const files = args.command === 'diff' ? 2 : 1;
+  if (!args.command || args.positional.length !== files) {
+    io.stderr(`flamelens: expected ${files === 2 ? 'two files, BASE and NEW' : 'one FILE'}\n${usage()}`);
     return 2;
   }
-  const file = args.positional[0];
+  const file = args.positional[files - 1];
   const symbolFiles = [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])];
   const output = args.options.get('output')?.[0];
   if (args.command === 'proto' && (output === undefined || output === '')) {
@@ -301,15 +314,18 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     return 2;
   }
   const sampleType = args.options.get('sample-type')?.[0];
-  const loaded = await load(
-    file,
-    symbolFiles,
-    args.options.has('mangled'),
-    sampleType,
-    args.options.has('keep-drop-frames'),
-    io,
-  );
+  const loadOne = (f: string) =>
+    load(f, symbolFiles, args.options.has('mangled'), sampleType, args.options.has('keep-drop-frames'), io);
+  const loaded = await loadOne(file);
   if (!loaded) return 1;
+  if (args.command === 'diff') {
+    // Both profiles symbolized by the same binaries (each mapping takes the file matching it).
+    const base = await loadOne(args.positional[0]);
+    if (!base) return 1;
+    const merged = mergeSides(loaded.profile, base.profile);
+    io.stdout(toDiffFoldedText(merged, args.options.has('normalize')));
+    return 0;
+  }
   const { profile } = loaded;
   switch (args.command) {
     case 'fold':

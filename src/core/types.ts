@@ -100,6 +100,11 @@ export interface RawProfile {
   /** The index into `sampleTypes` shown by default (pprof's default_sample_type, else the last). */
   defaultSampleType?: number;
   /**
+   * Value columns 0 and 1 are a baseline and a comparison of the same stacks (difffolded.pl's
+   * two-count folded text): the profile opens as a comparison of the two.
+   */
+  diffPair?: boolean;
+  /**
    * Per-sample labels (pprof `Label`s; `perf script`'s comm/pid/tid), one column per key: a string
    * label holds an index into `strings` per sample (-1 where the sample lacks it), a numeric one a
    * number (NaN where absent) and maybe its unit.

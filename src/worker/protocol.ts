@@ -43,6 +43,8 @@ export interface ViewResult {
   symbols: SymbolsState | null;
   /** True when a new profile replaced the previous one. */
   newProfile: boolean;
+  /** The mode the worker applied (a two-count folded file opens as a comparison). */
+  mode: WorkerView['mode'];
 }
 
 /** The search over the shown view: matched frames, samples through them, and the places to visit. */

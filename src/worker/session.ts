@@ -3,12 +3,15 @@
 // it. It runs the core pipeline's stages and re-runs only those a change needs. It names no
 // format. Pure core calls only: testable in node.
 
-import { sampleTypesOf } from '../core/formats/sample-types';
+import { sampleTypesOf, withSampleType } from '../core/formats/sample-types';
+import { mergeSides } from '../core/model/diff';
 import { type SearchResult, searchProfile } from '../core/model/search';
+import { toDiffFoldedText } from '../core/model/serialize';
 import {
   type Analysis,
   analyze,
   analyzeDiff,
+  derive,
   fold,
   type Loaded,
   type Progress,
@@ -25,7 +28,7 @@ import { looksLikeNm } from '../core/symbols/nm';
 import type { DroppedFile } from '../core/symbols/symbolize';
 import { type FoldedProfile, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
-import { foldedTextThrough } from '../export/folded';
+import { foldedTextThrough, stacksThrough } from '../export/folded';
 
 export interface SessionResult {
   /** The analysis of the view; null when only the sandwich changed. */
@@ -34,6 +37,8 @@ export interface SessionResult {
   symbols: SymbolsState | null;
   /** True when a new profile replaced the previous one; false when the same one was re-derived. */
   newProfile: boolean;
+  /** The mode applied (a two-count folded file opens as a comparison whatever was asked). */
+  mode: WorkerView['mode'];
 }
 
 const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
@@ -136,6 +141,12 @@ export class WorkerSession {
       this.loadedBase = null;
       this.baseFolded = null;
       this.symbolFiles = [];
+      const { raw, fileName, parseMs } = profile.loaded;
+      if (raw.diffPair) {
+        // Two counts per stack: the baseline is the first column, the comparison the second.
+        this.loadedBase = { raw: withSampleType(raw, 0), fileName: `${fileName} (baseline)`, parseMs };
+        if (view.mode === 'graph') view = { ...view, mode: 'diff' };
+      }
       // A link's sample type that this profile lacks: its default instead.
       const types = sampleTypesOf(profile.loaded.raw);
       const known = types.some(
@@ -186,6 +197,15 @@ export class WorkerSession {
   /** `root;…;leaf COUNT` lines of the shown view, or of its stacks through a frame-id path. */
   foldedText(path: readonly number[]): string {
     if (!this.current) throw noProfile();
+    if (this.view.mode === 'diff' && this.baseFolded && this.base) {
+      // Both sides' counts per stack, as difffolded.pl writes them.
+      const merged = mergeSides(derive(this.base, this.view).graph, derive(this.baseFolded, this.view).graph);
+      const through = stacksThrough(merged.profile, path);
+      const keep = (w: Float64Array) =>
+        stacksThrough({ ...merged.profile, stacks: { ...merged.profile.stacks, weight: w } }, path).stacks
+          .weight;
+      return toDiffFoldedText({ profile: through, base: keep(merged.base), comp: keep(merged.comp) });
+    }
     return foldedTextThrough(this.current, path);
   }
 
@@ -246,6 +266,7 @@ export class WorkerSession {
         mode === 'sandwich' && sandwich ? sandwichAnalysis(base, this.view.transforms, sandwich) : null,
       symbols: this.symbols?.state ?? null,
       newProfile,
+      mode: mode === 'diff' && !this.baseFolded ? 'graph' : mode,
     };
   }
 }

@@ -21,6 +21,18 @@ function splitLine(line: string): { stack: string; weight: number } | null {
 }
 
 /**
+ * Splits a line of Brendan Gregg's differential folded format (`difffolded.pl`): `stack BASE NEW`,
+ * the baseline's count then the comparison's; null when the line is not one.
+ */
+function splitDiffLine(line: string): { stack: string; base: number; comp: number } | null {
+  const last = splitLine(line);
+  if (!last) return null;
+  const first = splitLine(last.stack);
+  if (!first) return null;
+  return { stack: first.stack, base: first.weight, comp: last.weight };
+}
+
+/**
  * Sniffs folded text: valid UTF-8 without control characters in the first 64 KB, and the first
  * (up to 50) content lines all parse as `stack weight`.
  */
@@ -52,7 +64,23 @@ export function looksLikeFolded(bytes: Uint8Array): boolean {
   return seen > 0;
 }
 
-/** Parses folded stacks into name-only locations, stacks stored leaf first. */
+/** True when the text's content lines (the first 50) all have two counts: `stack BASE NEW`. */
+function isDiffText(text: string): boolean {
+  let seen = 0;
+  for (const line of text.split('\n', 4096)) {
+    const t = line.trim();
+    if (t === '' || t.startsWith('#')) continue;
+    if (!splitDiffLine(line)) return false;
+    if (++seen >= 50) break;
+  }
+  return seen > 0;
+}
+
+/**
+ * Parses folded stacks into name-only locations, stacks stored leaf first. Two counts per line
+ * (difffolded.pl's `stack BASE NEW`) give a profile of two sample types, `baseline` and
+ * `comparison` (the default), marked `diffPair`: it opens as a comparison of the two.
+ */
 export function parseFolded(bytes: Uint8Array): RawProfile {
   if (bytes.length === 0) throw new ProfileError('empty file', 'folded', { offset: 0 });
   const text = new TextDecoder('utf-8').decode(bytes);
@@ -60,6 +88,8 @@ export function parseFolded(bytes: Uint8Array): RawProfile {
   const stackLocs = new U32Builder(4096);
   const stackStart = new U32Builder(1024);
   const weight = new F64Builder(1024);
+  const pair = isDiffText(text.slice(0, 65536));
+  const baseWeight = new F64Builder(pair ? 1024 : 1);
   stackStart.push(0);
   const warnings: ProfileWarning[] = [];
   let bad = 0;
@@ -74,11 +104,13 @@ export function parseFolded(bytes: Uint8Array): RawProfile {
     lineNo++;
     const t = line.trim();
     if (t === '' || t.startsWith('#')) continue;
-    const parsed = splitLine(line);
+    const two = pair ? splitDiffLine(line) : null;
+    const parsed = pair ? two && { stack: two.stack, weight: two.comp } : splitLine(line);
     if (!parsed) {
       if (bad++ === 0) firstBad = lineNo;
       if (bad <= MAX_LINE_WARNINGS) {
-        warnings.push({ message: `line ${lineNo} is not \`frame;frame;… COUNT\`: skipped`, line: lineNo });
+        const form = pair ? 'frame;frame;… BASE NEW' : 'frame;frame;… COUNT';
+        warnings.push({ message: `line ${lineNo} is not \`${form}\`: skipped`, line: lineNo });
       }
       continue;
     }
@@ -90,6 +122,7 @@ export function parseFolded(bytes: Uint8Array): RawProfile {
     }
     stackStart.push(stackLocs.length);
     weight.push(parsed.weight);
+    if (two) baseWeight.push(two.base);
   }
   if (bad > MAX_LINE_WARNINGS) {
     warnings.push({ message: `${bad - MAX_LINE_WARNINGS} more lines skipped` });
@@ -102,7 +135,19 @@ export function parseFolded(bytes: Uint8Array): RawProfile {
   const n = strings.strings.length;
   const locName = new Int32Array(n);
   for (let k = 0; k < n; k++) locName[k] = k;
+  const comp = weight.finish();
+  const twoColumns: Partial<RawProfile> = pair
+    ? {
+        sampleTypes: [
+          { type: 'baseline', unit: 'count' },
+          { type: 'comparison', unit: 'count' },
+        ],
+        defaultSampleType: 1,
+        diffPair: true,
+      }
+    : {};
   return {
+    ...twoColumns,
     format: 'folded',
     meta: { periodUs: 0, mappings: [] },
     locations: {
@@ -117,7 +162,8 @@ export function parseFolded(bytes: Uint8Array): RawProfile {
       count: weight.length,
       stackStart: stackStart.finish(),
       stackLocs: stackLocs.finish(),
-      weight: weight.finish(),
+      weight: comp,
+      ...(pair ? { values: [baseWeight.finish(), comp] } : {}),
     },
     adjustCallers: false,
     warnings,
