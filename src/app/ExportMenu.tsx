@@ -9,7 +9,7 @@ import { sortFunctions } from '../table/FunctionTable';
 import { useTableSort } from '../table/sortState';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import '../export/export-menu.css';
-import { foldedText } from './jobs';
+import { foldedText, protoBytes } from './jobs';
 import { useStore } from './store';
 
 export interface ExportMenuProps {
@@ -20,7 +20,7 @@ export interface ExportMenuProps {
   focusNode: number;
 }
 
-type Kind = 'folded' | 'png' | 'svg' | 'csv';
+type Kind = 'folded' | 'png' | 'svg' | 'csv' | 'pprof';
 
 /**
  * `parsed`: needs the parsed profile, so not offered on a raw preview (functionsPending): it has no
@@ -31,6 +31,7 @@ const ITEMS: { kind: Kind; label: string; parsed?: true }[] = [
   { kind: 'png', label: 'Flame graph (PNG)' },
   { kind: 'svg', label: 'Flame graph (SVG)' },
   { kind: 'csv', label: 'Function table (CSV)', parsed: true },
+  { kind: 'pprof', label: 'pprof profile (.pb.gz)', parsed: true },
 ];
 
 /** Must match the canvas font in FlameGraph.tsx, so SVG labels are cut where the canvas cuts them. */
@@ -77,6 +78,12 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
           // The stacks stay in the worker: it writes the text.
           const text = await foldedText();
           downloadBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), `${base}.folded.txt`);
+          break;
+        }
+        case 'pprof': {
+          // Written in the worker, from the stacks it keeps: symbolized as shown, transforms applied.
+          const bytes = await protoBytes();
+          downloadBlob(new Blob([bytes as BlobPart], { type: 'application/gzip' }), `${base}.pb.gz`);
           break;
         }
         case 'csv': {

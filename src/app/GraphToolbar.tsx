@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { nodeByFrames, totalOf } from '../core/model/calltree';
 import { formatCount, formatPercent } from '../core/text/format';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
-import { setInverted, showSandwich } from './jobs';
+import { setInverted, setSampleType, showSandwich } from './jobs';
 import { useStore } from './store';
 import type { SearchState } from './useSearch';
 
@@ -82,6 +82,7 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
           <option value="heat">by self (heat)</option>
         </select>
       </label>
+      <SampleTypePicker analysis={analysis} />
       {s.view.mode === 'sandwich' && (
         <button type="button" onClick={() => void showSandwich(null)}>
           Back to flame graph
@@ -127,5 +128,27 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
         </output>
       </div>
     </div>
+  );
+}
+
+/** The value the graph weighs by, for profiles with several (pprof, heap, perf events). */
+function SampleTypePicker({ analysis }: { analysis: Analysis }) {
+  const { sampleTypes, sampleType } = analysis.profile.meta;
+  if (sampleTypes.length < 2) return null;
+  const current = sampleTypes.findIndex((t) => t.type === sampleType.type && t.unit === sampleType.unit);
+  return (
+    <label>
+      Value{' '}
+      <select
+        value={current}
+        onChange={(e) => void setSampleType(sampleTypes[Number(e.currentTarget.value)].type)}
+      >
+        {sampleTypes.map((t, i) => (
+          <option key={`${t.type}/${t.unit}`} value={i}>
+            {t.type} ({t.unit})
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -18,7 +18,9 @@ export function SymbolsPanel() {
         <p className="muted">
           {format === 'pprof-raw'
             ? 'Names come from the file’s own symbol section.'
-            : 'Frames show as module+offset. Drop the binary and its libraries here to see function names.'}
+            : format === 'pprof'
+              ? 'Names come from the file itself; address-only locations take names from the binaries you drop here.'
+              : 'Frames show as module+offset. Drop the binary and its libraries here to see function names.'}
         </p>
       )}
       {symbols && (

@@ -282,6 +282,11 @@ export function foldedText(): Promise<string> {
   return client.foldedText(path);
 }
 
+/** The shown profile as gzipped pprof profile.proto, from the worker. */
+export function protoBytes(): Promise<Uint8Array> {
+  return client.proto();
+}
+
 /** Runs the view's search in the worker over the shown analysis and keeps its answer. */
 export async function runSearch(): Promise<void> {
   const { analysis, view } = get();

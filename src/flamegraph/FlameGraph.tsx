@@ -417,7 +417,7 @@ export function FlameGraph(props: FlameGraphProps) {
             ref={canvasRef}
             className="fg-canvas"
             role="img"
-            aria-label={`${props.title} of ${profile.meta.fileName}: ${formatCount(total)} samples. Arrow keys select frames, Enter zooms.`}
+            aria-label={`${props.title} of ${profile.meta.fileName}: ${formatValue(total, { ...valueKind(profile.meta), periodUs: 0 })}. Arrow keys select frames, Enter zooms.`}
             style={{ top: scrollTop }}
           />
         </div>

@@ -159,6 +159,13 @@ export class ProfileWorkerClient {
     return r.text;
   }
 
+  /** The shown profile as gzipped pprof profile.proto, written in the worker. */
+  async proto(): Promise<Uint8Array> {
+    const r = await this.send({ type: 'proto', id: 0 }, []);
+    if (r.kind !== 'bytes') throw new WorkerFailure('unexpected reply from the worker');
+    return r.bytes;
+  }
+
   private async view(
     msg: ToWorker,
     transfer: ArrayBuffer[],

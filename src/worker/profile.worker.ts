@@ -65,6 +65,8 @@ async function handle(msg: ToWorker): Promise<void> {
       reply = { kind: 'search', result: session.search(msg.query) };
     } else if (msg.type === 'folded') {
       reply = { kind: 'text', text: session.foldedText(msg.path) };
+    } else if (msg.type === 'proto') {
+      reply = { kind: 'bytes', bytes: session.proto() };
     } else {
       let result: Awaited<ReturnType<WorkerSession['apply']>>;
       if (msg.type === 'drop') {
@@ -120,6 +122,8 @@ function transferables(reply: Reply): ArrayBuffer[] {
     if (sandwich) out.push(...treeBuffers(sandwich.callers.tree), ...treeBuffers(sandwich.callees.tree));
   } else if (reply.kind === 'search') {
     out.push(reply.result.match.buffer as ArrayBuffer);
+  } else if (reply.kind === 'bytes') {
+    out.push(reply.bytes.buffer as ArrayBuffer);
   }
   return [...new Set(out)];
 }

@@ -67,12 +67,15 @@ export type ToWorker =
   /** Search the shown view. */
   | { type: 'search'; id: number; query: SearchQuery }
   /** Folded text of the shown view, or of the stacks through a frame path (a zoomed node). */
-  | { type: 'folded'; id: number; path: number[] };
+  | { type: 'folded'; id: number; path: number[] }
+  /** The shown profile as gzipped pprof profile.proto. */
+  | { type: 'proto'; id: number };
 
 export type Reply =
   | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null } }
   | { kind: 'search'; result: SearchReply }
-  | { kind: 'text'; text: string };
+  | { kind: 'text'; text: string }
+  | { kind: 'bytes'; bytes: Uint8Array };
 
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }

@@ -3,6 +3,7 @@
 // it. It runs the core pipeline's stages and re-runs only those a change needs. It names no
 // format. Pure core calls only: testable in node.
 
+import { writePprof } from '../core/formats/pprof-write';
 import { sampleTypesOf, withSampleType } from '../core/formats/sample-types';
 import { mergeSides } from '../core/model/diff';
 import { type SearchResult, searchProfile } from '../core/model/search';
@@ -207,6 +208,15 @@ export class WorkerSession {
       return toDiffFoldedText({ profile: through, base: keep(merged.base), comp: keep(merged.comp) });
     }
     return foldedTextThrough(this.current, path);
+  }
+
+  /**
+   * The shown profile as gzipped pprof profile.proto: symbolized as shown, transforms applied,
+   * never inverted (a comparison: its comparison side).
+   */
+  proto(): Uint8Array {
+    if (!this.base) throw noProfile();
+    return writePprof(derive(this.base, this.view).table);
   }
 
   private addSymbolFiles(files: DroppedFile[]): void {

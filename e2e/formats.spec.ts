@@ -1,0 +1,86 @@
+// Profiles from other writers: pprof protobuf (Go), gperftools heap profiles and `perf script`
+// text. Dropped as a person does; the value picker changes the weight, and the units follow in the
+// tooltip, the table and the metadata; a .pb.gz export opens again.
+
+import { expect, type Page, test } from '@playwright/test';
+import { dropFiles, FIXTURES, hoverName, paintedGraph, SHOTS } from './helpers';
+
+async function open(page: Page, files: { path: string; name: string }[]) {
+  await page.goto('./');
+  await dropFiles(page, files);
+  return paintedGraph(page);
+}
+
+/** The tooltip of the root's first child (the widest bar above the root row). */
+async function rootTip(page: Page): Promise<string> {
+  const box = (await page.getByTestId('main-graph').getByRole('img').boundingBox())!;
+  await hoverName(page, { x: box.x + 0.05 * box.width, y: box.y + box.height - 9 });
+  return (await page.getByTestId('tooltip').textContent()) ?? '';
+}
+
+test('a Go pprof heap profile: bytes by default, objects on request, units everywhere', async ({ page }) => {
+  const canvas = await open(page, [{ path: `${FIXTURES}/pprof/go/heap.pb.gz`, name: 'heap.pb.gz' }]);
+  await expect(canvas).toHaveAttribute('aria-label', /: [\d.]+ (B|KiB|MiB)\./);
+  const value = page.getByLabel('Value');
+  await expect(value.locator('option:checked')).toHaveText('inuse_space (bytes)');
+  expect(await rootTip(page)).toMatch(/Total[\d.]+ (B|KiB|MiB) · /);
+  await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('inuse_space (bytes)');
+  await expect(
+    page.getByRole('table').locator('tbody tr[aria-rowindex]').first().locator('td.num').first(),
+  ).toHaveText(/(B|KiB|MiB)$/);
+  await page.screenshot({ path: `${SHOTS}/pprof-heap.png` });
+
+  await value.selectOption({ label: 'alloc_objects (count)' });
+  await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('alloc_objects (count)');
+  await expect(page.getByTestId('main-graph').getByRole('img')).toHaveAttribute(
+    'aria-label',
+    /: [\d,]+ objects\./,
+  );
+  await expect.poll(() => rootTip(page)).toMatch(/Total[\d,]+ objects · /);
+  await expect(
+    page.getByRole('table').locator('tbody tr[aria-rowindex]').first().locator('td.num').first(),
+  ).toHaveText(/^[\d,]+$/);
+});
+
+test('a Go CPU profile in nanoseconds: time units; exported as .pb.gz it opens again the same', async ({
+  page,
+}) => {
+  const canvas = await open(page, [{ path: `${FIXTURES}/pprof/go/cpu.pb.gz`, name: 'cpu.pb.gz' }]);
+  const label = (await canvas.getAttribute('aria-label')) ?? '';
+  expect(label).toMatch(/: [\d.]+ (ms|s)\./);
+  await page.getByRole('button', { name: 'Export' }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'pprof profile (.pb.gz)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('cpu.pb.gz');
+  const path = (await download.path())!;
+  await dropFiles(page, [{ path, name: 'again.pb.gz' }]);
+  await expect(page.locator('.current-file')).toHaveText('again.pb.gz');
+  await paintedGraph(page);
+  const again = (await page.getByTestId('main-graph').getByRole('img').getAttribute('aria-label')) ?? '';
+  expect(again.replace('again.pb.gz', 'cpu.pb.gz')).toBe(label);
+});
+
+test('a gperftools heap profile with its binary: in-use bytes, allocated objects', async ({ page }) => {
+  await open(page, [
+    { path: `${FIXTURES}/heap/allocs.0002.heap`, name: 'allocs.0002.heap' },
+    { path: `${FIXTURES}/heap/bin/allocs`, name: 'allocs' },
+  ]);
+  await expect(page.getByLabel('Value').locator('option:checked')).toHaveText('inuse_space (bytes)');
+  await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText(/Total[\d.]+ KiB/);
+  await page.getByLabel('Value').selectOption({ label: 'alloc_objects (count)' });
+  await expect.poll(() => rootTip(page)).toMatch(/objects/);
+  await page.screenshot({ path: `${SHOTS}/heap.png` });
+});
+
+test('perf script text: events as values, a damaged file keeps its good samples', async ({ page }) => {
+  await open(page, [{ path: `${FIXTURES}/perf/sorter.perf.txt`, name: 'sorter.perf.txt' }]);
+  await expect(page.getByLabel('Value')).toBeVisible();
+  expect(await rootTip(page)).toMatch(/Total/);
+  await page.getByLabel('Value').selectOption({ label: 'samples (count)' });
+  await expect.poll(() => rootTip(page)).toMatch(/samples/);
+  await dropFiles(page, [{ path: `${FIXTURES}/perf/damaged-truncated.perf.txt`, name: 'damaged.perf.txt' }]);
+  await expect(page.locator('.current-file')).toHaveText('damaged.perf.txt');
+  await expect(page.getByRole('region', { name: 'Errors and warnings' })).toContainText(/line \d+/);
+});
