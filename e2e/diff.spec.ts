@@ -130,3 +130,13 @@ test('a link with profileURL and baseURL opens the same diff after a reload', as
   );
   await expect(page.getByLabel('Width')).toHaveValue('both');
 });
+
+test('the start page opens the bundled comparison example', async ({ page }) => {
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open the comparison example' }).click();
+  await expect(page.getByRole('region', { name: 'Differential flame graph' })).toBeVisible();
+  await expect(page.getByTestId('diff-sides')).toHaveText(/baseline workload_a\.prof → comparison workload_b\.prof/);
+  await paintedGraph(page);
+  await expect(page.getByRole('table').locator('tbody tr[aria-rowindex] td.fn').first()).toHaveText(/\S/);
+  await page.screenshot({ path: `${SHOTS}/diff-example.png` });
+});

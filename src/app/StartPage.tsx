@@ -1,7 +1,7 @@
-// What the page shows before a profile is open.
+// What the page shows before a profile is open: what can be dropped, and two bundled examples.
 
 import { useState } from 'react';
-import { openBuffers } from './jobs';
+import { compareBuffers, openBuffers } from './jobs';
 
 /** A real libprofiler profile of a small C++ program, with the binary that symbolizes it. */
 export const EXAMPLE = {
@@ -9,36 +9,66 @@ export const EXAMPLE = {
   label: 'cxx_demangle.prof + its binary (gperftools, 64-bit, C++)',
 };
 
+/** Two workloads of one program (test/fixtures/src/workload.c), recorded by libprofiler. */
+export const COMPARE_EXAMPLE = {
+  files: ['examples/workload_b.prof', 'examples/workload'],
+  base: 'examples/workload_a.prof',
+  label: 'workload_a.prof (mostly hashing) → workload_b.prof (mostly sorting), with their binary',
+};
+
+async function fetchAll(urls: string[]) {
+  return Promise.all(
+    urls.map(async (url) => {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+      return { name: url.slice(url.lastIndexOf('/') + 1), buffer: await res.arrayBuffer() };
+    }),
+  );
+}
+
 export function StartPage() {
   const [failed, setFailed] = useState<string | null>(null);
   const openExample = async () => {
     performance.mark('flamelens:file-received');
     try {
-      const files = await Promise.all(
-        EXAMPLE.files.map(async (url) => {
-          const res = await fetch(url);
-          if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-          return { name: url.slice(url.lastIndexOf('/') + 1), buffer: await res.arrayBuffer() };
-        }),
-      );
-      await openBuffers(files);
+      await openBuffers(await fetchAll(EXAMPLE.files));
+    } catch (e) {
+      setFailed((e as Error).message);
+    }
+  };
+  const openComparison = async () => {
+    try {
+      const [main, base] = await Promise.all([
+        fetchAll(COMPARE_EXAMPLE.files),
+        fetchAll([COMPARE_EXAMPLE.base]),
+      ]);
+      await openBuffers(main);
+      await compareBuffers(base);
     } catch (e) {
       setFailed((e as Error).message);
     }
   };
   return (
     <main className="start">
-      <h2>Drop a CPU profile anywhere on this page</h2>
+      <h2>Drop a CPU profile (or a heap profile) anywhere on this page</h2>
       <p>
-        gperftools (<code>CPUPROFILE=out.prof ./prog</code>) 32- or 64-bit, either byte order; DCPI;{' '}
-        <code>pprof --raw</code> output; folded stacks; gzipped or not. Nothing is uploaded: the file is read
-        in your browser.
+        gperftools CPU (<code>CPUPROFILE=out.prof ./prog</code>) and heap profiles, 32- or 64-bit, either byte
+        order; pprof protobuf (<code>.pb.gz</code>); <code>perf script</code> text; DCPI;{' '}
+        <code>pprof --raw</code> output; folded stacks (also with two counts, from <code>difffolded.pl</code>
+        ); gzipped or not. Drop the program’s binaries and shared libraries with the profile to see function
+        names. Nothing is uploaded: every file is read in your browser.
       </p>
       <p>
         <button type="button" className="primary" onClick={openExample}>
           Open the example profile
         </button>{' '}
         <span className="muted">{EXAMPLE.label}</span>
+      </p>
+      <p>
+        <button type="button" onClick={openComparison}>
+          Open the comparison example
+        </button>{' '}
+        <span className="muted">{COMPARE_EXAMPLE.label}</span>
       </p>
       {failed && <p role="alert">Could not load the example: {failed}</p>}
     </main>
