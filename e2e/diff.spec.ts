@@ -135,8 +135,27 @@ test('the start page opens the bundled comparison example', async ({ page }) => 
   await page.goto('./');
   await page.getByRole('button', { name: 'Open the comparison example' }).click();
   await expect(page.getByRole('region', { name: 'Differential flame graph' })).toBeVisible();
-  await expect(page.getByTestId('diff-sides')).toHaveText(/baseline workload_a\.prof → comparison workload_b\.prof/);
+  await expect(page.getByTestId('diff-sides')).toHaveText(
+    /baseline workload_a\.prof → comparison workload_b\.prof/,
+  );
   await paintedGraph(page);
   await expect(page.getByRole('table').locator('tbody tr[aria-rowindex] td.fn').first()).toHaveText(/\S/);
   await page.screenshot({ path: `${SHOTS}/diff-example.png` });
+});
+
+test('a comparison’s sandwich: both sides’ callers and callees, coloured by the change', async ({ page }) => {
+  await openA(page);
+  await dropToCompare(page, [A]);
+  await expect(page.getByRole('region', { name: 'Differential flame graph' })).toBeVisible();
+  const table = page.getByRole('table');
+  await table.locator('tbody tr[aria-rowindex] td.fn', { hasText: /^mix$/ }).dblclick();
+  await expect(page.getByTestId('sandwich')).toBeVisible();
+  await paintedGraph(page, 'sandwich-callees');
+  const callees = page.getByTestId('sandwich-callees').getByRole('img');
+  const box = (await callees.boundingBox())!;
+  expect(await hoverName(page, { x: box.x + box.width / 2, y: box.y + 9 })).toBe('mix');
+  await expect(page.getByTestId('tooltip')).toContainText('Baseline');
+  await expect(page.getByTestId('diff-sides')).toBeVisible();
+  await page.getByRole('button', { name: 'Back to flame graph' }).click();
+  await expect(page.getByRole('region', { name: 'Differential flame graph' })).toBeVisible();
 });

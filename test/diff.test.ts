@@ -224,3 +224,32 @@ describe('the worker session compares', () => {
     expect(sw.analysis!.profile.meta.fileName).toBe('workload_a.prof');
   });
 });
+
+describe('a comparison’s sandwich', () => {
+  it('merges both sides’ callers and callees; each side’s totals are its own sandwich’s', async () => {
+    const { diffSandwichAnalysis, sandwichAnalysis } = await import('../src/core/pipeline');
+    const d = diffSandwichAnalysis(B, A, [], 'mix', 'both');
+    const own = (p: FoldedProfile) => sandwichAnalysis(p, [], 'mix');
+    const a = own(A);
+    const b = own(B);
+    expect(d.callees.diff.base.whole).toBe(a.total);
+    expect(d.callees.diff.comp.whole).toBe(b.total);
+    expect(d.callers.diff.base.whole).toBe(a.total);
+    expect(d.callers.diff.comp.whole).toBe(b.total);
+    // Each merged caller path carries each side's own count of that path.
+    const callers = (p: FoldedProfile) => countsOfFolded(toFoldedText(own(p).callers.profile)).paths;
+    const ca = callers(A);
+    const cb = callers(B);
+    const t = d.callers.tree;
+    for (let v = 1; v < t.count; v++) {
+      const path = pathToNode(t, v)
+        .map((f) => d.callers.profile.frames.name[f])
+        .join(';');
+      expect([path, d.callers.diff.base.total[t.chain[v]], d.callers.diff.comp.total[t.chain[v]]]).toEqual([
+        path,
+        ca.get(path) ?? 0,
+        cb.get(path) ?? 0,
+      ]);
+    }
+  });
+});

@@ -49,7 +49,7 @@ export function DiffControls() {
           comparison, − only in the baseline)
         </span>
       </span>
-      <button type="button" onClick={() => void changeView({ mode: 'graph' })}>
+      <button type="button" onClick={() => void changeView({ mode: 'graph', sandwich: undefined })}>
         Close comparison
       </button>
     </fieldset>

@@ -83,7 +83,7 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
         </select>
       </label>
       <SampleTypePicker analysis={analysis} />
-      {s.view.mode === 'sandwich' && (
+      {(s.view.mode === 'sandwich' || (s.view.mode === 'diff' && s.view.sandwich)) && (
         <button type="button" onClick={() => void showSandwich(null)}>
           Back to flame graph
         </button>

@@ -17,6 +17,7 @@ import { useSearch } from './useSearch';
 
 export function ProfileView({ analysis, side }: { analysis: Analysis; side: React.ReactNode }) {
   const mode = useStore((s) => s.view.mode);
+  const diffSandwich = useStore((s) => s.view.mode === 'diff' && s.view.sandwich !== undefined);
   const selected = useStore((s) => s.selectedFrame);
   const selectFrame = useStore((s) => s.selectFrame);
   const { sort, sortBy, setSort } = useTableSort();
@@ -36,7 +37,7 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
       <GraphToolbar analysis={analysis} result={search} />
       <DiffControls />
       <TransformChips />
-      {mode === 'sandwich' ? (
+      {mode === 'sandwich' || diffSandwich ? (
         <SandwichView />
       ) : (
         <MainGraph analysis={analysis} search={search} onMenu={openMenu} />

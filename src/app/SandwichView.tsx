@@ -1,6 +1,6 @@
 // The sandwich of one function: its callers above (a flame graph rooted at it), its callees below.
 
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { totalOf } from '../core/model/calltree';
 import { formatCount, formatPercent } from '../core/text/format';
 import { FlameGraph } from '../flamegraph/FlameGraph';
@@ -11,7 +11,7 @@ import { useStore } from './store';
 export function SandwichView() {
   const sandwich = useStore((s) => s.sandwich);
   if (!sandwich) return null;
-  const whole = totalOf(sandwich.callers.tree, 0);
+  const whole = sandwich.callers.diff ? sandwich.callers.diff.comp.whole : totalOf(sandwich.callers.tree, 0);
   return (
     <div className="sandwich" data-testid="sandwich">
       <div className="sandwich-title">
@@ -40,6 +40,9 @@ export function SandwichView() {
 /** One half of the sandwich: a flame graph with its own zoom and selection. */
 function SandwichHalf(props: { graph: PageGraph; title: string; orientation: Orientation; testId: string }) {
   const dark = useStore((s) => s.theme === 'dark');
+  const normalized = useStore((s) => s.view.diff.normalized);
+  const { diff } = props.graph;
+  const diffProp = useMemo(() => (diff ? { totals: diff, normalized } : undefined), [diff, normalized]);
   const colorMode = useStore((s) => s.colorMode);
   const order = useStore((s) => s.childOrder);
   const [focus, setFocus] = useState(0);
@@ -55,6 +58,7 @@ function SandwichHalf(props: { graph: PageGraph; title: string; orientation: Ori
       selected={selected}
       onSelect={setSelected}
       highlight={null}
+      diff={diffProp}
     />
   );
 }

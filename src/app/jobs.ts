@@ -266,12 +266,14 @@ export const setSampleType = (sampleType: string) => {
 /** The sandwich of a function (frame id of the shown analysis), or back to the graph (null). */
 export async function showSandwich(frame: number | null): Promise<void> {
   const a = get().analysis;
+  // A comparison keeps its mode: its sandwich merges both sides'.
+  const comparing = get().view.mode === 'diff';
   if (frame === null || !a) {
-    await changeView({ mode: 'graph', sandwich: undefined });
+    await changeView(comparing ? { sandwich: undefined } : { mode: 'graph', sandwich: undefined });
     return;
   }
   set({ selectedFrame: frame });
-  await changeView({ mode: 'sandwich', sandwich: a.profile.frames.name[frame] });
+  await changeView({ mode: comparing ? 'diff' : 'sandwich', sandwich: a.profile.frames.name[frame] });
 }
 
 /** Folded text of the shown view (through the zoomed frame, if any), from the worker. */

@@ -253,6 +253,36 @@ export interface SandwichAnalysis {
   total: number;
 }
 
+/** A comparison's sandwich: each half merged from both sides' halves, with both sides' totals. */
+export interface DiffSandwich extends SandwichAnalysis {
+  callers: SandwichAnalysis['callers'] & { diff: Pick<DiffTotals, 'comp' | 'base'> };
+  callees: SandwichAnalysis['callees'] & { diff: Pick<DiffTotals, 'comp' | 'base'> };
+}
+
+/** The sandwich of a function in a comparison: both sides' sandwiches, merged half by half. */
+export function diffSandwichAnalysis(
+  comp: FoldedProfile,
+  base: FoldedProfile,
+  transforms: readonly Transform[],
+  name: string,
+  width: DiffWidth,
+): DiffSandwich {
+  const c = sandwich(applyTransforms(comp, transforms), name);
+  const b = sandwich(applyTransforms(base, transforms), name);
+  const half = (x: FoldedProfile, y: FoldedProfile) => {
+    const merged = mergeSides(x, y);
+    const { tree, sides } = diffTree(merged, width);
+    return { profile: merged.profile, tree, diff: sides };
+  };
+  return {
+    name,
+    callers: half(c.callers, b.callers),
+    callees: half(c.callees, b.callees),
+    self: c.self,
+    total: c.total,
+  };
+}
+
 /** Callers and callees of a function, over the transformed (never inverted) profile. */
 export function sandwichAnalysis(
   base: FoldedProfile,

@@ -38,8 +38,8 @@ function toWire(a: Analysis): WireAnalysis {
 function toPageSandwich(s: SandwichAnalysis): PageSandwich {
   return {
     ...s,
-    callers: { profile: toPageProfile(s.callers.profile), tree: s.callers.tree },
-    callees: { profile: toPageProfile(s.callees.profile), tree: s.callees.tree },
+    callers: { ...s.callers, profile: toPageProfile(s.callers.profile) },
+    callees: { ...s.callees, profile: toPageProfile(s.callees.profile) },
   };
 }
 
@@ -119,7 +119,14 @@ function transferables(reply: Reply): ArrayBuffer[] {
   if (reply.kind === 'view') {
     const { analysis, sandwich } = reply.result;
     if (analysis) out.push(...analysisBuffers(analysis));
-    if (sandwich) out.push(...treeBuffers(sandwich.callers.tree), ...treeBuffers(sandwich.callees.tree));
+    if (sandwich) {
+      for (const half of [sandwich.callers, sandwich.callees]) {
+        out.push(...treeBuffers(half.tree));
+        if (half.diff)
+          for (const side of [half.diff.comp, half.diff.base])
+            out.push(side.total.buffer as ArrayBuffer, side.self.buffer as ArrayBuffer);
+      }
+    }
   } else if (reply.kind === 'search') {
     out.push(reply.result.match.buffer as ArrayBuffer);
   } else if (reply.kind === 'bytes') {

@@ -3,6 +3,7 @@
 // their frame table and metadata, and asks for anything that needs the stacks (search, export).
 
 import type { CallTree } from '../core/model/calltree';
+import type { DiffTotals } from '../core/model/diff';
 import type { Analysis, SandwichAnalysis, SymbolsState } from '../core/pipeline';
 import type { FoldedProfile } from '../core/types';
 import type { SearchQuery, WorkerView } from '../core/view/schema';
@@ -12,7 +13,8 @@ export type { SearchQuery, SymbolsState, WorkerView };
 /** A profile as the page sees it: everything but the stacks, and how many there are. */
 export type PageProfile = Omit<FoldedProfile, 'stacks'> & { stackCount: number };
 export type PageAnalysis = Omit<Analysis, 'profile'> & { profile: PageProfile };
-export type PageGraph = { profile: PageProfile; tree: CallTree };
+/** A graph of its own (a sandwich half); in a comparison, with both sides' totals per chain. */
+export type PageGraph = { profile: PageProfile; tree: CallTree; diff?: Pick<DiffTotals, 'comp' | 'base'> };
 export type PageSandwich = Omit<SandwichAnalysis, 'callers' | 'callees'> & {
   callers: PageGraph;
   callees: PageGraph;

@@ -13,6 +13,7 @@ import {
   analyze,
   analyzeDiff,
   derive,
+  diffSandwichAnalysis,
   fold,
   type Loaded,
   type Progress,
@@ -269,11 +270,17 @@ export class WorkerSession {
           : analyze(base, this.view, timings, this.onPreview ?? undefined);
       this.current = analysis.profile;
     }
-    const { mode, sandwich } = this.view;
+    const { mode, sandwich, transforms, diffWidth } = this.view;
+    const comparing = mode === 'diff' && this.baseFolded !== null;
     return {
       analysis,
-      sandwich:
-        mode === 'sandwich' && sandwich ? sandwichAnalysis(base, this.view.transforms, sandwich) : null,
+      sandwich: !sandwich
+        ? null
+        : mode === 'sandwich'
+          ? sandwichAnalysis(base, transforms, sandwich)
+          : comparing
+            ? diffSandwichAnalysis(base, this.baseFolded!, transforms, sandwich, diffWidth)
+            : null,
       symbols: this.symbols?.state ?? null,
       newProfile,
       mode: mode === 'diff' && !this.baseFolded ? 'graph' : mode,

@@ -35,6 +35,11 @@ describe('view schema in the URL', () => {
     expect(encodeView(linked)).toBe('#profileURL=b.prof&baseURL=a.prof');
     const closed = { ...linked, mode: 'graph' as const };
     expect(decodeView(encodeView(closed)).mode).toBe('graph');
+    // A comparison's sandwich.
+    const both = { ...linked, sandwich: 'f' };
+    expect(decodeView(encodeView(both))).toEqual(both);
+    const local = { ...DEFAULT_VIEW, mode: 'diff' as const, sandwich: 'g' };
+    expect(decodeView(encodeView(local))).toEqual(local);
   });
   it('keeps the hash of earlier links working', () => {
     const v = decodeView('#profileURL=https%3A%2F%2Fx%2Fa.prof&sandwich=f&view=icicle&inverted=1&q=g');

@@ -40,7 +40,10 @@ export interface ViewState {
   transforms: Transform[];
   inverted: boolean;
   mode: Mode;
-  /** The function whose callers and callees are shown (mode `sandwich`). */
+  /**
+   * The function whose callers and callees are shown: mode `sandwich`, or a comparison's sandwich
+   * in mode `diff`.
+   */
   sandwich?: string;
   granularity: Granularity;
   /** Function names from the root to the zoomed frame; empty: not zoomed. */
@@ -95,7 +98,7 @@ export function workerViewOf(v: ViewState): WorkerView {
     mangled: v.mangled,
     diffWidth: v.diff.width,
   };
-  if (v.mode === 'sandwich' && v.sandwich !== undefined) w.sandwich = v.sandwich;
+  if ((v.mode === 'sandwich' || v.mode === 'diff') && v.sandwich !== undefined) w.sandwich = v.sandwich;
   if (v.profiles.main.sampleType !== undefined) w.sampleType = v.profiles.main.sampleType;
   if (v.profiles.base?.sampleType !== undefined) w.baseSampleType = v.profiles.base.sampleType;
   return w;
@@ -121,7 +124,6 @@ function isTransform(x: unknown): x is Transform {
 
 /** Zoom paths are joined with a separator that function names do not contain. */
 const SEP = '\u001f';
-const MODES = new Set<Mode>(['graph', 'sandwich', 'diff']);
 const GRANULARITIES = new Set<Granularity>(['functions', 'lines', 'addresses']);
 
 /** The hash for a view (`''` for the default view); local-file sources are not written. */
@@ -134,8 +136,13 @@ export function encodeView(v: ViewState): string {
   if (base?.sampleType) p.set('bst', base.sampleType);
   // A baseline implies the diff: a link with baseURL= opens it; closed, the link says mode=graph.
   const implied = base?.source?.kind === 'url' ? 'diff' : 'graph';
-  if (v.mode === 'sandwich' && v.sandwich) p.set('sandwich', v.sandwich);
-  else if (v.mode !== implied) p.set('mode', v.mode);
+  if (v.mode === 'sandwich' && v.sandwich) {
+    p.set('sandwich', v.sandwich);
+    if (implied !== 'graph') p.set('mode', 'sandwich');
+  } else if (v.mode !== implied) {
+    p.set('mode', v.mode);
+  }
+  if (v.mode === 'diff' && v.sandwich) p.set('sandwich', v.sandwich);
   if (v.granularity !== 'functions') p.set('gran', v.granularity);
   if (v.orientation === 'icicle') p.set('view', 'icicle');
   if (v.inverted) p.set('inverted', '1');
@@ -171,13 +178,14 @@ export function decodeView(hash: string): ViewState {
   if (bst) v.profiles.base = { ...v.profiles.base, sampleType: bst };
   const sandwich = p.get('sandwich');
   const mode = p.get('mode') as Mode | null;
-  if (sandwich) {
+  if (mode === 'diff' || (mode === null && baseUrl)) {
+    v.mode = 'diff';
+    if (sandwich) v.sandwich = sandwich;
+  } else if (sandwich && (mode === null || mode === 'sandwich')) {
     v.mode = 'sandwich';
     v.sandwich = sandwich;
-  } else if (mode && MODES.has(mode) && mode !== 'sandwich') {
-    v.mode = mode;
-  } else if (baseUrl) {
-    v.mode = 'diff';
+  } else if (mode === 'graph') {
+    v.mode = 'graph';
   }
   const gran = p.get('gran') as Granularity | null;
   if (gran && GRANULARITIES.has(gran)) v.granularity = gran;
