@@ -41,6 +41,9 @@ const sameTransforms = (a: WorkerView, b: WorkerView) =>
   a.transforms.length === b.transforms.length &&
   JSON.stringify(a.transforms) === JSON.stringify(b.transforms);
 
+const sameLabels = (a: WorkerView, b: WorkerView) =>
+  a.groupBy === b.groupBy && JSON.stringify(a.labelFilters) === JSON.stringify(b.labelFilters);
+
 function noProfile(): ProfileError {
   return new ProfileError('no profile is open', 'unknown');
 }
@@ -126,7 +129,8 @@ export class WorkerSession {
     if (!this.loaded || !this.base) throw noProfile();
     const before = this.view;
     this.view = view;
-    const refold = view.mangled !== before.mangled || view.sampleType !== before.sampleType;
+    const refold =
+      view.mangled !== before.mangled || view.sampleType !== before.sampleType || !sameLabels(view, before);
     if (refold) await this.refold(progress);
     const graphChanged = refold || view.inverted !== before.inverted || !sameTransforms(view, before);
     return this.derive(progress, graphChanged, false);
@@ -166,7 +170,8 @@ export class WorkerSession {
       });
     }
     progress?.('fold', 0);
-    const r = fold(loaded, { symbols: this.symbols, sampleType: this.view.sampleType });
+    const { sampleType, labelFilters, groupBy } = this.view;
+    const r = fold(loaded, { symbols: this.symbols, sampleType, labelFilters, groupBy });
     this.base = r.profile;
     this.foldMs = r.foldMs;
   }
