@@ -347,7 +347,9 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   const filtered = labelKeepMask(raw, opts.labelFilters);
   const keep = filtered.keep;
   const grouped =
-    opts.groupBy === undefined ? null : groupFrames(raw, opts.groupBy, (name) => frames.intern(name, -1));
+    opts.groupBy === undefined
+      ? null
+      : groupFrames(raw, opts.groupBy, (name) => frames.intern(name, -1), keep);
   const group = grouped === null ? null : grouped.frame;
   const first = group === null ? 0 : 1;
   let droppedSamples = 0;

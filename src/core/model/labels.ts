@@ -110,32 +110,37 @@ export function labelValueText(col: SampleLabel, strings: readonly string[], s: 
 /**
  * The group-by root frame of each sample: `intern('key=value')`, or `intern('key=(none)')` where
  * the sample lacks the key (every sample, when the profile has no such label: then `warning`).
+ * Samples that `keep` (labelKeepMask) drops get -1, and intern nothing.
  */
 export function groupFrames(
   raw: Pick<RawProfile, 'labels' | 'strings' | 'samples'>,
   key: string,
   intern: (name: string) => number,
+  keep: Uint8Array | null = null,
 ): { frame: Int32Array; warning?: string } {
   const n = raw.samples.count;
   const col = labelColumn(raw, key);
-  const none = () => intern(`${key}=${NO_LABEL}`);
+  const frame = new Int32Array(n).fill(-1);
+  let noneId = -1;
+  const none = () => {
+    if (noneId < 0) noneId = intern(`${key}=${NO_LABEL}`);
+    return noneId;
+  };
   if (!col) {
+    for (let s = 0; s < n; s++) if (keep === null || keep[s] !== 0) frame[s] = none();
     return {
-      frame: new Int32Array(n).fill(n > 0 ? none() : 0),
+      frame,
       warning: `group by label "${key}": the profile has no such label (one root, ${key}=${NO_LABEL})`,
     };
   }
-  const frame = new Int32Array(n);
-  let noneId = -1;
   if (col.kind === 'string') {
     const ids = new Int32Array(raw.strings.length).fill(-1);
     const v = col.value;
     for (let s = 0; s < n; s++) {
+      if (keep !== null && keep[s] === 0) continue;
       const i = v[s];
-      if (i < 0) {
-        if (noneId < 0) noneId = none();
-        frame[s] = noneId;
-      } else {
+      if (i < 0) frame[s] = none();
+      else {
         let id = ids[i];
         if (id < 0) {
           id = intern(`${key}=${raw.strings[i]}`);
@@ -148,11 +153,10 @@ export function groupFrames(
     const ids = new Map<number, number>();
     const v = col.value;
     for (let s = 0; s < n; s++) {
+      if (keep !== null && keep[s] === 0) continue;
       const x = v[s];
-      if (Number.isNaN(x)) {
-        if (noneId < 0) noneId = none();
-        frame[s] = noneId;
-      } else {
+      if (Number.isNaN(x)) frame[s] = none();
+      else {
         let id = ids.get(x);
         if (id === undefined) {
           id = intern(`${key}=${String(x)}`);
