@@ -188,7 +188,9 @@ export function usage(): string {
   lines.push('', 'options:');
   for (const o of OPTIONS) {
     const left = `--${o.name}${o.value ? ` ${o.meta ?? 'VALUE'}` : ''}`;
-    lines.push(`  ${left.padEnd(22)}${o.help}${o.repeatable ? ' (repeatable)' : ''}`);
+    lines.push(
+      `  ${left.padEnd(Math.max(22, left.length + 1))}${o.help}${o.repeatable ? ' (repeatable)' : ''}`,
+    );
   }
   lines.push('', 'Input may be gzip-compressed. Exit status: 0 ok (warnings on stderr), 1 unreadable input,');
   lines.push('2 bad usage.');
