@@ -3,11 +3,12 @@
 // their frame table and metadata, and asks for anything that needs the stacks (search, export).
 
 import type { CallTree } from '../core/model/calltree';
+import type { LabelSummary } from '../core/model/labels';
 import type { Analysis, SandwichAnalysis, SymbolsState } from '../core/pipeline';
 import type { FoldedProfile } from '../core/types';
 import type { SearchQuery, WorkerView } from '../core/view/schema';
 
-export type { SearchQuery, SymbolsState, WorkerView };
+export type { LabelSummary, SearchQuery, SymbolsState, WorkerView };
 
 /** A profile as the page sees it: everything but the stacks, and how many there are. */
 export type PageProfile = Omit<FoldedProfile, 'stacks'> & { stackCount: number };
@@ -43,6 +44,8 @@ export interface ViewResult {
   symbols: SymbolsState | null;
   /** True when a new profile replaced the previous one. */
   newProfile: boolean;
+  /** The profile's label keys and their top values (after every fold; absent otherwise). */
+  labels?: LabelSummary[];
 }
 
 /** The search over the shown view: matched frames, samples through them, and the places to visit. */

@@ -82,6 +82,11 @@ describe('WorkerSession', () => {
       return out.sort();
     };
     const grouped = await s.apply(V({ sampleType: 'samples', groupBy: 'comm' }));
+    expect(grouped.labels?.map((l) => `${l.key} ${l.values[0].value} ${l.values[0].weight}`)).toEqual([
+      'comm xz 3061',
+      'pid 31383 3061',
+      'tid 31383 3061',
+    ]);
     expect(roots(grouped)).toEqual(['comm=sh 1', 'comm=sorter 346', 'comm=xz 3061']);
     expect(grouped.analysis!.profile.meta.groupBy).toBe('comm');
     const labelFilters = [{ key: 'comm', op: 'ignore' as const, values: ['xz'] }];
@@ -93,6 +98,7 @@ describe('WorkerSession', () => {
     expect(totalOf(ungrouped.analysis!.tree, 0)).toBe(347);
     const same = await s.apply(V({ sampleType: 'samples', labelFilters, inverted: false }));
     expect(same.analysis).toBeNull();
+    expect(same.labels).toBeUndefined();
   });
 
   it('counts the samples through a search match, each sample once', async () => {

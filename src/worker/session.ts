@@ -3,7 +3,8 @@
 // it. It runs the core pipeline's stages and re-runs only those a change needs. It names no
 // format. Pure core calls only: testable in node.
 
-import { sampleTypesOf } from '../core/formats/sample-types';
+import { sampleTypeIndex, sampleTypesOf, withSampleType } from '../core/formats/sample-types';
+import { type LabelSummary, labelSummary } from '../core/model/labels';
 import { type SearchResult, searchProfile } from '../core/model/search';
 import {
   type Analysis,
@@ -33,6 +34,11 @@ export interface SessionResult {
   symbols: SymbolsState | null;
   /** True when a new profile replaced the previous one; false when the same one was re-derived. */
   newProfile: boolean;
+  /**
+   * The profile's label keys and their heaviest values, weighed by the view's sample type (for a
+   * label picker): after every fold (a new profile, a new sample type…), absent otherwise.
+   */
+  labels?: LabelSummary[];
 }
 
 const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
@@ -121,7 +127,7 @@ export class WorkerSession {
     // Unusable files go to the symbolizer too, which reports each by name.
     this.addSymbolFiles([...symbols, ...unusable]);
     await this.refold(progress);
-    return this.derive(progress, true, profile !== null);
+    return { ...this.derive(progress, true, profile !== null), labels: this.labelSummary() };
   }
 
   /** Applies a view to the open profile, re-running only the stages it changes. */
@@ -133,7 +139,8 @@ export class WorkerSession {
       view.mangled !== before.mangled || view.sampleType !== before.sampleType || !sameLabels(view, before);
     if (refold) await this.refold(progress);
     const graphChanged = refold || view.inverted !== before.inverted || !sameTransforms(view, before);
-    return this.derive(progress, graphChanged, false);
+    const result = this.derive(progress, graphChanged, false);
+    return refold ? { ...result, labels: this.labelSummary() } : result;
   }
 
   /** Search over the shown view's stacks: matched frames, samples through them, where to go. */
@@ -154,6 +161,11 @@ export class WorkerSession {
       this.symbolFiles = this.symbolFiles.filter((g) => g.name !== f.name);
       this.symbolFiles.push(f);
     }
+  }
+
+  private labelSummary(): LabelSummary[] {
+    const raw = this.loaded!.raw;
+    return labelSummary(withSampleType(raw, sampleTypeIndex(raw, this.view.sampleType)));
   }
 
   /** symbolize → fold, with the view's names and sample type. */
