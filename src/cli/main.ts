@@ -8,13 +8,15 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { writePprof } from '../core/formats/pprof-write.ts';
+import { sampleTypeIndex, withSampleType } from '../core/formats/sample-types.ts';
 import { mergeSides } from '../core/model/diff.ts';
+import { type LabelSummary, labelSummary, parseLabelFilter } from '../core/model/labels.ts';
 import { toDiffFoldedText, toFoldedText } from '../core/model/serialize.ts';
 import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
 import type { DroppedFile, SymbolizeReport } from '../core/symbols/symbolize.ts';
 import { basename } from '../core/text/names.ts';
-import type { FoldedProfile, ProfileWarning } from '../core/types.ts';
+import type { FoldedProfile, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 
 export interface CliIo {
@@ -86,6 +88,30 @@ const OPTIONS: OptionSpec[] = [
     help: "keep the frames the profile asks to drop (heap profiles' allocator frames, pprof drop_frames)",
   },
   {
+    name: 'tagfocus',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'KEY=VALUES',
+    help: 'keep only samples whose label KEY is one of VALUES (V1,V2,…) or a number in MIN:MAX, MIN:, :MAX (units b, kb, mb, gb: powers of 1024), as pprof -tagfocus; all must hold',
+  },
+  {
+    name: 'tagignore',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'KEY=VALUES',
+    help: 'drop the samples whose label KEY is one of VALUES or in MIN:MAX, as pprof -tagignore',
+  },
+  {
+    name: 'group-by',
+    value: true,
+    repeatable: false,
+    commands: [],
+    meta: 'KEY',
+    help: 'put each sample under a root frame KEY=VALUE of its label (KEY=(none) without it)',
+  },
+  {
     name: 'output',
     value: true,
     repeatable: false,
@@ -102,7 +128,7 @@ const COMMANDS: Record<CommandName, { args: string; help: string }> = {
   fold: { args: 'FILE', help: 'print folded stacks (`root;…;leaf COUNT`, sorted) on stdout' },
   info: {
     args: 'FILE',
-    help: 'print metadata as JSON: format, word size, period, samples, mappings, warnings',
+    help: 'print metadata as JSON: format, word size, period, samples, mappings, labels, warnings',
   },
   proto: { args: 'FILE -o OUT', help: 'write the folded profile as gzipped pprof profile.proto' },
   diff: {
@@ -174,7 +200,9 @@ export function usage(): string {
   lines.push('', 'options:');
   for (const o of OPTIONS) {
     const left = `--${o.name}${o.value ? ` ${o.meta ?? 'VALUE'}` : ''}`;
-    lines.push(`  ${left.padEnd(22)}${o.help}${o.repeatable ? ' (repeatable)' : ''}`);
+    lines.push(
+      `  ${left.padEnd(Math.max(22, left.length + 1))}${o.help}${o.repeatable ? ' (repeatable)' : ''}`,
+    );
   }
   lines.push('', 'Input may be gzip-compressed. Exit status: 0 ok (warnings on stderr), 1 unreadable input,');
   lines.push('2 bad usage.');
@@ -200,7 +228,20 @@ function readOrReport(file: string, io: CliIo): Uint8Array | null {
 interface Loaded {
   profile: FoldedProfile;
   symbols?: SymbolizeReport;
+  /** The profile's label keys and their heaviest values (weighed by the chosen sample type). */
+  labels: LabelSummary[];
 }
+
+interface LoadOptions {
+  mangled: boolean;
+  sampleType: string | undefined;
+  keepDropFrames: boolean;
+  labelFilters: LabelFilter[];
+  groupBy: string | undefined;
+}
+
+/** How many values of each label key `info` lists. */
+const INFO_LABEL_VALUES = 10;
 
 /**
  * Reads the profile and its symbol files and runs the core pipeline (parse → symbolize → fold);
@@ -209,9 +250,7 @@ interface Loaded {
 async function load(
   file: string,
   symbolFiles: string[],
-  mangled: boolean,
-  sampleType: string | undefined,
-  keepDropFrames: boolean,
+  opts: LoadOptions,
   io: CliIo,
 ): Promise<Loaded | null> {
   const bytes = readOrReport(file, io);
@@ -226,9 +265,11 @@ async function load(
   try {
     run = await runPipeline(bytes, basename(file), {
       symbolFiles: dropped,
-      mangled,
-      sampleType,
-      keepDropFrames,
+      mangled: opts.mangled,
+      sampleType: opts.sampleType,
+      keepDropFrames: opts.keepDropFrames,
+      labelFilters: opts.labelFilters,
+      groupBy: opts.groupBy,
       loadDemangler: nodeDemangler,
     });
   } catch (e) {
@@ -238,10 +279,14 @@ async function load(
     }
     throw e;
   }
-  if (!run.symbols) return { profile: run.base };
+  const raw = run.loaded.raw;
+  const labels = labelSummary(withSampleType(raw, sampleTypeIndex(raw, opts.sampleType)), {
+    limit: INFO_LABEL_VALUES,
+  });
+  if (!run.symbols) return { profile: run.base, labels };
   for (const e of run.symbols.state.errors) io.stderr(`flamelens: warning: ${e.message}\n`);
   for (const w of run.symbols.state.report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
-  return { profile: run.base, symbols: run.symbols.state.report };
+  return { profile: run.base, symbols: run.symbols.state.report, labels };
 }
 
 /** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */
@@ -254,7 +299,11 @@ async function nodeDemangler(): Promise<Demangle> {
   return loadDemangler({ wasm: readFileSync(path) });
 }
 
-export function infoJson(p: FoldedProfile, symbols?: SymbolizeReport): Record<string, unknown> {
+export function infoJson(
+  p: FoldedProfile,
+  symbols?: SymbolizeReport,
+  labels: LabelSummary[] = [],
+): Record<string, unknown> {
   const m = p.meta;
   return {
     file: m.fileName,
@@ -271,6 +320,10 @@ export function infoJson(p: FoldedProfile, symbols?: SymbolizeReport): Record<st
     frames: p.frames.count,
     mappings: m.mappings.map((x) => ({ start: x.start, end: x.end, offset: x.offset, path: x.path })),
     warnings: m.warnings.map((w) => ({ message: w.message, offset: w.offset ?? null, line: w.line ?? null })),
+    labels,
+    labelFilters: m.labelFilters ?? [],
+    labelDropped: m.labelDropped ?? null,
+    groupBy: m.groupBy ?? null,
     headerLines: m.headerLines ?? [],
     extra: m.extra ?? {},
     symbols: symbols
@@ -313,9 +366,29 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     io.stderr(`flamelens: proto needs -o OUT.pb.gz\n${usage()}`);
     return 2;
   }
-  const sampleType = args.options.get('sample-type')?.[0];
+  const labelFilters: LabelFilter[] = [];
+  const groupBy = args.options.get('group-by')?.[0];
+  try {
+    for (const t of args.options.get('tagfocus') ?? []) labelFilters.push(parseLabelFilter(t, 'focus'));
+    for (const t of args.options.get('tagignore') ?? []) labelFilters.push(parseLabelFilter(t, 'ignore'));
+    if (groupBy === '') throw new Error('--group-by needs a label key');
+  } catch (e) {
+    io.stderr(`flamelens: ${e instanceof Error ? e.message : String(e)}\n${usage()}`);
+    return 2;
+  }
   const loadOne = (f: string) =>
-    load(f, symbolFiles, args.options.has('mangled'), sampleType, args.options.has('keep-drop-frames'), io);
+    load(
+      f,
+      symbolFiles,
+      {
+        mangled: args.options.has('mangled'),
+        sampleType: args.options.get('sample-type')?.[0],
+        keepDropFrames: args.options.has('keep-drop-frames'),
+        labelFilters,
+        groupBy,
+      },
+      io,
+    );
   const loaded = await loadOne(file);
   if (!loaded) return 1;
   if (args.command === 'diff') {
@@ -334,7 +407,7 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
       io.stdout(toFoldedText(profile));
       return 0;
     case 'info':
-      io.stdout(`${JSON.stringify(infoJson(profile, loaded.symbols), null, 2)}\n`);
+      io.stdout(`${JSON.stringify(infoJson(profile, loaded.symbols, loaded.labels), null, 2)}\n`);
       return 0;
     case 'proto': {
       const bytes = writePprof(profile);

@@ -25,7 +25,7 @@ import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
 import type { Demangle } from './symbols/demangle';
 import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from './symbols/symbolize';
-import type { FoldedMeta, FoldedProfile, RawProfile, Symbolizer } from './types';
+import type { FoldedMeta, FoldedProfile, LabelFilter, RawProfile, Symbolizer } from './types';
 
 export interface Timings {
   parseMs: number;
@@ -129,6 +129,10 @@ export interface FoldSpec {
   sampleType?: string;
   /** Keep the frames the profile asks to drop (pprof drop_frames, heap allocator frames). */
   keepDropFrames?: boolean;
+  /** Keep or drop samples by label (pprof's -tagfocus/-tagignore); applied in order. */
+  labelFilters?: readonly LabelFilter[];
+  /** A label key whose values become root frames (`key=value`). */
+  groupBy?: string;
 }
 
 export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
@@ -138,6 +142,8 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
     fileName: loaded.fileName,
     symbolizer: spec.symbols?.symbolizer,
     ignoreDropFrames: spec.keepDropFrames,
+    labelFilters: spec.labelFilters,
+    groupBy: spec.groupBy,
   });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
   return { profile, foldMs: now() - t0 };
@@ -309,6 +315,8 @@ export interface RunOptions {
   mangled?: boolean;
   sampleType?: string;
   keepDropFrames?: boolean;
+  labelFilters?: readonly LabelFilter[];
+  groupBy?: string;
   view?: ViewSpec;
   onProgress?: Progress;
 }
@@ -336,6 +344,8 @@ export async function runPipeline(
     symbols,
     sampleType: opts.sampleType,
     keepDropFrames: opts.keepDropFrames,
+    labelFilters: opts.labelFilters,
+    groupBy: opts.groupBy,
   });
   const analysis = analyze(base, opts.view ?? { transforms: [], inverted: false }, {
     parseMs: loaded.parseMs,

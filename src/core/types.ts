@@ -152,6 +152,24 @@ export type SampleLabel =
   | { key: string; kind: 'string'; value: Int32Array }
   | { key: string; kind: 'number'; value: Float64Array; unit?: string };
 
+/**
+ * Keeps (`focus`) or drops (`ignore`) the samples whose label `key` matches: one of `values`
+ * (exact), or a number in [min, max] (inclusive; an absent bound is open). A sample without the
+ * key fails a focus and passes an ignore, as pprof's -tagfocus/-tagignore (docs/labels.md).
+ */
+export type LabelFilter = LabelValuesFilter | LabelRangeFilter;
+export interface LabelValuesFilter {
+  key: string;
+  op: 'focus' | 'ignore';
+  values: string[];
+}
+export interface LabelRangeFilter {
+  key: string;
+  op: 'focus' | 'ignore';
+  min?: number;
+  max?: number;
+}
+
 export interface RawMeta {
   wordSize?: 32 | 64;
   byteOrder?: ByteOrder;
@@ -231,6 +249,12 @@ export interface FoldedMeta {
   comments?: string[];
   dropFrames?: string;
   keepFrames?: string;
+  /** The label filters applied by the fold, in order; absent when none. */
+  labelFilters?: LabelFilter[];
+  /** The label key whose values are the root frames (`key=value`); absent when not grouped. */
+  groupBy?: string;
+  /** What the label filters left out: samples and their weight (of the chosen sample type). */
+  labelDropped?: { samples: number; weight: number };
 }
 
 export interface MappingInfo {

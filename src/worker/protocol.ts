@@ -4,11 +4,12 @@
 
 import type { CallTree } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
+import type { LabelSummary } from '../core/model/labels';
 import type { Analysis, SandwichAnalysis, SymbolsState } from '../core/pipeline';
 import type { FoldedProfile } from '../core/types';
 import type { SearchQuery, WorkerView } from '../core/view/schema';
 
-export type { SearchQuery, SymbolsState, WorkerView };
+export type { LabelSummary, SearchQuery, SymbolsState, WorkerView };
 
 /** A profile as the page sees it: everything but the stacks, and how many there are. */
 export type PageProfile = Omit<FoldedProfile, 'stacks'> & { stackCount: number };
@@ -47,6 +48,8 @@ export interface ViewResult {
   newProfile: boolean;
   /** The mode the worker applied (a two-count folded file opens as a comparison). */
   mode: WorkerView['mode'];
+  /** The profile's label keys and their top values (after every fold; absent otherwise). */
+  labels?: LabelSummary[];
 }
 
 /** The search over the shown view: matched frames, samples through them, and the places to visit. */

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { firstChildOf, totalOf } from '../core/model/calltree';
+import { firstChildOf, nextSiblingOf, totalOf } from '../core/model/calltree';
 import { ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema';
 import { WorkerSession } from './session';
@@ -69,6 +69,36 @@ describe('WorkerSession', () => {
     expect(sw.callers.profile.frames.name[sw.callers.tree.frame[firstChildOf(sw.callers.tree, 0)]]).toBe(
       'parse',
     );
+  });
+
+  it('re-folds when the label filters or the group-by key change, not on other changes', async () => {
+    const s = new WorkerSession();
+    await s.drop([file('perf/mixed.perf.txt')], V({ sampleType: 'samples' }));
+    const roots = (r: Awaited<ReturnType<WorkerSession['apply']>>) => {
+      const { tree, profile } = r.analysis!;
+      const out: string[] = [];
+      for (let c = firstChildOf(tree, 0); c >= 0; c = nextSiblingOf(tree, c))
+        out.push(`${profile.frames.name[tree.frame[c]]} ${totalOf(tree, c)}`);
+      return out.sort();
+    };
+    const grouped = await s.apply(V({ sampleType: 'samples', groupBy: 'comm' }));
+    expect(grouped.labels?.map((l) => `${l.key} ${l.values[0].value} ${l.values[0].weight}`)).toEqual([
+      'comm xz 3061',
+      'pid 31383 3061',
+      'tid 31383 3061',
+    ]);
+    expect(roots(grouped)).toEqual(['comm=sh 1', 'comm=sorter 346', 'comm=xz 3061']);
+    expect(grouped.analysis!.profile.meta.groupBy).toBe('comm');
+    const labelFilters = [{ key: 'comm', op: 'ignore' as const, values: ['xz'] }];
+    const filtered = await s.apply(V({ sampleType: 'samples', groupBy: 'comm', labelFilters }));
+    expect(roots(filtered)).toEqual(['comm=sh 1', 'comm=sorter 346']);
+    expect(filtered.analysis!.profile.meta.labelDropped).toEqual({ samples: 3061, weight: 3061 });
+    const ungrouped = await s.apply(V({ sampleType: 'samples', labelFilters }));
+    expect(ungrouped.analysis!.profile.frames.name.some((n) => n.startsWith('comm='))).toBe(false);
+    expect(totalOf(ungrouped.analysis!.tree, 0)).toBe(347);
+    const same = await s.apply(V({ sampleType: 'samples', labelFilters, inverted: false }));
+    expect(same.analysis).toBeNull();
+    expect(same.labels).toBeUndefined();
   });
 
   it('counts the samples through a search match, each sample once', async () => {

@@ -4,8 +4,9 @@
 // format. Pure core calls only: testable in node.
 
 import { writePprof } from '../core/formats/pprof-write';
-import { sampleTypesOf, withSampleType } from '../core/formats/sample-types';
+import { sampleTypeIndex, sampleTypesOf, withSampleType } from '../core/formats/sample-types';
 import { mergeSides } from '../core/model/diff';
+import { type LabelSummary, labelSummary } from '../core/model/labels';
 import { type SearchResult, searchProfile } from '../core/model/search';
 import { toDiffFoldedText } from '../core/model/serialize';
 import {
@@ -41,6 +42,11 @@ export interface SessionResult {
   newProfile: boolean;
   /** The mode applied (a two-count folded file opens as a comparison whatever was asked). */
   mode: WorkerView['mode'];
+  /**
+   * The profile's label keys and their heaviest values, weighed by the view's sample type (for a
+   * label picker): after every fold (a new profile, a new sample type…), absent otherwise.
+   */
+  labels?: LabelSummary[];
 }
 
 const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
@@ -48,6 +54,9 @@ const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
 const sameTransforms = (a: WorkerView, b: WorkerView) =>
   a.transforms.length === b.transforms.length &&
   JSON.stringify(a.transforms) === JSON.stringify(b.transforms);
+
+const sameLabels = (a: WorkerView, b: WorkerView) =>
+  a.groupBy === b.groupBy && JSON.stringify(a.labelFilters) === JSON.stringify(b.labelFilters);
 
 function noProfile(): ProfileError {
   return new ProfileError('no profile is open', 'unknown');
@@ -159,7 +168,10 @@ export class WorkerSession {
     // Unusable files go to the symbolizer too, which reports each by name.
     this.addSymbolFiles([...symbols, ...unusable]);
     await this.refold(progress);
-    return this.derive(progress, true, profile !== null && slot === 'main');
+    return {
+      ...this.derive(progress, true, profile !== null && slot === 'main'),
+      labels: this.labelSummary(),
+    };
   }
 
   /** Exchanges the profile and its baseline (the comparison becomes the baseline). */
@@ -169,7 +181,7 @@ export class WorkerSession {
     [this.loaded, this.loadedBase] = [this.loadedBase, this.loaded];
     this.view = view;
     await this.refold(progress);
-    return this.derive(progress, true, false);
+    return { ...this.derive(progress, true, false), labels: this.labelSummary() };
   }
 
   /** Applies a view to the open profile, re-running only the stages it changes. */
@@ -180,14 +192,16 @@ export class WorkerSession {
     const refold =
       view.mangled !== before.mangled ||
       view.sampleType !== before.sampleType ||
-      view.baseSampleType !== before.baseSampleType;
+      view.baseSampleType !== before.baseSampleType ||
+      !sameLabels(view, before);
     if (refold) await this.refold(progress);
     const diffChanged =
       (view.mode === 'diff') !== (before.mode === 'diff') ||
       (view.mode === 'diff' && view.diffWidth !== before.diffWidth);
     const graphChanged =
       refold || diffChanged || view.inverted !== before.inverted || !sameTransforms(view, before);
-    return this.derive(progress, graphChanged, false);
+    const result = this.derive(progress, graphChanged, false);
+    return refold ? { ...result, labels: this.labelSummary() } : result;
   }
 
   /** Search over the shown view's stacks: matched frames, samples through them, where to go. */
@@ -228,6 +242,11 @@ export class WorkerSession {
     }
   }
 
+  private labelSummary(): LabelSummary[] {
+    const raw = this.loaded!.raw;
+    return labelSummary(withSampleType(raw, sampleTypeIndex(raw, this.view.sampleType)));
+  }
+
   /** symbolize → fold, with the view's names and sample type. */
   private async refold(progress?: Progress): Promise<void> {
     const loaded = this.loaded!;
@@ -242,7 +261,8 @@ export class WorkerSession {
       });
     }
     progress?.('fold', 0);
-    const r = fold(loaded, { symbols: this.symbols, sampleType: this.view.sampleType });
+    const { sampleType, labelFilters, groupBy } = this.view;
+    const r = fold(loaded, { symbols: this.symbols, sampleType, labelFilters, groupBy });
     this.base = r.profile;
     this.foldMs = r.foldMs;
     this.baseFolded = null;
@@ -253,7 +273,12 @@ export class WorkerSession {
         this.symbolFiles.length > 0
           ? symbolize(raw, this.symbolFiles, { demangle: this.demangle ?? undefined, mangled })
           : null;
-      this.baseFolded = fold(this.loadedBase, { symbols, sampleType: this.view.baseSampleType }).profile;
+      this.baseFolded = fold(this.loadedBase, {
+        symbols,
+        sampleType: this.view.baseSampleType,
+        labelFilters,
+        groupBy,
+      }).profile;
     }
   }
 

@@ -5,7 +5,8 @@
 import { F64Builder, hexOf, minusOne, StringInterner, U32Builder } from '../address.ts';
 import { defaultSampleTypeIndex, sampleTypesOf } from '../formats/sample-types.ts';
 import { MappingIndex, mappingInfo } from '../symbols/modules.ts';
-import type { FoldedMeta, FoldedProfile, Mapping, RawProfile, Symbolizer } from '../types.ts';
+import type { FoldedMeta, FoldedProfile, LabelFilter, Mapping, RawProfile, Symbolizer } from '../types.ts';
+import { groupFrames, labelKeepMask } from './labels.ts';
 
 export interface FoldOptions {
   fileName: string;
@@ -15,6 +16,10 @@ export interface FoldOptions {
    * drop_frames). By default they are dropped, as pprof does.
    */
   ignoreDropFrames?: boolean;
+  /** Keep or drop samples by their labels (pprof's -tagfocus/-tagignore; model/labels.ts). */
+  labelFilters?: readonly LabelFilter[];
+  /** A label key: each stack gets a root frame `key=value` (`key=(none)` without the label). */
+  groupBy?: string;
 }
 
 /**
@@ -230,12 +235,13 @@ class DropTest {
   }
 
   /**
-   * pprof's Prune on a root-first stack: past the first frame that is not dropped, the first that
-   * is dropped goes, with everything leafward. Returns the new length.
+   * pprof's Prune on a root-first stack that starts at `from` (past a group-by root frame): past
+   * the first frame that is not dropped, the first that is dropped goes, with everything leafward.
+   * Returns the new length.
    */
-  cut(stack: Uint32Array, len: number): number {
+  cut(stack: Uint32Array, from: number, len: number): number {
     let user = false;
-    for (let i = 0; i < len; i++) {
+    for (let i = from; i < len; i++) {
       if (!this.drops(stack[i])) user = true;
       else if (user) return i;
     }
@@ -337,6 +343,17 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   let total = 0;
   const dropped = opts.ignoreDropFrames ? { test: null } : DropTest.of(raw, () => frames.names());
   const dropTest = dropped.test;
+  // Labels, per sample: whether it is kept, and its group-by root frame (null: none of either).
+  const filtered = labelKeepMask(raw, opts.labelFilters);
+  const keep = filtered.keep;
+  const grouped =
+    opts.groupBy === undefined
+      ? null
+      : groupFrames(raw, opts.groupBy, (name) => frames.intern(name, -1), keep);
+  const group = grouped === null ? null : grouped.frame;
+  const first = group === null ? 0 : 1;
+  let droppedSamples = 0;
+  let droppedWeight = 0;
 
   /** Appends the frames of a location slot to tmp (resolving it first if needed). */
   const append = (loc: number, slot: number, caller: boolean, len: number): number => {
@@ -363,8 +380,19 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     const a = stackStart[s];
     const b = stackStart[s + 1];
     if (b <= a) continue;
+    if (keep !== null && keep[s] === 0) {
+      droppedSamples++;
+      droppedWeight += weight[s];
+      continue;
+    }
     let len = 0;
     let h = FNV_OFFSET;
+    if (!flat && b - a + first > tmp.length) tmp = new Uint32Array(Math.max(tmp.length * 2, b - a + 256));
+    if (group !== null) {
+      const g = group[s];
+      tmp[len++] = g;
+      h = fnvStep(h, g);
+    }
     if (flat) {
       for (let p = a; p < b; p++) {
         const from = len;
@@ -372,10 +400,6 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         for (let k = from; k < len; k++) h = fnvStep(h, tmp[k]);
       }
     } else {
-      if (b - a > tmp.length) {
-        const n = new Uint32Array(Math.max(tmp.length * 2, b - a + 256));
-        tmp = n;
-      }
       // Root first: walk the leaf-first stack backwards; callers use slot 2·loc+1, the leaf 2·loc.
       // The common case (a location with one frame, already named) is one lookup in `single`.
       for (let p = b - 1; p > a; p--) {
@@ -402,7 +426,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       }
     }
     if (dropTest !== null) {
-      const cut = dropTest.cut(tmp, len);
+      const cut = dropTest.cut(tmp, first, len);
       if (cut < len) {
         len = cut;
         h = FNV_OFFSET;
@@ -416,6 +440,15 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
 
   const meta = foldedMeta(raw, opts.fileName, total);
   if (dropped.warning !== undefined) meta.warnings.push({ message: dropped.warning });
+  for (const message of filtered.warnings) meta.warnings.push({ message });
+  if (grouped?.warning !== undefined) meta.warnings.push({ message: grouped.warning });
+  if (keep !== null && opts.labelFilters) {
+    meta.labelFilters = opts.labelFilters.map((f) =>
+      'values' in f ? { ...f, values: f.values.slice() } : { ...f },
+    );
+    meta.labelDropped = { samples: droppedSamples, weight: droppedWeight };
+  }
+  if (opts.groupBy !== undefined) meta.groupBy = opts.groupBy;
   return {
     meta,
     ...frames.finish(),

@@ -25,8 +25,15 @@ describe('view schema in the URL', () => {
       mangled: true,
       theme: 'dark',
       diff: { width: 'both', normalized: false },
+      labelFilters: [
+        { key: 'worker', op: 'focus', values: ['alpha', 'a,b&c=d'] },
+        { key: 'bytes', op: 'ignore', min: 1024, max: 4096 },
+        { key: 'bytes', op: 'focus', max: 0.5 },
+      ],
+      groupBy: 'thread id',
     };
     expect(decodeView(encodeView(v))).toEqual(v);
+    expect(encodeView(v)).toContain('&group=thread+id&');
     const diff: ViewState = { ...DEFAULT_VIEW, mode: 'diff' };
     expect(decodeView(encodeView(diff))).toEqual(diff);
     // A baseline URL implies the diff; closed, the link says so.
@@ -58,6 +65,15 @@ describe('view schema in the URL', () => {
       { kind: 'hide-function', name: 'f' },
     ]);
     expect(encodeView(DEFAULT_VIEW)).toBe('');
+    expect(decodeView('#tf={"key":"k"}').labelFilters).toEqual([]);
+    expect(
+      decodeView(
+        '#tf=[{"key":"k","op":"focus","values":["a"],"x":1},{"key":"k","op":"drop","values":[]},{"key":"n","op":"ignore","min":"1"},{"key":"n","op":"ignore","min":2}]',
+      ).labelFilters,
+    ).toEqual([
+      { key: 'k', op: 'focus', values: ['a'] },
+      { key: 'n', op: 'ignore', min: 2 },
+    ]);
     // A local file is named in the view but never written to a link.
     expect(
       encodeView({ ...DEFAULT_VIEW, profiles: { main: { source: { kind: 'file', name: 'a.prof' } } } }),
@@ -71,7 +87,17 @@ describe('view schema in the URL', () => {
       granularity: 'functions',
       mangled: false,
       diffWidth: 'comparison',
+      labelFilters: [],
     });
+    const labels = workerViewOf({
+      ...DEFAULT_VIEW,
+      labelFilters: [{ key: 'thread', op: 'ignore', values: ['gc'] }],
+      groupBy: 'thread',
+    });
+    expect([labels.labelFilters, labels.groupBy]).toEqual([
+      [{ key: 'thread', op: 'ignore', values: ['gc'] }],
+      'thread',
+    ]);
   });
   it('finds the zoomed node by names, and stops at the deepest match', () => {
     const p = profileFromText('main;a;b 3\nmain;c 1');

@@ -3,13 +3,15 @@
 // the worker derives every tree and table from its worker part (WorkerView). Pure: no DOM.
 //
 //   #profileURL=…&baseURL=…&st=cpu&mode=sandwich&fn=parse&gran=lines&view=icicle&inverted=1
-//    &zoom=main␟parse&q=re&regex=0&t=[…]&mangled=1&theme=dark
+//    &zoom=main␟parse&q=re&regex=0&t=[…]&tf=[…]&group=thread&mangled=1&theme=dark
 //
 // Functions are named, never numbered (zoom path, transforms, the sandwich's function, the
 // selection), so the state survives re-parsing and re-symbolization.
 
 import type { DiffWidth } from '../model/diff';
+import { isLabelFilter } from '../model/labels';
 import type { Transform } from '../model/transforms';
+import type { LabelFilter } from '../types';
 
 export type { DiffWidth };
 
@@ -61,6 +63,10 @@ export interface ViewState {
    * visible); colour by the change in share of each profile (normalized) or in samples.
    */
   diff: { width: DiffWidth; normalized: boolean };
+  /** Samples kept or dropped by their labels (pprof's tagfocus/tagignore), applied in order. */
+  labelFilters: LabelFilter[];
+  /** A label key whose values are the root frames (`key=value`); absent: no grouping. */
+  groupBy?: string;
 }
 
 export const DEFAULT_VIEW: ViewState = {
@@ -74,6 +80,7 @@ export const DEFAULT_VIEW: ViewState = {
   orientation: 'flame',
   mangled: false,
   diff: { width: 'comparison', normalized: true },
+  labelFilters: [],
 };
 
 /** The part of the view the worker derives trees and tables from. */
@@ -87,6 +94,9 @@ export interface WorkerView {
   sampleType?: string;
   baseSampleType?: string;
   diffWidth: DiffWidth;
+  /** The fold's label filters and group-by key (a change re-folds). */
+  labelFilters: LabelFilter[];
+  groupBy?: string;
 }
 
 export function workerViewOf(v: ViewState): WorkerView {
@@ -97,7 +107,9 @@ export function workerViewOf(v: ViewState): WorkerView {
     granularity: v.granularity,
     mangled: v.mangled,
     diffWidth: v.diff.width,
+    labelFilters: v.labelFilters,
   };
+  if (v.groupBy !== undefined) w.groupBy = v.groupBy;
   if ((v.mode === 'sandwich' || v.mode === 'diff') && v.sandwich !== undefined) w.sandwich = v.sandwich;
   if (v.profiles.main.sampleType !== undefined) w.sampleType = v.profiles.main.sampleType;
   if (v.profiles.base?.sampleType !== undefined) w.baseSampleType = v.profiles.base.sampleType;
@@ -120,6 +132,15 @@ function isTransform(x: unknown): x is Transform {
   if (t.kind === 'focus-subtree') return Array.isArray(t.path) && t.path.every((p) => typeof p === 'string');
   if (t.kind === 'merge-module') return typeof t.module === 'string';
   return typeof t.name === 'string';
+}
+
+/** A filter read from a link, without anything else the object held. */
+function cleanFilter(f: LabelFilter): LabelFilter {
+  if ('values' in f) return { key: f.key, op: f.op, values: f.values };
+  const out: LabelFilter = { key: f.key, op: f.op };
+  if (f.min !== undefined) out.min = f.min;
+  if (f.max !== undefined) out.max = f.max;
+  return out;
 }
 
 /** Zoom paths are joined with a separator that function names do not contain. */
@@ -151,6 +172,8 @@ export function encodeView(v: ViewState): string {
   if (v.search.text && !v.search.regex) p.set('regex', '0');
   if (v.fn) p.set('fn', v.fn);
   if (v.transforms.length > 0) p.set('t', JSON.stringify(v.transforms));
+  if (v.labelFilters.length > 0) p.set('tf', JSON.stringify(v.labelFilters));
+  if (v.groupBy) p.set('group', v.groupBy);
   if (v.mangled) p.set('mangled', '1');
   if (v.diff.width !== 'comparison') p.set('width', v.diff.width);
   if (!v.diff.normalized) p.set('absolute', '1');
@@ -167,6 +190,7 @@ export function decodeView(hash: string): ViewState {
     profiles: { main: {} },
     search: { ...DEFAULT_VIEW.search },
     diff: { ...DEFAULT_VIEW.diff },
+    labelFilters: [],
   };
   const url = p.get('profileURL')?.trim();
   if (url) v.profiles.main.source = { kind: 'url', url };
@@ -206,6 +230,17 @@ export function decodeView(hash: string): ViewState {
       // A damaged link still opens the profile.
     }
   }
+  const tf = p.get('tf');
+  if (tf) {
+    try {
+      const parsed: unknown = JSON.parse(tf);
+      if (Array.isArray(parsed)) v.labelFilters = parsed.filter(isLabelFilter).map(cleanFilter);
+    } catch {
+      // A damaged link still opens the profile.
+    }
+  }
+  const group = p.get('group');
+  if (group) v.groupBy = group;
   if (p.get('mangled') === '1') v.mangled = true;
   const width = p.get('width');
   if (width === 'baseline' || width === 'both') v.diff.width = width;
