@@ -72,6 +72,10 @@ test('a gperftools heap profile with its binary: in-use bytes, allocated objects
   await page.getByLabel('Value').selectOption({ label: 'alloc_objects (count)' });
   await expect.poll(() => rootTip(page)).toMatch(/objects/);
   await page.screenshot({ path: `${SHOTS}/heap.png` });
+  // Allocator frames are dropped as pprof does; the user may keep them (the view says so in the URL).
+  await page.getByLabel('Keep allocator frames').check();
+  await expect(page).toHaveURL(/keepframes=1/);
+  await paintedGraph(page);
 });
 
 test('perf script text: events as values, a damaged file keeps its good samples', async ({ page }) => {
@@ -83,4 +87,20 @@ test('perf script text: events as values, a damaged file keeps its good samples'
   await dropFiles(page, [{ path: `${FIXTURES}/perf/damaged-truncated.perf.txt`, name: 'damaged.perf.txt' }]);
   await expect(page.locator('.current-file')).toHaveText('damaged.perf.txt');
   await expect(page.getByRole('region', { name: 'Errors and warnings' })).toContainText(/line \d+/);
+});
+
+test('perf script: group by process, then keep one process’s samples only', async ({ page }) => {
+  await open(page, [{ path: `${FIXTURES}/perf/mixed.perf.txt`, name: 'mixed.perf.txt' }]);
+  const controls = page.getByRole('group', { name: 'Labels' });
+  await controls.getByLabel('Group by').selectOption('comm');
+  await paintedGraph(page);
+  expect(await rootTip(page)).toMatch(/^comm=/);
+  const filter = controls.getByLabel('Label filter');
+  const first = await filter.locator('optgroup[label="only samples with"] option').first().textContent();
+  await filter.selectOption({ label: first! });
+  await expect(controls).toContainText(`focus ${first}`);
+  await expect.poll(() => rootTip(page)).toContain(first!);
+  await page.screenshot({ path: `${SHOTS}/perf-grouped.png` });
+  await controls.getByRole('button', { name: `Remove focus ${first}` }).click();
+  await expect(controls).not.toContainText(`focus ${first}`);
 });

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { nodeByFrames, totalOf } from '../core/model/calltree';
 import { formatCount, formatPercent } from '../core/text/format';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
-import { setInverted, setSampleType, showSandwich } from './jobs';
+import { changeView, setInverted, setSampleType, showSandwich } from './jobs';
 import { useStore } from './store';
 import type { SearchState } from './useSearch';
 
@@ -83,6 +83,19 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
         </select>
       </label>
       <SampleTypePicker analysis={analysis} />
+      {(analysis.profile.meta.dropFrames || s.view.keepDropFrames) && (
+        <label
+          className="check"
+          title={`Frames matching ${analysis.profile.meta.dropFrames ?? ''} are dropped, as pprof does`}
+        >
+          <input
+            type="checkbox"
+            checked={s.view.keepDropFrames}
+            onChange={(e) => void changeView({ keepDropFrames: e.currentTarget.checked })}
+          />{' '}
+          Keep allocator frames
+        </label>
+      )}
       {(s.view.mode === 'sandwich' || (s.view.mode === 'diff' && s.view.sandwich)) && (
         <button type="button" onClick={() => void showSandwich(null)}>
           Back to flame graph

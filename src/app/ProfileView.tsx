@@ -9,6 +9,7 @@ import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { DiffControls } from './DiffControls';
 import { GraphToolbar } from './GraphToolbar';
 import { showSandwich } from './jobs';
+import { LabelControls } from './LabelControls';
 import { MainGraph } from './MainGraph';
 import { SandwichView } from './SandwichView';
 import { useStore } from './store';
@@ -36,6 +37,7 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
     <main className="profile">
       <GraphToolbar analysis={analysis} result={search} />
       <DiffControls />
+      <LabelControls />
       <TransformChips />
       {mode === 'sandwich' || diffSandwich ? (
         <SandwichView />

@@ -63,6 +63,7 @@ async function run(
       symbols: r.symbols,
       view,
       sandwich: r.sandwich,
+      ...(r.labels ? { labels: r.labels } : {}),
       loadingName: null,
       progress: null,
     };

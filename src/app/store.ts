@@ -4,6 +4,7 @@
 // holds state and the setters that need no worker.
 
 import { create } from 'zustand';
+import type { LabelSummary } from '../core/model/labels';
 import { DEFAULT_VIEW, type ThemeName, type ViewState } from '../core/view/schema';
 import type { ChildOrder } from '../flamegraph/layout';
 import type { ColorMode } from '../flamegraph/paint';
@@ -29,6 +30,8 @@ export interface AppState {
   view: ViewState;
   /** The sandwich of `view.sandwich` while `view.mode` is `sandwich`. */
   sandwich: PageSandwich | null;
+  /** The profile's label keys and their heaviest values (pprof labels, perf's comm/pid/tid). */
+  labels: LabelSummary[];
   /** The worker's answer to `view.search` over the shown analysis. */
   searchResult: { analysis: PageAnalysis; query: ViewState['search']; reply: SearchReply } | null;
 
@@ -72,6 +75,7 @@ export const useStore = create<AppState>()((set, get) => ({
   error: null,
   view: DEFAULT_VIEW,
   sandwich: null,
+  labels: [],
   searchResult: null,
   focusNode: 0,
   selectedNode: null,

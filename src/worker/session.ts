@@ -193,6 +193,7 @@ export class WorkerSession {
       view.mangled !== before.mangled ||
       view.sampleType !== before.sampleType ||
       view.baseSampleType !== before.baseSampleType ||
+      view.keepDropFrames !== before.keepDropFrames ||
       !sameLabels(view, before);
     if (refold) await this.refold(progress);
     const diffChanged =
@@ -261,8 +262,8 @@ export class WorkerSession {
       });
     }
     progress?.('fold', 0);
-    const { sampleType, labelFilters, groupBy } = this.view;
-    const r = fold(loaded, { symbols: this.symbols, sampleType, labelFilters, groupBy });
+    const { sampleType, labelFilters, groupBy, keepDropFrames } = this.view;
+    const r = fold(loaded, { symbols: this.symbols, sampleType, labelFilters, groupBy, keepDropFrames });
     this.base = r.profile;
     this.foldMs = r.foldMs;
     this.baseFolded = null;
@@ -278,6 +279,7 @@ export class WorkerSession {
         sampleType: this.view.baseSampleType,
         labelFilters,
         groupBy,
+        keepDropFrames,
       }).profile;
     }
   }

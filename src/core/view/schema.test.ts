@@ -23,6 +23,7 @@ describe('view schema in the URL', () => {
         { kind: 'focus-subtree', path: ['main', 'f'] },
       ],
       mangled: true,
+      keepDropFrames: true,
       theme: 'dark',
       diff: { width: 'both', normalized: false },
       labelFilters: [
@@ -86,6 +87,7 @@ describe('view schema in the URL', () => {
       mode: 'graph',
       granularity: 'functions',
       mangled: false,
+      keepDropFrames: false,
       diffWidth: 'comparison',
       labelFilters: [],
     });

@@ -56,6 +56,8 @@ export interface ViewState {
   orientation: Orientation;
   /** Names as stored in the binaries (mangled) rather than demangled. */
   mangled: boolean;
+  /** Keep the frames the profile asks to drop (heap profiles' allocator frames, pprof drop_frames). */
+  keepDropFrames: boolean;
   /** A theme the user chose; absent: the system's. */
   theme?: ThemeName;
   /**
@@ -79,6 +81,7 @@ export const DEFAULT_VIEW: ViewState = {
   search: { text: '', regex: true },
   orientation: 'flame',
   mangled: false,
+  keepDropFrames: false,
   diff: { width: 'comparison', normalized: true },
   labelFilters: [],
 };
@@ -91,6 +94,7 @@ export interface WorkerView {
   sandwich?: string;
   granularity: Granularity;
   mangled: boolean;
+  keepDropFrames: boolean;
   sampleType?: string;
   baseSampleType?: string;
   diffWidth: DiffWidth;
@@ -106,6 +110,7 @@ export function workerViewOf(v: ViewState): WorkerView {
     mode: v.mode,
     granularity: v.granularity,
     mangled: v.mangled,
+    keepDropFrames: v.keepDropFrames,
     diffWidth: v.diff.width,
     labelFilters: v.labelFilters,
   };
@@ -175,6 +180,7 @@ export function encodeView(v: ViewState): string {
   if (v.labelFilters.length > 0) p.set('tf', JSON.stringify(v.labelFilters));
   if (v.groupBy) p.set('group', v.groupBy);
   if (v.mangled) p.set('mangled', '1');
+  if (v.keepDropFrames) p.set('keepframes', '1');
   if (v.diff.width !== 'comparison') p.set('width', v.diff.width);
   if (!v.diff.normalized) p.set('absolute', '1');
   if (v.theme) p.set('theme', v.theme);
@@ -242,6 +248,7 @@ export function decodeView(hash: string): ViewState {
   const group = p.get('group');
   if (group) v.groupBy = group;
   if (p.get('mangled') === '1') v.mangled = true;
+  if (p.get('keepframes') === '1') v.keepDropFrames = true;
   const width = p.get('width');
   if (width === 'baseline' || width === 'both') v.diff.width = width;
   if (p.get('absolute') === '1') v.diff.normalized = false;
