@@ -120,7 +120,7 @@ test('a link with profileURL and baseURL opens the same diff after a reload', as
   await page.goto(`./#${hash}`);
   await expect(page.getByRole('region', { name: 'Differential flame graph' })).toBeVisible();
   await paintedGraph(page);
-  await expect(page.getByLabel('Width')).toHaveValue('both');
+  await expect(page.getByRole('combobox', { name: 'Width' })).toHaveValue('both');
   const url = page.url();
   expect(url).toContain('baseURL=');
   await page.reload();
@@ -128,7 +128,7 @@ test('a link with profileURL and baseURL opens the same diff after a reload', as
   await expect(page.getByTestId('diff-sides')).toHaveText(
     /baseline workload_a\.prof → comparison workload_b\.prof/,
   );
-  await expect(page.getByLabel('Width')).toHaveValue('both');
+  await expect(page.getByRole('combobox', { name: 'Width' })).toHaveValue('both');
 });
 
 test('the start page opens the bundled comparison example', async ({ page }) => {

@@ -21,7 +21,7 @@ async function rootTip(page: Page): Promise<string> {
 test('a Go pprof heap profile: bytes by default, objects on request, units everywhere', async ({ page }) => {
   const canvas = await open(page, [{ path: `${FIXTURES}/pprof/go/heap.pb.gz`, name: 'heap.pb.gz' }]);
   await expect(canvas).toHaveAttribute('aria-label', /: [\d.]+ (B|KiB|MiB)\./);
-  const value = page.getByLabel('Value');
+  const value = page.getByRole('combobox', { name: 'Value', exact: true });
   await expect(value.locator('option:checked')).toHaveText('inuse_space (bytes)');
   expect(await rootTip(page)).toMatch(/Total[\d.]+ (B|KiB|MiB) · /);
   await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('inuse_space (bytes)');
@@ -67,9 +67,13 @@ test('a gperftools heap profile with its binary: in-use bytes, allocated objects
     { path: `${FIXTURES}/heap/allocs.0002.heap`, name: 'allocs.0002.heap' },
     { path: `${FIXTURES}/heap/bin/allocs`, name: 'allocs' },
   ]);
-  await expect(page.getByLabel('Value').locator('option:checked')).toHaveText('inuse_space (bytes)');
+  await expect(
+    page.getByRole('combobox', { name: 'Value', exact: true }).locator('option:checked'),
+  ).toHaveText('inuse_space (bytes)');
   await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText(/Total[\d.]+ KiB/);
-  await page.getByLabel('Value').selectOption({ label: 'alloc_objects (count)' });
+  await page
+    .getByRole('combobox', { name: 'Value', exact: true })
+    .selectOption({ label: 'alloc_objects (count)' });
   await expect.poll(() => rootTip(page)).toMatch(/objects/);
   await page.screenshot({ path: `${SHOTS}/heap.png` });
   // Allocator frames are dropped as pprof does; the user may keep them (the view says so in the URL).
@@ -80,9 +84,9 @@ test('a gperftools heap profile with its binary: in-use bytes, allocated objects
 
 test('perf script text: events as values, a damaged file keeps its good samples', async ({ page }) => {
   await open(page, [{ path: `${FIXTURES}/perf/sorter.perf.txt`, name: 'sorter.perf.txt' }]);
-  await expect(page.getByLabel('Value')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Value', exact: true })).toBeVisible();
   expect(await rootTip(page)).toMatch(/Total/);
-  await page.getByLabel('Value').selectOption({ label: 'samples (count)' });
+  await page.getByRole('combobox', { name: 'Value', exact: true }).selectOption({ label: 'samples (count)' });
   await expect.poll(() => rootTip(page)).toMatch(/samples/);
   await dropFiles(page, [{ path: `${FIXTURES}/perf/damaged-truncated.perf.txt`, name: 'damaged.perf.txt' }]);
   await expect(page.locator('.current-file')).toHaveText('damaged.perf.txt');
@@ -92,10 +96,10 @@ test('perf script text: events as values, a damaged file keeps its good samples'
 test('perf script: group by process, then keep one process’s samples only', async ({ page }) => {
   await open(page, [{ path: `${FIXTURES}/perf/mixed.perf.txt`, name: 'mixed.perf.txt' }]);
   const controls = page.getByRole('group', { name: 'Labels' });
-  await controls.getByLabel('Group by').selectOption('comm');
+  await controls.getByRole('combobox', { name: 'Group by', exact: true }).selectOption('comm');
   await paintedGraph(page);
   expect(await rootTip(page)).toMatch(/^comm=/);
-  const filter = controls.getByLabel('Label filter');
+  const filter = controls.getByRole('combobox', { name: 'Label filter', exact: true });
   const first = await filter.locator('optgroup[label="only samples with"] option').first().textContent();
   await filter.selectOption({ label: first! });
   await expect(controls).toContainText(`focus ${first}`);

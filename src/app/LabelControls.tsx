@@ -21,6 +21,7 @@ export function LabelControls() {
       <label>
         Group by{' '}
         <select
+          aria-label="Group by"
           value={groupBy ?? ''}
           onChange={(e) => void changeView({ groupBy: e.currentTarget.value || undefined })}
         >
@@ -35,6 +36,7 @@ export function LabelControls() {
       <label>
         Label filter{' '}
         <select
+          aria-label="Label filter"
           value=""
           onChange={(e) => {
             if (e.currentTarget.value) addFilter(e.currentTarget.value);
