@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { dropFile, FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
 
-test('a DCPI profile shows a flat flame graph, per-address rows on demand, and its header', async ({
+test('a DCPI profile shows a flat flame graph, its addresses in the table by default, and its header', async ({
   page,
 }) => {
   await page.goto('./');
@@ -26,12 +26,16 @@ test('a DCPI profile shows a flat flame graph, per-address rows on demand, and i
   await expect(meta.locator('.header-lines')).toContainText('label my run #1   (unknown line)');
   await expect(meta.locator('.header-lines')).toContainText('cpuspeed 300');
 
-  // The table lists the image; addresses on demand.
+  // Without the image's ELF there are no functions: the table shows where the samples are, the
+  // addresses (self > 0); unticking "Per address" leaves the image row alone.
   const table = page.getByRole('table');
-  await expect(page.getByTestId('row-count')).toHaveText('1 functions');
-  await page.getByRole('checkbox', { name: 'Per address' }).check();
+  await expect(page.getByRole('checkbox', { name: 'Per address' })).toBeChecked();
   await expect(page.getByTestId('row-count')).toHaveText('9 functions');
   await expect(table).toContainText('xemacs+0x');
+  await expect(table.locator('tbody tr[aria-rowindex]').first().locator('td.num').first()).not.toHaveText('0');
+  await page.getByRole('checkbox', { name: 'Per address' }).uncheck();
+  await expect(page.getByTestId('row-count')).toHaveText('1 functions');
+  await page.getByRole('checkbox', { name: 'Per address' }).check();
   await page.screenshot({ path: `${SHOTS}/dcpi.png` });
 });
 

@@ -66,6 +66,15 @@ describe('DCPI with the image ELF', () => {
       rows.push(`${profile.frames.name[tree.frame[f]]} ${totalOf(tree, f)}`);
     }
     expect(rows).toEqual(['spin 10', 'alpha 2', 'main 1']);
+    // The table's functions carry their addresses' samples as self (the default view shows them).
+    const { toPageProfile } = await import('../src/worker/protocol');
+    const { flatFunctions } = await import('../src/table/FunctionTable');
+    const a = after.analysis!;
+    const flat = flatFunctions({ ...a, profile: toPageProfile(a.profile) })!;
+    expect(flat.functions!.self[profile.frames.name.indexOf('spin')]).toBe(10);
+    const before2 = await s.drop([dcpi], workerViewOf(DEFAULT_VIEW));
+    const b = before2.analysis!;
+    expect(flatFunctions({ ...b, profile: toPageProfile(b.profile) })!.functions).toBeNull();
     expect(profile.frames.name[tree.frame[firstChildOf(tree, 0)]]).toBe('tiny');
   });
 });

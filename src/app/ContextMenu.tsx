@@ -5,7 +5,7 @@ import { parentOf } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
 import { basename, shortName } from '../core/text/names';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
-import { addTransform, showSandwich } from './jobs';
+import { addTransform, showSandwichOf } from './jobs';
 import { useStore } from './store';
 
 export interface MenuTarget {
@@ -14,6 +14,8 @@ export interface MenuTarget {
   node: number | null;
   x: number;
   y: number;
+  /** A graph of its own (a sandwich half), whose frame ids `frame` and `node` are; else the main one. */
+  graph?: Pick<Analysis, 'profile' | 'tree'>;
 }
 
 export function ContextMenu({
@@ -27,7 +29,7 @@ export function ContextMenu({
 }) {
   const add = addTransform;
   const ref = useRef<HTMLDivElement>(null);
-  const { profile, tree } = analysis;
+  const { profile, tree } = target.graph ?? analysis;
   const name = profile.frames.name[target.frame];
   const module = profile.modules[profile.frames.module[target.frame]] ?? '';
   const items: { label: string; run: () => void }[] = [
@@ -36,7 +38,8 @@ export function ContextMenu({
       run: () => void add({ kind: 'focus-function', name }),
     },
   ];
-  if (target.node !== null && !useStore.getState().view.inverted) {
+  // A sandwich half's paths start at the function, not at the root: no subtree focus there.
+  if (target.node !== null && !target.graph && !useStore.getState().view.inverted) {
     const path: string[] = [];
     for (let v = target.node; v > 0; v = parentOf(tree, v)) path.push(profile.frames.name[tree.frame[v]]);
     path.reverse();
@@ -53,8 +56,15 @@ export function ContextMenu({
     });
   }
   items.push({ label: 'Collapse recursion', run: () => void add({ kind: 'collapse-recursion', name }) });
-  items.push({ label: 'Show sandwich (callers and callees)', run: () => void showSandwich(target.frame) });
+  items.push({ label: 'Show sandwich (callers and callees)', run: () => void showSandwichOf(name) });
+  items.push({ label: 'Copy function name', run: () => void navigator.clipboard?.writeText(name) });
 
+  // Escape gives the focus back to where the menu was opened from (the graph, the table).
+  const opener = useRef<Element | null>(document.activeElement);
+  const closeAndReturn = () => {
+    onClose();
+    if (opener.current instanceof HTMLElement) opener.current.focus();
+  };
   useEffect(() => {
     ref.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
     const onDown = (e: MouseEvent) => {
@@ -67,7 +77,7 @@ export function ContextMenu({
   const onKey = (e: React.KeyboardEvent) => {
     const buttons = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? []);
     const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === 'Escape') onClose();
+    if (e.key === 'Escape') closeAndReturn();
     else if (e.key === 'ArrowDown') buttons[(i + 1) % buttons.length]?.focus();
     else if (e.key === 'ArrowUp') buttons[(i - 1 + buttons.length) % buttons.length]?.focus();
     else return;

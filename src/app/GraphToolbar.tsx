@@ -53,14 +53,17 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
           </label>
         ))}
       </fieldset>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={s.view.inverted}
-          onChange={(e) => void setInverted(e.currentTarget.checked)}
-        />{' '}
-        Inverted
-      </label>
+      {/* The sandwich's halves already run both ways: inverting has nothing to show there. */}
+      {s.view.mode !== 'sandwich' && !(s.view.mode === 'diff' && s.view.sandwich) && (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={s.view.inverted}
+            onChange={(e) => void setInverted(e.currentTarget.checked)}
+          />{' '}
+          Inverted
+        </label>
+      )}
       <label>
         Order{' '}
         <select

@@ -40,7 +40,7 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
       <LabelControls />
       <TransformChips />
       {mode === 'sandwich' || diffSandwich ? (
-        <SandwichView />
+        <SandwichView onMenu={openMenu} />
       ) : (
         <MainGraph analysis={analysis} search={search} onMenu={openMenu} />
       )}

@@ -6,9 +6,10 @@ import { formatCount, formatPercent } from '../core/text/format';
 import { FlameGraph } from '../flamegraph/FlameGraph';
 import type { Orientation } from '../flamegraph/layout';
 import type { PageGraph } from '../worker/protocol';
+import type { MenuTarget } from './ContextMenu';
 import { useStore } from './store';
 
-export function SandwichView() {
+export function SandwichView({ onMenu }: { onMenu: (t: MenuTarget) => void }) {
   const sandwich = useStore((s) => s.sandwich);
   if (!sandwich) return null;
   const whole = sandwich.callers.diff ? sandwich.callers.diff.comp.whole : totalOf(sandwich.callers.tree, 0);
@@ -25,6 +26,7 @@ export function SandwichView() {
         title={`Callers of ${sandwich.name}`}
         orientation="flame"
         testId="sandwich-callers"
+        onMenu={onMenu}
       />
       <SandwichHalf
         key={`callees-${sandwich.name}`}
@@ -32,13 +34,21 @@ export function SandwichView() {
         title={`Callees of ${sandwich.name}`}
         orientation="icicle"
         testId="sandwich-callees"
+        onMenu={onMenu}
       />
     </div>
   );
 }
 
 /** One half of the sandwich: a flame graph with its own zoom and selection. */
-function SandwichHalf(props: { graph: PageGraph; title: string; orientation: Orientation; testId: string }) {
+function SandwichHalf(props: {
+  graph: PageGraph;
+  title: string;
+  orientation: Orientation;
+  testId: string;
+  onMenu: (t: MenuTarget) => void;
+}) {
+  const { onMenu, ...graphProps } = props;
   const dark = useStore((s) => s.theme === 'dark');
   const normalized = useStore((s) => s.view.diff.normalized);
   const { diff } = props.graph;
@@ -49,7 +59,10 @@ function SandwichHalf(props: { graph: PageGraph; title: string; orientation: Ori
   const [selected, setSelected] = useState<number | null>(null);
   return (
     <FlameGraph
-      {...props}
+      {...graphProps}
+      onContextMenu={(node, x, y) =>
+        onMenu({ frame: props.graph.tree.frame[node], node, x, y, graph: props.graph })
+      }
       order={order}
       colorMode={colorMode}
       dark={dark}

@@ -277,6 +277,14 @@ export async function showSandwich(frame: number | null): Promise<void> {
   await changeView({ mode: comparing ? 'diff' : 'sandwich', sandwich: a.profile.frames.name[frame] });
 }
 
+/** The sandwich of a function named `name` (from any graph: the main one, a sandwich half). */
+export async function showSandwichOf(name: string): Promise<void> {
+  const a = get().analysis;
+  const frame = a ? a.profile.frames.name.indexOf(name) : -1;
+  set({ selectedFrame: frame >= 0 ? frame : null });
+  await changeView({ mode: get().view.mode === 'diff' ? 'diff' : 'sandwich', sandwich: name });
+}
+
 /** Folded text of the shown view (through the zoomed frame, if any), from the worker. */
 export function foldedText(): Promise<string> {
   const { analysis, focusNode } = get();

@@ -445,13 +445,22 @@ function selectedCenter(layout: FlameLayout, selected: number | null): number {
   return Math.min(1, Math.max(0, (r.x + r.w / 2) / Math.max(1, layout.width)));
 }
 
-/** Places a fixed-position box near the pointer, flipped to stay inside the window. */
-function tooltipStyle(x: number, y: number): React.CSSProperties {
-  const W = 400;
-  const H = 130;
-  const left = x + 14 + W > window.innerWidth ? Math.max(0, x - 14 - W) : x + 14;
-  const top = y + 16 + H > window.innerHeight ? Math.max(0, y - 12 - H) : y + 16;
+/** Places a fixed-position box of the measured size near the pointer, inside the window. */
+function tooltipStyle(x: number, y: number, w: number, h: number): React.CSSProperties {
+  const left = x + 14 + w > window.innerWidth ? Math.max(0, x - 14 - w) : x + 14;
+  const top = y + 16 + h > window.innerHeight ? Math.max(0, y - 12 - h) : y + 16;
   return { left, top };
+}
+
+/** The tooltip's own size, measured after each render (it varies with the name and the rows). */
+function useBoxSize(ref: React.RefObject<HTMLDivElement | null>): { w: number; h: number } {
+  const [size, setSize] = useState({ w: 380, h: 130 });
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && (el.offsetWidth !== size.w || el.offsetHeight !== size.h))
+      setSize({ w: el.offsetWidth, h: el.offsetHeight });
+  });
+  return size;
 }
 
 /** The unit of a graph's weights, for formatting: its sample type, and time per unit of a count. */
@@ -474,10 +483,12 @@ function Tooltip(props: {
   // The unit alone (no time suffix); time follows the percentages, as before.
   const amount = (v: number) => formatValue(v, { ...kind, periodUs: 0 });
   const period = kind.sampleType.unit === 'count' ? kind.periodUs : 0;
-  const style = tooltipStyle(x, y);
+  const ref = useRef<HTMLDivElement>(null);
+  const box = useBoxSize(ref);
+  const style = tooltipStyle(x, y, box.w, box.h);
   if (rect.node === MERGED) {
     return (
-      <div className="tooltip" role="tooltip" style={style} data-testid="tooltip">
+      <div ref={ref} className="tooltip" role="tooltip" style={style} data-testid="tooltip">
         <div className="tt-name">{mergedLabel(rect)}</div>
         <div>
           {amount(rect.value)} ({formatPercent(rect.value, whole)})
@@ -491,8 +502,10 @@ function Tooltip(props: {
   const self = selfOf(tree, node);
   const total = totalOf(tree, node);
   return (
-    <div className="tooltip" role="tooltip" style={style} data-testid="tooltip">
-      <div className="tt-name">{profile.frames.name[frame]}</div>
+    <div ref={ref} className="tooltip" role="tooltip" style={style} data-testid="tooltip">
+      <div className="tt-name" title={profile.frames.name[frame]}>
+        {profile.frames.name[frame]}
+      </div>
       {mod && (
         <div className="tt-module" title={mod}>
           {basename(mod)}

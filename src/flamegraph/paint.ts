@@ -71,17 +71,24 @@ export function frameColor(
   const key = mode === 'module' ? module : name;
   const h = hashString(key);
   const hue = mode === 'module' ? h % 360 : 10 + (h % 50);
-  const vary = mode === 'module' ? hashString(name) % 12 : (h >>> 8) % 16;
-  const light = theme.dark ? 32 + vary : 62 + vary;
-  return `hsl(${hue}, ${mode === 'module' ? 55 : 80}%, ${light}%)`;
+  // By module, functions of one module still differ: lightness and a little hue by name (a
+  // one-module profile would otherwise be one flat colour).
+  const n = hashString(name);
+  const vary = mode === 'module' ? n % 22 : (h >>> 8) % 16;
+  const shift = mode === 'module' ? ((n >>> 8) % 17) - 8 : 0;
+  const light = theme.dark ? 28 + vary : 56 + vary;
+  return `hsl(${(hue + shift + 360) % 360}, ${mode === 'module' ? 55 : 80}%, ${light}%)`;
 }
 
-/** Truncates text to fit `maxChars`, with an ellipsis. */
+/**
+ * Fits text in `maxChars` by cutting its start: a name's end tells frames apart
+ * (`…_Executor::_M_dfs`, where the start is the same long namespace and template for all of them).
+ */
 export function fitLabel(text: string, maxChars: number): string {
   if (maxChars <= 0) return '';
   if (text.length <= maxChars) return text;
   if (maxChars <= 1) return '';
-  return `${text.slice(0, maxChars - 1)}…`;
+  return `…${text.slice(text.length - (maxChars - 1))}`;
 }
 
 /**

@@ -83,15 +83,28 @@ export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
   return Int32Array.from(ids.sort(cmp[q.key]));
 }
 
-/** For flat (DCPI) profiles: the leaf address frames, shown only on demand. */
-function addressFrames(a: Analysis): Uint8Array | undefined {
-  if (a.profile.meta.format !== 'dcpi') return undefined;
-  const out = new Uint8Array(a.profile.frames.count);
+/**
+ * For flat (DCPI) profiles, whose stacks are [image, address] or [image, function, address]: the
+ * leaf address frames (shown on demand), and the table's functions with their addresses' samples
+ * as their self (a function's samples are all at its own addresses). Without function frames (no
+ * image ELF dropped) the addresses are where the samples are: the table shows them by default.
+ */
+export function flatFunctions(
+  a: Analysis,
+): { addresses: Uint8Array; functions: Analysis['functions'] | null } | null {
+  if (a.profile.meta.format !== 'dcpi') return null;
+  const addresses = new Uint8Array(a.profile.frames.count);
   const { tree } = a;
-  // Stacks are [image, address] or [image, function, address]: the leaves below the image rows.
-  for (let v = 1; v < tree.count; v++)
-    if (depthOf(tree, v) >= 2 && firstChildOf(tree, v) === -1) out[tree.frame[v]] = 1;
-  return out;
+  let self: Float64Array | null = null;
+  for (let v = 1; v < tree.count; v++) {
+    if (depthOf(tree, v) < 2) continue;
+    if (firstChildOf(tree, v) === -1) addresses[tree.frame[v]] = 1;
+    else {
+      self ??= a.functions.self.slice();
+      self[tree.frame[v]] = a.functions.total[tree.frame[v]];
+    }
+  }
+  return { addresses, functions: self ? { ...a.functions, self } : null };
 }
 
 export interface FunctionTableProps {
@@ -116,17 +129,24 @@ export function FunctionTable({
   onMenu,
 }: FunctionTableProps) {
   const [filter, setFilter] = useState('');
-  const [perAddress, setPerAddress] = useState(false);
-  const addresses = useMemo(() => addressFrames(analysis), [analysis]);
+  const flat = useMemo(() => flatFunctions(analysis), [analysis]);
+  const addresses = flat?.addresses;
+  // null: automatic — per function where there are functions (an image ELF was dropped), else per address.
+  const [perAddressChoice, setPerAddress] = useState<boolean | null>(null);
+  const perAddress = perAddressChoice ?? (flat !== null && flat.functions === null);
+  const shown = useMemo(
+    () => (flat?.functions && !perAddress ? { ...analysis, functions: flat.functions } : analysis),
+    [analysis, flat, perAddress],
+  );
   const order = useMemo(
     () =>
-      sortFunctions(analysis, {
+      sortFunctions(shown, {
         key: sort.key,
         desc: sort.desc,
         filter,
         exclude: perAddress ? undefined : addresses,
       }),
-    [analysis, sort, filter, perAddress, addresses],
+    [shown, sort, filter, perAddress, addresses],
   );
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
@@ -135,7 +155,7 @@ export function FunctionTable({
     estimateSize: () => ROW,
     overscan: 12,
   });
-  const { profile, functions, tree, diff } = analysis;
+  const { profile, functions, tree, diff } = shown;
   const whole = diff ? diff.comp.whole : totalOf(tree, 0);
   const columns = diff ? DIFF_COLUMNS : COLUMNS;
   const value = useMemo(() => cellValue(profile.meta), [profile.meta]);
@@ -223,7 +243,9 @@ export function FunctionTable({
           <thead>
             <tr>
               {columns.map((c) => {
-                const active = sort.key === c.key && !c.pct;
+                // Both the count and its % column show the arrow; one of them carries aria-sort.
+                const sorted = sort.key === c.key;
+                const active = sorted && !c.pct;
                 return (
                   <th
                     key={c.label}
@@ -233,7 +255,7 @@ export function FunctionTable({
                   >
                     <button type="button" onClick={() => sortBy(c.key)}>
                       {c.label}
-                      {active ? (sort.desc ? ' ▼' : ' ▲') : ''}
+                      {sorted ? (sort.desc ? ' ▼' : ' ▲') : ''}
                     </button>
                   </th>
                 );
