@@ -192,9 +192,12 @@ async function load(
     dropped.push({ name: basename(f), bytes: b });
   }
   const demangle = mangled ? undefined : await nodeDemangler();
+  // dwarf: false keeps `fold` names as pprof (symbol tables) gives them, which the acceptance
+  // tests compare with; inline chains and file:line are for a `--granularity lines` to come.
   const { symbolizer, report, errors } = symbolizerFromFiles(raw.meta.mappings, dropped, {
     demangle,
     mangled,
+    dwarf: false,
   });
   for (const e of errors) io.stderr(`flamelens: warning: ${e.message}\n`);
   for (const w of report.warnings) io.stderr(`flamelens: warning: ${w}\n`);

@@ -6,7 +6,8 @@
 // virtual address → the function symbol covering it.
 // The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
 
-import type { Mapping, Symbolizer } from '../types.ts';
+import type { Mapping, SymbolFrame, Symbolizer } from '../types.ts';
+import { DwarfInfo } from './dwarf/index.ts';
 import {
   ElfError,
   type ElfFile,
@@ -35,6 +36,11 @@ export interface SymbolizeOptions {
    * (the first mapping that is not a shared library or a `[pseudo]` mapping).
    */
   nmTarget?: string;
+  /**
+   * Use the DWARF of files that have it (default true): inline chains and file:line, as
+   * `addr2line -f -i`. False names every address after its ELF symbol only, as before.
+   */
+  dwarf?: boolean;
 }
 
 export interface SymbolizeMatch {
@@ -85,7 +91,14 @@ interface Binding {
   addressing: Addressing;
   /** Per-symbol name arrays, built on first use. */
   cache: (string[] | undefined)[];
+  /** The file's DWARF (null: none usable). Shared by the mappings of one file. */
+  dwarf: DwarfInfo | null;
+  /** Inline chains by virtual address (null: DWARF knows nothing there), bounded. */
+  frames: Map<number, SymbolFrame[] | null>;
 }
+
+const FRAME_CACHE = 1 << 16;
+const TWO53_HI = 0x200000;
 
 /** True when some symbol of the table lies inside [start, end) (as absolute addresses). */
 function tableHitsRange(t: SymbolTable, m: Mapping): boolean {
@@ -175,7 +188,17 @@ export function createSymbolizer(
       source,
       addressing: addressingFor(source, m),
       cache: new Array(source.symbols.count),
+      dwarf: null,
+      frames: new Map(),
     };
+    if (source.kind === 'elf' && source.dwarf !== undefined && opts.dwarf !== false) {
+      const dw: string[] = [];
+      b.dwarf = DwarfInfo.create(source.dwarf, dw);
+      const name = source.fileName;
+      for (const w of dw) report.warnings.push(`${name}: ${w}`);
+      // Units are parsed on demand: what a lookup finds damaged is reported when found.
+      if (b.dwarf !== null) b.dwarf.onWarning = (w) => report.warnings.push(`${name}: ${w}`);
+    }
     byPath.set(m.path, b);
     bindings.push(b);
     report.matched.push({ mappingPath: m.path, elfFile: source.fileName, by });
@@ -198,33 +221,106 @@ export function createSymbolizer(
     return names;
   };
 
+  const symbolName = (b: Binding, sym: number): string => {
+    const n = stripVersion(b.source.symbols.names[sym]);
+    return demangle ? demangle(n) : n;
+  };
+
+  /**
+   * addr2line -f -i at a virtual address: the DWARF inline chain; the innermost frame is named
+   * after the ELF symbol covering the address when DWARF has no function there or names it
+   * without a linkage name (bfd does so). Null when DWARF knows nothing of the address.
+   */
+  const dwarfFrames = (b: Binding, vh: number, vl: number): SymbolFrame[] | null => {
+    const d = b.dwarf;
+    if (d === null || vh >= TWO53_HI) return null;
+    const addr = vh * TWO32 + vl;
+    const hit = b.frames.get(addr);
+    if (hit !== undefined) return hit;
+    let out: SymbolFrame[] | null = null;
+    try {
+      const ans = d.lookup(addr);
+      if (ans !== null) {
+        const sym = b.source.symbols.lookup(vh, vl);
+        const n = ans.frames.length;
+        const dm = (name: string | null): string => (name === null ? '??' : demangle ? demangle(name) : name);
+        let inner: string | null = null;
+        if ((!ans.found || !ans.linkage) && sym >= 0) inner = symbolName(b, sym);
+        else if (ans.found) inner = dm(ans.frames[n - 1].name);
+        if (inner !== null) {
+          out = [];
+          for (let k = 0; k < n; k++) {
+            const f = ans.frames[k];
+            const fr: SymbolFrame = { name: k === n - 1 ? inner : dm(f.name) };
+            if (f.file !== null && f.line > 0) {
+              fr.file = f.file;
+              fr.line = f.line;
+            }
+            out.push(fr);
+          }
+        }
+      }
+    } catch {
+      out = null; // never reached: DwarfInfo.lookup reports and skips what it cannot read
+    }
+    if (b.frames.size >= FRAME_CACHE) b.frames.clear();
+    b.frames.set(addr, out);
+    return out;
+  };
+
+  /** The binding and virtual address of a runtime address, or null. */
+  const resolve = (hi: number, lo: number): [Binding, number, number] | null => {
+    const i = index.find(hi, lo);
+    if (i < 0) return null;
+    const b = bindings[i];
+    if (b === null) return null;
+    let vh: number;
+    let vl: number;
+    if (b.addressing === Addressing.Absolute) {
+      vh = hi;
+      vl = lo;
+    } else {
+      const fo = fileOffset(index.mappings[i], hi, lo);
+      if (fo < 0) return null;
+      if (b.addressing === Addressing.Offset) {
+        vh = Math.floor(fo / TWO32);
+        vl = fo % TWO32;
+      } else {
+        const v = offsetToVaddr((b.source as ElfFile).loadSegments, fo);
+        if (v === null) return null;
+        [vh, vl] = v;
+      }
+    }
+    return [b, vh, vl];
+  };
+
+  const hasDwarf = bindings.some((b) => b !== null && b.dwarf !== null);
   const symbolizer: Symbolizer = {
     lookup(hi: number, lo: number): string[] | null {
-      const i = index.find(hi, lo);
-      if (i < 0) return null;
-      const b = bindings[i];
-      if (b === null) return null;
-      let vh: number;
-      let vl: number;
-      if (b.addressing === Addressing.Absolute) {
-        vh = hi;
-        vl = lo;
-      } else {
-        const fo = fileOffset(index.mappings[i], hi, lo);
-        if (fo < 0) return null;
-        if (b.addressing === Addressing.Offset) {
-          vh = Math.floor(fo / TWO32);
-          vl = fo % TWO32;
-        } else {
-          const v = offsetToVaddr((b.source as ElfFile).loadSegments, fo);
-          if (v === null) return null;
-          [vh, vl] = v;
-        }
+      const r = resolve(hi, lo);
+      if (r === null) return null;
+      const [b, vh, vl] = r;
+      if (b.dwarf !== null) {
+        const frames = dwarfFrames(b, vh, vl);
+        if (frames !== null) return frames.map((f) => f.name);
       }
       const sym = b.source.symbols.lookup(vh, vl);
       return sym < 0 ? null : nameOf(b, sym);
     },
   };
+  if (hasDwarf) {
+    symbolizer.lookupFrames = (hi: number, lo: number): SymbolFrame[] | null => {
+      const r = resolve(hi, lo);
+      if (r === null) return null;
+      const [b, vh, vl] = r;
+      if (b.dwarf !== null) {
+        const frames = dwarfFrames(b, vh, vl);
+        if (frames !== null) return frames;
+      }
+      const sym = b.source.symbols.lookup(vh, vl);
+      return sym < 0 ? null : nameOf(b, sym).map((name) => ({ name }));
+    };
+  }
   return { symbolizer, report };
 }
 
