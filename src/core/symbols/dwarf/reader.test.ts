@@ -208,7 +208,7 @@ describe('forms and abbreviations', () => {
   });
 
   it('decodes an abbreviation table with implicit constants and fixed DIE sizes', () => {
-    const w = new W(true).uleb(1).uleb(0x11).u8(1).uleb(0x03).uleb(DW_FORM_string).uleb(0, 0).u8(0);
+    const w = new W(true).uleb(1).uleb(0x11).u8(1).uleb(0x03).uleb(DW_FORM_string).u8(0, 0);
     w.uleb(2).uleb(0x2e).u8(0).uleb(0x11).uleb(DW_FORM_addr).uleb(0x3b).uleb(DW_FORM_implicit_const).sleb(-5);
     w.u8(0, 0);
     w.uleb(7).uleb(0x34).u8(0).u8(0, 0); // a sparse code
