@@ -251,7 +251,11 @@ export function createSymbolizer(
           out = [];
           for (let k = 0; k < n; k++) {
             const f = ans.frames[k];
-            const fr: SymbolFrame = { name: k === n - 1 ? inner : dm(f.name) };
+            // Callers keep their DWARF names: bfd renames a function after its ELF symbol only
+            // once it was the innermost one of an earlier lookup in the same process, so a
+            // one-process addr2line over many addresses depends on their order (docs/dwarf.md).
+            const name = k === n - 1 ? inner : dm(f.name);
+            const fr: SymbolFrame = { name };
             if (f.file !== null && f.line > 0) {
               fr.file = f.file;
               fr.line = f.line;

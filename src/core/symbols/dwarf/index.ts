@@ -33,6 +33,10 @@ export interface DwarfFrame {
   file: string | null;
   /** 0 when unknown. */
   line: number;
+  /** The name is final: a linkage name, or DW_AT_name in a language without mangling (C). */
+  linkage: boolean;
+  /** Where the function's first address range starts (bfd's arange.low); -1 when unknown. */
+  low: number;
 }
 
 export interface DwarfAnswer {
@@ -321,21 +325,28 @@ export class DwarfInfo {
       name: null,
       file: row >= 0 ? lines!.fileName(lines!.rowFile[row]) : null,
       line: row >= 0 ? lines!.rowLine[row] : 0,
+      linkage: false,
+      low: -1,
     };
     if (fi < 0 || funcs === null) return { frames: [inner], found: false, linkage: false };
     const u = this.units[i];
     const n0 = this.nameOf(funcs, u, fi);
     inner.name = n0.name;
+    inner.linkage = n0.linkage;
+    inner.low = funcs.firstLow[fi];
     const frames: DwarfFrame[] = [inner];
     // Up the inline chain: each caller's file:line is the call site of the function inside it.
     let f = fi;
     for (let guard = 0; funcs.caller[f] >= 0 && guard < 10000; guard++) {
       const c = funcs.caller[f];
       const cf = funcs.callFile[f];
+      const n = this.nameOf(funcs, u, c);
       frames.push({
-        name: this.nameOf(funcs, u, c).name,
+        name: n.name,
         file: cf >= 0 && lines !== null ? lines.fileName(cf) : null,
         line: funcs.callLine[f],
+        linkage: n.linkage,
+        low: funcs.firstLow[c],
       });
       f = c;
     }

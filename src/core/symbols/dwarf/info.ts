@@ -386,6 +386,8 @@ export interface UnitFunctions {
   caller: Int32Array;
   callFile: Int32Array;
   callLine: Uint32Array;
+  /** The start of the function's first range (bfd's arange.low), -1 when it has none. */
+  firstLow: Float64Array;
   /** Ranges sorted by start; `maxHigh[i]` = the largest end among ranges 0…i. */
   low: Float64Array;
   high: Float64Array;
@@ -404,6 +406,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
   const caller: number[] = [];
   const callFile: number[] = [];
   const callLine: number[] = [];
+  const firstLow: number[] = [];
   const rl: number[] = [];
   const rh: number[] = [];
   const rf: number[] = [];
@@ -472,6 +475,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
       caller.push(c);
       callFile.push(cf);
       callLine.push(cl >= 0 && cl <= 0xffffffff ? cl : 0);
+      const nRanges = rl.length;
       if (rangesForm !== 0) {
         tmp.length = 0;
         readRanges(s, u, rangesVal, rangesForm, tmp);
@@ -488,6 +492,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
           rf.push(idx);
         }
       }
+      firstLow.push(rl.length > nRanges ? rl[nRanges] : -1);
       stack[depth] = idx;
     } else {
       if (ab.fixed >= 0) {
@@ -525,6 +530,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
     caller: Int32Array.from(caller),
     callFile: Int32Array.from(callFile),
     callLine: Uint32Array.from(callLine),
+    firstLow: Float64Array.from(firstLow),
     low,
     high,
     fn,

@@ -375,14 +375,14 @@ describe('a hand-built big-endian 32-bit DWARF 4', () => {
     const d = DwarfInfo.create(bigEndianDwarf(), warnings)!;
     expect(warnings).toEqual([]);
     expect(d.lookup(0x8004)).toEqual({
-      frames: [{ name: 'outer', file: '/w/t.c', line: 5 }],
+      frames: [{ name: 'outer', file: '/w/t.c', line: 5, linkage: true, low: 0x8000 }],
       found: true,
       linkage: true,
     });
     expect(d.lookup(0x8014)).toEqual({
       frames: [
-        { name: 'outer', file: '/w/t.c', line: 7 },
-        { name: 'inl', file: '/w/t.c', line: 20 },
+        { name: 'outer', file: '/w/t.c', line: 7, linkage: true, low: 0x8000 },
+        { name: 'inl', file: '/w/t.c', line: 20, linkage: true, low: 0x8010 },
       ],
       found: true,
       linkage: true,
@@ -404,7 +404,7 @@ describe('a hand-built big-endian 32-bit DWARF 4', () => {
     const seen: string[] = [];
     d.onWarning = (w) => seen.push(w);
     expect(d.lookup(0x8014)).toEqual({
-      frames: [{ name: null, file: '/w/t.c', line: 20 }],
+      frames: [{ name: null, file: '/w/t.c', line: 20, linkage: false, low: -1 }],
       found: false,
       linkage: false,
     });
