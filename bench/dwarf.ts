@@ -78,5 +78,5 @@ console.log(
 );
 console.log(`DWARF adds ${(withDwarf.ms - base.ms).toFixed(0)} ms`);
 console.log(
-  `peak RSS ${(peakRss / 1e6).toFixed(0)} MB (${((peakRss - rssStart) / 1e6).toFixed(0)} MB above the start, file bytes included)`,
+  `peak RSS ${(peakRss / 1e6).toFixed(0)} MB (${((peakRss - rssStart) / 1e6).toFixed(0)} MB above the RSS after reading the file)`,
 );

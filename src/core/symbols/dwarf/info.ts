@@ -85,6 +85,8 @@ export interface Unit {
   /** The unit DIE's address ranges as [low, high) pairs. */
   ranges: number[];
   dieRead: boolean;
+  /** Its abbreviation table, once read. */
+  abbrevs?: AbbrevTable;
 }
 
 const DW_UT_compile = 1;
@@ -168,6 +170,7 @@ export class Abbrevs {
   private cache = new Map<string, AbbrevTable>();
   constructor(private readonly s: Sections) {}
   of(u: Unit): AbbrevTable {
+    if (u.abbrevs !== undefined) return u.abbrevs;
     const key = `${u.abbrevOffset}:${u.version}:${u.addrSize}:${u.offSize}`;
     let t = this.cache.get(key);
     if (t === undefined) {
@@ -176,6 +179,7 @@ export class Abbrevs {
       t = readAbbrevTable(r, u);
       this.cache.set(key, t);
     }
+    u.abbrevs = t;
     return t;
   }
 }

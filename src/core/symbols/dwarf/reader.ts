@@ -23,6 +23,8 @@ export const BIG = 9007199254740992;
 const TWO32 = 4294967296;
 
 const utf8 = new TextDecoder('utf-8');
+/** One DataView per section (readers are made per DIE for name lookups). */
+const views = new WeakMap<Uint8Array, DataView>();
 
 /** A cursor over one section's bytes. `pos` is a section offset; reads stay below `end`. */
 export class Reader {
@@ -35,7 +37,12 @@ export class Reader {
 
   constructor(bytes: Uint8Array, le: boolean, section: string, pos = 0, end = bytes.length) {
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let view = views.get(bytes);
+    if (view === undefined) {
+      view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      views.set(bytes, view);
+    }
+    this.view = view;
     this.le = le;
     this.section = section;
     this.pos = pos;
