@@ -181,6 +181,11 @@ describe('DWARF inline chains equal addr2line -f -i -C on the fixtures', () => {
     });
   }
 
+  it('m32gz: m32 with compressed sections (ELF32 compression headers)', () => {
+    expect(check('m32', [bin('m32gz', 'm32')], mappingsOf('m32'), 'm32').checked).toBeGreaterThan(0);
+    expect(check('m32.sweep', [bin('m32gz', 'm32')], linkTime('m32'), 'm32').checked).toBeGreaterThan(250);
+  });
+
   for (const name of ['inline5', 'inline4', 'm32']) {
     it(`${name}: every other byte of .text`, () => {
       const t = check(`${name}.sweep`, [bin(name)], linkTime(name), name);
