@@ -11,6 +11,7 @@ import { DwarfInfo } from './dwarf/index.ts';
 import {
   ElfError,
   type ElfFile,
+  ET_REL,
   looksLikeElf,
   mergeDebugFile,
   offsetToVaddr,
@@ -191,7 +192,16 @@ export function createSymbolizer(
       dwarf: null,
       frames: new Map(),
     };
-    if (source.kind === 'elf' && source.dwarf !== undefined && opts.dwarf !== false) {
+    if (
+      source.kind === 'elf' &&
+      source.dwarf !== undefined &&
+      opts.dwarf !== false &&
+      source.type === ET_REL
+    ) {
+      report.warnings.push(
+        `${source.fileName}: relocatable object: its DWARF is not used (relocations are not applied)`,
+      );
+    } else if (source.kind === 'elf' && source.dwarf !== undefined && opts.dwarf !== false) {
       const dw: string[] = [];
       b.dwarf = DwarfInfo.create(source.dwarf, dw);
       const name = source.fileName;

@@ -139,6 +139,18 @@ describe('damaged DWARF: symbol names and a warning naming the section', () => {
   });
 });
 
+describe('unsupported files', () => {
+  it('a relocatable object (ET_REL): DWARF not used, with a warning', () => {
+    const b = original.slice();
+    b[16] = 1; // e_type = ET_REL
+    const { s, warnings } = symbolize(b);
+    expect(s.lookupFrames).toBeUndefined();
+    expect(warnings).toEqual([
+      'inline5: relocatable object: its DWARF is not used (relocations are not applied)',
+    ]);
+  });
+});
+
 describe('fuzzed .debug_* bytes', () => {
   it('never throw out of symbolization, and every lookup answers with names or null', () => {
     const rnd = prng(2024);

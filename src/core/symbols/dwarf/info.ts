@@ -543,6 +543,9 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
   };
 }
 
+/** How many ranges below an address findFunction looks at, at most. */
+const MAX_SCAN = 50_000;
+
 /**
  * The innermost function whose range holds the address: the smallest such range, the later
  * function (in DIE order) on ties, as bfd's lookup_address_in_function_table. -1 if none.
@@ -557,7 +560,10 @@ export function findFunction(f: UnitFunctions, addr: number): number {
   }
   let best = -1;
   let bestLen = Number.POSITIVE_INFINITY;
-  for (let i = a - 1; i >= 0 && f.maxHigh[i] > addr; i--) {
+  // Ranges that start below the address and may still hold it; bounded, so a unit whose ranges
+  // all overlap (damaged or hostile) costs at most MAX_SCAN steps per lookup.
+  const stop = Math.max(-1, a - 1 - MAX_SCAN);
+  for (let i = a - 1; i > stop && f.maxHigh[i] > addr; i--) {
     if (f.high[i] <= addr) continue;
     const len = f.high[i] - f.low[i];
     const fi = f.fn[i];
