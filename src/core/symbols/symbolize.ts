@@ -393,11 +393,15 @@ export function symbolizerFromFiles(
 ): SymbolizerFromFilesResult {
   const errors: FileError[] = [];
   const elfs: ElfFile[] = [];
+  const bytesOf = new Map<ElfFile, Uint8Array>();
   const nms: NmFile[] = [];
   for (const f of files) {
     try {
-      if (looksLikeElf(f.bytes)) elfs.push(readElf(f.bytes, f.name));
-      else if (looksLikeNm(f.bytes)) nms.push(nmToElfLike(f.bytes, f.name));
+      if (looksLikeElf(f.bytes)) {
+        const e = readElf(f.bytes, f.name);
+        elfs.push(e);
+        bytesOf.set(e, f.bytes);
+      } else if (looksLikeNm(f.bytes)) nms.push(nmToElfLike(f.bytes, f.name));
       else errors.push({ fileName: f.name, message: `${f.name}: not an ELF file or an nm listing` });
     } catch (e) {
       const message =
@@ -405,16 +409,22 @@ export function symbolizerFromFiles(
       errors.push({ fileName: f.name, message });
     }
   }
-  const sources: SymbolSource[] = [...mergeDebugFiles(elfs), ...nms];
+  const crcOf = (e: ElfFile): number => {
+    const b = bytesOf.get(e);
+    return b === undefined ? -1 : crc32(b);
+  };
+  const sources: SymbolSource[] = [...mergeDebugFiles(elfs, crcOf), ...nms];
   const result = createSymbolizer(mappings, sources, opts);
   return { ...result, errors };
 }
 
 /**
- * Each debug file whose build-id matches a non-debug ELF is folded into it; debug files without
- * their library are kept as they are (used alone when their name matches a mapping).
+ * Each debug file whose build-id matches a non-debug ELF is folded into it; a library without a
+ * build-id match takes the debug file its `.gnu_debuglink` names, when no build-id contradicts
+ * it and (given `crcOf`, the CRC-32 of a file's bytes) its CRC matches. Debug files without their
+ * library are kept as they are (used alone when their name matches a mapping).
  */
-export function mergeDebugFiles(elfs: readonly ElfFile[]): ElfFile[] {
+export function mergeDebugFiles(elfs: readonly ElfFile[], crcOf?: (e: ElfFile) => number): ElfFile[] {
   const out: ElfFile[] = [];
   const debug = elfs.filter((e) => e.isDebugFile);
   const usedDebug = new Set<ElfFile>();
@@ -429,8 +439,39 @@ export function mergeDebugFiles(elfs: readonly ElfFile[]): ElfFile[] {
         }
       }
     }
+    const link = e.debugLink;
+    if (merged === e && link !== undefined) {
+      const d = debug.find(
+        (d) =>
+          !usedDebug.has(d) &&
+          basename(d.fileName) === link.file &&
+          (d.buildId === undefined || e.buildId === undefined || d.buildId === e.buildId) &&
+          (crcOf === undefined || crcOf(d) === link.crc),
+      );
+      if (d !== undefined) {
+        merged = mergeDebugFile(merged, d);
+        usedDebug.add(d);
+      }
+    }
     out.push(merged);
   }
   for (const d of debug) if (!usedDebug.has(d)) out.push(d);
   return out;
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 (ISO-HDLC, as zlib and `.gnu_debuglink`). */
+export function crc32(b: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < b.length; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
 }

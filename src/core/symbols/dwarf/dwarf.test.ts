@@ -10,7 +10,7 @@ import { splitBig } from '../../address.ts';
 import type { Mapping, SymbolFrame, Symbolizer } from '../../types.ts';
 import { type Demangle, loadDemangler } from '../demangle.ts';
 import { readElf } from '../elf.ts';
-import { type DroppedFile, symbolizerFromFiles } from '../symbolize.ts';
+import { crc32, type DroppedFile, symbolizerFromFiles } from '../symbolize.ts';
 
 const DIR = new URL('../../../../test/fixtures/dwarf/', import.meta.url).pathname;
 const load = (rel: string) => new Uint8Array(readFileSync(DIR + rel));
@@ -213,6 +213,25 @@ describe('separate debug files', () => {
     expect(t.padding).toBe(0);
     const s = check('split.sweep', [bin('split'), debug], linkTime('split'), 'split.debug');
     expect(s.checked).toBeGreaterThan(150);
+  });
+
+  it('without a build-id: the debug file the .gnu_debuglink names (name and CRC)', () => {
+    const e = readElf(load('bin/splitnb'), 'splitnb');
+    expect(e.buildId).toBeUndefined();
+    expect(e.debugLink).toEqual({ file: 'splitnb.debug', crc: crc32(load('bin/splitnb.debug')) });
+    const t = check(
+      'splitnb',
+      [bin('splitnb'), bin('splitnb.debug')],
+      mappingsOf('splitnb'),
+      'splitnb.debug',
+    );
+    expect(t.padding).toBe(0);
+    expect(t.checked).toBeGreaterThan(0);
+    // Another file of that name (a wrong CRC) is not taken.
+    const wrong: DroppedFile = { name: 'splitnb.debug', bytes: load('bin/split.debug') };
+    const { symbolizer, report } = symbolizerFromFiles(mappingsOf('splitnb'), [bin('splitnb'), wrong]);
+    expect(symbolizer.lookupFrames).toBeUndefined();
+    expect(report.unmatchedFiles).toEqual(['splitnb.debug']);
   });
 
   it('without its debug file the binary still names functions from .dynsym / .symtab, with no lookupFrames', () => {
