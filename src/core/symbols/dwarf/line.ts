@@ -192,7 +192,10 @@ export function readLineTable(
   const ends: number[] = []; // row index of each sequence's end row
   let seqFirst = 0; // first row of the current sequence
   let address = 0;
-  let file = 1;
+  // The file register starts at 1, but bfd (2.40) names the rows before a DW_LNS_set_file after
+  // file 0 in DWARF 5 (file 1 before): what addr2line prints is what counts here.
+  const firstFile = version >= 5 ? 0 : 1;
+  let file = firstFile;
   let line = 1;
   const seqStarts: number[] = [];
   const emit = (end: boolean) => {
@@ -207,7 +210,7 @@ export function readLineTable(
   };
   const reset = () => {
     address = 0;
-    file = 1;
+    file = firstFile;
     line = 1;
   };
   while (r.pos < unitEnd) {
