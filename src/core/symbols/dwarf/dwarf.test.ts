@@ -195,6 +195,22 @@ describe('DWARF inline chains equal addr2line -f -i -C on the fixtures', () => {
   }
 });
 
+describe("Debian's libc.so.6 with its libc6-dbg debug file (DWARF 5 from another build)", () => {
+  it('one address every 4099 bytes of .text', () => {
+    const sys = '../symbols/sysroot/usr/lib/';
+    const files: DroppedFile[] = [
+      { name: 'libc.so.6', bytes: load(`${sys}x86_64-linux-gnu/libc.so.6`) },
+      {
+        name: 'ac61ec5a8eb1396f9fbd350e3169a558528a40.debug',
+        bytes: load(`${sys}debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug`),
+      },
+    ];
+    const debug = `../${sys}debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug`;
+    const t = check('libc.sweep', files, linkTime('libc.so.6'), debug);
+    expect(t.checked).toBeGreaterThan(300);
+  });
+});
+
 describe('separate debug files', () => {
   const id = readElf(load('bin/split'), 'split').buildId!;
   const byId = `bin/.build-id/${id.slice(0, 2)}/${id.slice(2)}.debug`;
