@@ -155,6 +155,7 @@ describe('DWARF inline chains equal addr2line -f -i -C on the fixtures', () => {
     ['inline4', 'inline4', 'DWARF 4 (.debug_ranges, v4 line tables)'],
     ['inlinegz', 'inlinegz', 'SHF_COMPRESSED zlib sections (gcc -gz)'],
     ['m32', 'm32', 'ELF32 i386 (-m32)'],
+    ['clang5', 'clang5', 'clang++ 14: strx/addrx/rnglistx forms, no .debug_aranges'],
   ];
   for (const [name, file, what] of cases) {
     it(`${name}: every sampled address (${what})`, () => {
@@ -186,7 +187,7 @@ describe('DWARF inline chains equal addr2line -f -i -C on the fixtures', () => {
     expect(check('m32.sweep', [bin('m32gz', 'm32')], linkTime('m32'), 'm32').checked).toBeGreaterThan(250);
   });
 
-  for (const name of ['inline5', 'inline4', 'm32']) {
+  for (const name of ['inline5', 'inline4', 'clang5', 'm32']) {
     it(`${name}: every other byte of .text`, () => {
       const t = check(`${name}.sweep`, [bin(name)], linkTime(name), name);
       expect(t.checked).toBeGreaterThan(250);

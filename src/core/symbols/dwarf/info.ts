@@ -581,8 +581,10 @@ export type UnitOf = (dieOffset: number) => Unit | undefined;
 /**
  * A function DIE's name as bfd gives it: its DW_AT_linkage_name (or DW_AT_MIPS_linkage_name),
  * else its DW_AT_name, following DW_AT_abstract_origin and DW_AT_specification in attribute
- * order (bfd's scan_unit_for_symbols and find_abstract_instance). `linkage` is true for a
- * linkage name, and for DW_AT_name in languages without mangling (C).
+ * order (bfd's scan_unit_for_symbols and find_abstract_instance: abstract_origin only on the
+ * function's own DIE), except that a linkage name is never replaced by the name of a DIE it
+ * refers to. `linkage` is true for a linkage name, and for DW_AT_name in languages without
+ * mangling (C).
  */
 export function resolveName(
   s: Sections,
@@ -613,6 +615,7 @@ function nameAt(
   const ab = abbrevOf(abbrevs.of(u), code);
   if (ab === undefined) r.fail(`unknown abbreviation code ${code}`, dieOffset);
   let name: string | null = null;
+  let ownLinkage = false;
   for (let i = 0; i < ab.attrs.length; i++) {
     const at = ab.attrs[i];
     const form = ab.forms[i];
@@ -626,6 +629,7 @@ function nameAt(
         const n = readString(s, u, r, form);
         if (n !== null) {
           name = n;
+          ownLinkage = true;
           st.linkage = true;
         }
       } else skipForm(r, form, u);
@@ -639,7 +643,11 @@ function nameAt(
         const tu = target >= u.offset && target < u.end ? u : unitOf(target);
         if (tu === undefined) throw new DwarfError('.debug_info', 'reference outside every unit', target);
         if (tu !== u) readUnitDie(s, abbrevs, tu);
-        name = nameAt(s, abbrevs, unitOf, tu, target, depth + 1, st, false);
+        // bfd takes the referenced DIE's name even over a linkage name read before it (clang puts
+        // DW_AT_linkage_name before DW_AT_specification; gcc never does, and binutils 2.40
+        // misreads clang's inline ranges anyway): we keep a linkage name, as llvm-addr2line.
+        const n = nameAt(s, abbrevs, unitOf, tu, target, depth + 1, st, false);
+        if (n !== null && !ownLinkage) name = n;
       }
     } else {
       skipForm(r, form, u);
