@@ -156,6 +156,12 @@ export class DwarfInfo {
       }
     }
     if (badUnits > 0) warnings.push(`.debug_info: ${badUnits} unit(s) skipped: ${firstBad}`);
+    const skeletons = units.filter((u) => u.version === 5 && (u.unitType === 4 || u.unitType === 5)).length;
+    if (skeletons > 0) {
+      warnings.push(
+        `.debug_info: ${skeletons} split-DWARF unit(s): their functions are in .dwo/.dwp files (not supported), only line tables are used`,
+      );
+    }
     const n = lows.length;
     const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
