@@ -10,6 +10,7 @@ export const DW_TAG_subprogram = 0x2e;
 export const DW_TAG_partial_unit = 0x3c;
 export const DW_TAG_skeleton_unit = 0x4a;
 
+export const DW_AT_sibling = 0x01;
 export const DW_AT_name = 0x03;
 export const DW_AT_stmt_list = 0x10;
 export const DW_AT_low_pc = 0x11;
@@ -308,6 +309,9 @@ export function readForm(r: Reader, form: number, u: FormContext, implicitConst 
   }
 }
 
+/** array, class, enumeration, structure, subroutine and union types: no code inside. */
+const TYPE_TAGS = new Set([0x01, 0x02, 0x04, 0x13, 0x15, 0x17]);
+
 /** One abbreviation: the tag, whether DIEs have children, and the attribute specs. */
 export interface Abbrev {
   tag: number;
@@ -317,6 +321,12 @@ export interface Abbrev {
   consts: number[];
   /** Bytes of all attribute values when every form has a fixed size, else -1. */
   fixed: number;
+  /**
+   * For a type DIE with children (struct, class, union, enum, array, subroutine type) that has a
+   * unit-relative DW_AT_sibling: that attribute's index, so its subtree (which holds no code) can
+   * be skipped; else -1.
+   */
+  skipTree: number;
 }
 
 /** An abbreviation table: codes 1…n in `dense` (the usual case), others in `sparse`. */
@@ -352,7 +362,12 @@ export function readAbbrevTable(r: Reader, u: FormContext): AbbrevTable {
       const n = formSize(form, u);
       fixed = fixed < 0 || n < 0 ? -1 : fixed + n;
     }
-    const a: Abbrev = { tag, children, attrs, forms, consts, fixed };
+    let skipTree = -1;
+    if (children && TYPE_TAGS.has(tag)) {
+      const i = attrs.indexOf(DW_AT_sibling);
+      if (i >= 0 && isUnitRef(forms[i])) skipTree = i;
+    }
+    const a: Abbrev = { tag, children, attrs, forms, consts, fixed, skipTree };
     if (code === dense.length) dense.push(a);
     else sparse.set(code, a);
   }

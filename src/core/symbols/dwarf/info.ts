@@ -499,7 +499,19 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
       firstLow.push(rl.length > nRanges ? rl[nRanges] : -1);
       stack[depth] = idx;
     } else {
-      if (ab.fixed >= 0) {
+      if (ab.skipTree >= 0) {
+        // A type with children: jump to its sibling (past its subtree) when the link is sane.
+        const forms = ab.forms;
+        const k = ab.skipTree;
+        for (let i = 0; i < k; i++) skipForm(r, forms[i], u);
+        const sib = u.offset + readForm(r, forms[k], u);
+        if (sib > r.pos && sib <= r.end) {
+          r.pos = sib;
+          stack[depth] = -1;
+          continue;
+        }
+        for (let i = k + 1; i < forms.length; i++) skipForm(r, forms[i], u);
+      } else if (ab.fixed >= 0) {
         r.pos += ab.fixed;
         if (r.pos > r.end) r.fail('DIE runs past the unit', at);
       } else {

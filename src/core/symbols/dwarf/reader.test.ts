@@ -212,6 +212,8 @@ describe('forms and abbreviations', () => {
     w.uleb(2).uleb(0x2e).u8(0).uleb(0x11).uleb(DW_FORM_addr).uleb(0x3b).uleb(DW_FORM_implicit_const).sleb(-5);
     w.u8(0, 0);
     w.uleb(7).uleb(0x34).u8(0).u8(0, 0); // a sparse code
+    w.uleb(3).uleb(0x13).u8(1).uleb(0x03).uleb(DW_FORM_string).uleb(0x01).uleb(0x13).u8(0, 0); // struct + sibling
+    w.uleb(4).uleb(0x13).u8(1).uleb(0x01).uleb(DW_FORM_udata).u8(0, 0); // struct, sibling as udata
     w.u8(0);
     const t = readAbbrevTable(reader(w.b), u8);
     expect(t.dense[1]?.tag).toBe(0x11);
@@ -220,6 +222,10 @@ describe('forms and abbreviations', () => {
     expect(t.dense[2]?.fixed).toBe(8);
     expect(t.dense[2]?.consts).toEqual([0, -5]);
     expect(t.sparse.get(7)?.tag).toBe(0x34);
+    // A struct's subtree can be skipped through a unit-relative DW_AT_sibling only.
+    expect(t.dense[3]?.skipTree).toBe(1);
+    expect(t.dense[4]?.skipTree).toBe(-1);
+    expect(t.dense[2]?.skipTree).toBe(-1);
   });
 });
 
