@@ -253,10 +253,9 @@ export function createSymbolizer(
       if (ans !== null) {
         const sym = b.source.symbols.lookup(vh, vl);
         const n = ans.frames.length;
-        const dm = (name: string | null): string => (name === null ? '??' : demangle ? demangle(name) : name);
         let inner: string | null = null;
         if ((!ans.found || !ans.linkage) && sym >= 0) inner = symbolName(b, sym);
-        else if (ans.found) inner = dm(ans.frames[n - 1].name);
+        else if (ans.found) inner = dwarfName(ans.frames[n - 1].name, demangle);
         if (inner !== null) {
           out = [];
           for (let k = 0; k < n; k++) {
@@ -264,7 +263,7 @@ export function createSymbolizer(
             // Callers keep their DWARF names: bfd renames a function after its ELF symbol only
             // once it was the innermost one of an earlier lookup in the same process, so a
             // one-process addr2line over many addresses depends on their order (docs/dwarf.md).
-            const name = k === n - 1 ? inner : dm(f.name);
+            const name = k === n - 1 ? inner : dwarfName(f.name, demangle);
             const fr: SymbolFrame = { name };
             if (f.file !== null && f.line > 0) {
               fr.file = f.file;
@@ -336,6 +335,12 @@ export function createSymbolizer(
     };
   }
   return { symbolizer, report };
+}
+
+/** A DWARF function name for display: `??` when DWARF has none, demangled when asked. */
+function dwarfName(name: string | null, demangle: ((n: string) => string) | undefined): string {
+  if (name === null) return '??';
+  return demangle ? demangle(name) : name;
 }
 
 /** `libc.so.6.debug` (Fedora-style names) describes `libc.so.6`. */

@@ -204,11 +204,7 @@ export function readString(s: Sections, u: Unit, r: Reader, form: number): strin
 /** An address attribute's value (resolving .debug_addr indices); BIG when unusable. */
 function readAddress(s: Sections, u: Unit, r: Reader, form: number): number {
   const v = readForm(r, form, u);
-  if (form === DW_FORM_addr) return v;
-  const a = s.addr;
-  const at = u.addrBase + v * u.addrSize;
-  if (a === undefined || at + u.addrSize > a.length) return BIG;
-  return new Reader(a, s.le, '.debug_addr', at).uN(u.addrSize);
+  return form === DW_FORM_addr ? v : addrIndex(s, u, v);
 }
 
 /** Reads the unit DIE's attributes into `u` (language, comp dir, line program, bases, ranges). */
@@ -324,30 +320,24 @@ export function readRanges(s: Sections, u: Unit, value: number, form: number, ou
   const r: Reader = new Reader(sec, s.le, '.debug_rnglists', off);
   if (off >= sec.length) r.fail('range list offset past the section');
   let base = u.base;
-  const addrx = (i: number): number => {
-    const a = s.addr;
-    const at = u.addrBase + i * as;
-    if (a === undefined || at + as > a.length) return BIG;
-    return new Reader(a, s.le, '.debug_addr', at).uN(as);
-  };
   for (;;) {
     const kind = r.u8();
     switch (kind) {
       case 0: // end_of_list
         return;
       case 1: // base_addressx
-        base = addrx(r.uleb());
+        base = addrIndex(s, u, r.uleb());
         break;
       case 2: {
         // startx_endx
-        const a = addrx(r.uleb());
-        const b = addrx(r.uleb());
+        const a = addrIndex(s, u, r.uleb());
+        const b = addrIndex(s, u, r.uleb());
         addRange(out, a, b);
         break;
       }
       case 3: {
         // startx_length
-        const a = addrx(r.uleb());
+        const a = addrIndex(s, u, r.uleb());
         addRange(out, a, a + r.uleb());
         break;
       }
@@ -379,6 +369,14 @@ export function readRanges(s: Sections, u: Unit, value: number, form: number, ou
   }
 }
 
+/** Entry i of the unit's .debug_addr table; BIG when unusable. */
+function addrIndex(s: Sections, u: Unit, i: number): number {
+  const a = s.addr;
+  const at = u.addrBase + i * u.addrSize;
+  if (a === undefined || at + u.addrSize > a.length) return BIG;
+  return new Reader(a, s.le, '.debug_addr', at).uN(u.addrSize);
+}
+
 function addRange(out: number[], lo: number, hi: number): void {
   if (lo < hi && lo < BIG && hi <= BIG) out.push(lo, hi);
 }
@@ -401,19 +399,34 @@ export interface UnitFunctions {
   names: ({ name: string | null; linkage: boolean } | undefined)[];
 }
 
+/** A growable column of numbers. */
+class Column {
+  a = new Float64Array(64);
+  n = 0;
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Float64Array(this.n * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+}
+
 /** Walks the unit's DIE tree and collects its functions. */
 export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitFunctions {
   const table = abbrevs.of(u);
   const r: Reader = new Reader(s.info, s.le, '.debug_info', u.dieStart, u.end);
   const bytes = s.info;
-  const die: number[] = [];
-  const caller: number[] = [];
-  const callFile: number[] = [];
-  const callLine: number[] = [];
-  const firstLow: number[] = [];
-  const rl: number[] = [];
-  const rh: number[] = [];
-  const rf: number[] = [];
+  // Columns grown in place (no per-element boxing, little garbage on units with 100k+ DIEs).
+  const die = new Column();
+  const caller = new Column();
+  const callFile = new Column();
+  const callLine = new Column();
+  const firstLow = new Column();
+  const rl = new Column();
+  const rh = new Column();
+  const rf = new Column();
   const tmp: number[] = [];
   const stack: number[] = [];
   let depth = 0;
@@ -432,7 +445,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
     if (ab === undefined) r.fail(`unknown abbreviation code ${code}`, at);
     const tag = ab.tag;
     if (tag === DW_TAG_subprogram || tag === DW_TAG_inlined_subroutine || tag === DW_TAG_entry_point) {
-      const idx = die.length;
+      const idx = die.n;
       let lowPc = -1;
       let highVal = -1;
       let highIsAddr = false;
@@ -479,7 +492,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
       caller.push(c);
       callFile.push(cf);
       callLine.push(cl >= 0 && cl <= 0xffffffff ? cl : 0);
-      const nRanges = rl.length;
+      const nRanges = rl.n;
       if (rangesForm !== 0) {
         tmp.length = 0;
         readRanges(s, u, rangesVal, rangesForm, tmp);
@@ -496,7 +509,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
           rf.push(idx);
         }
       }
-      firstLow.push(rl.length > nRanges ? rl[nRanges] : -1);
+      firstLow.push(rl.n > nRanges ? rl.a[nRanges] : -1);
       stack[depth] = idx;
     } else {
       if (ab.skipTree >= 0) {
@@ -524,10 +537,13 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
   }
 
   // Ranges sorted by start.
-  const n = rl.length;
+  const n = rl.n;
+  const lo0 = rl.a;
+  const hi0 = rh.a;
+  const fn0 = rf.a;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => rl[a] - rl[b] || rh[a] - rh[b] || a - b);
+  order.sort((a, b) => lo0[a] - lo0[b] || hi0[a] - hi0[b] || a - b);
   const low = new Float64Array(n);
   const high = new Float64Array(n);
   const fn = new Int32Array(n);
@@ -535,23 +551,23 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
   let m = 0;
   for (let k = 0; k < n; k++) {
     const i = order[k];
-    low[k] = rl[i];
-    high[k] = rh[i];
-    fn[k] = rf[i];
-    if (rh[i] > m) m = rh[i];
+    low[k] = lo0[i];
+    high[k] = hi0[i];
+    fn[k] = fn0[i];
+    if (hi0[i] > m) m = hi0[i];
     maxHigh[k] = m;
   }
   return {
-    die: Float64Array.from(die),
-    caller: Int32Array.from(caller),
-    callFile: Int32Array.from(callFile),
-    callLine: Uint32Array.from(callLine),
-    firstLow: Float64Array.from(firstLow),
+    die: die.a.slice(0, die.n),
+    caller: Int32Array.from(caller.a.subarray(0, caller.n)),
+    callFile: Int32Array.from(callFile.a.subarray(0, callFile.n)),
+    callLine: Uint32Array.from(callLine.a.subarray(0, callLine.n)),
+    firstLow: firstLow.a.slice(0, firstLow.n),
     low,
     high,
     fn,
     maxHigh,
-    names: new Array(die.length),
+    names: new Array(die.n),
   };
 }
 
