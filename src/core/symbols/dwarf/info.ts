@@ -34,10 +34,8 @@ import {
   DW_FORM_string,
   DW_FORM_strp,
   DW_FORM_strp_sup,
-  DW_TAG_compile_unit,
   DW_TAG_entry_point,
   DW_TAG_inlined_subroutine,
-  DW_TAG_partial_unit,
   DW_TAG_subprogram,
   isAddressForm,
   isStringForm,
@@ -683,5 +681,3 @@ function nameAt(
   }
   return name;
 }
-
-export { DW_TAG_compile_unit, DW_TAG_partial_unit };
