@@ -139,6 +139,16 @@ describe('damaged DWARF: symbol names and a warning naming the section', () => {
   });
 });
 
+describe('compression headers', () => {
+  it('a decompressed size no zlib stream can reach is refused before allocating', () => {
+    const b = load('bin/inlinegz');
+    const [start] = sectionRange(b, '.debug_info');
+    b.set([0, 0, 0, 0x40, 0, 0, 0, 0], start + 8); // Elf64_Chdr.ch_size = 1 GiB
+    const { report } = symbolizerFromFiles(mappingsOf('inlinegz'), [{ name: 'inlinegz', bytes: b }]);
+    expect(report.warnings.join('\n')).toMatch(/decompressed size 1073741824 is not plausible/);
+  });
+});
+
 describe('unsupported files', () => {
   it('a relocatable object (ET_REL): DWARF not used, with a warning', () => {
     const b = original.slice();

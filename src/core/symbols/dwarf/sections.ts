@@ -61,7 +61,12 @@ export function sectionBytes(s: RawDwarfSection, is64: boolean, le: boolean): Ui
 }
 
 function inflate(s: RawDwarfSection, data: Uint8Array, size: number): Uint8Array {
-  if (size > MAX_SECTION) throw new Error(`${s.fileName}: decompressed size ${size} is too large`);
+  // zlib expands at most ~1032:1: a larger size in the header is a lie, not worth the memory.
+  if (size > MAX_SECTION || size > data.length * 1032 + 1024) {
+    throw new Error(
+      `${s.fileName}: decompressed size ${size} is not plausible for ${data.length} compressed bytes`,
+    );
+  }
   let out: Uint8Array;
   try {
     out = unzlibSync(data, { out: new Uint8Array(size) });
