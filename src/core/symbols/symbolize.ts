@@ -128,6 +128,7 @@ export function createSymbolizer(
   const nms = sources.filter((s): s is NmFile => s.kind === 'nm');
   const bindings: (Binding | null)[] = [];
   const byPath = new Map<string, Binding | null>();
+  const dwarfOf = new Map<ElfFile, DwarfInfo | null>();
 
   // The main executable for nm listings without a matching name.
   const mainPath = index.mappings.find((m) => !isLibraryPath(m.path))?.path;
@@ -202,12 +203,18 @@ export function createSymbolizer(
         `${source.fileName}: relocatable object: its DWARF is not used (relocations are not applied)`,
       );
     } else if (source.kind === 'elf' && source.dwarf !== undefined && opts.dwarf !== false) {
-      const dw: string[] = [];
-      b.dwarf = DwarfInfo.create(source.dwarf, dw);
-      const name = source.fileName;
-      for (const w of dw) report.warnings.push(`${name}: ${w}`);
-      // Units are parsed on demand: what a lookup finds damaged is reported when found.
-      if (b.dwarf !== null) b.dwarf.onWarning = (w) => report.warnings.push(`${name}: ${w}`);
+      // One DwarfInfo per file, even when several mapping paths name it.
+      let d = dwarfOf.get(source);
+      if (d === undefined) {
+        const dw: string[] = [];
+        d = DwarfInfo.create(source.dwarf, dw);
+        const name = source.fileName;
+        for (const w of dw) report.warnings.push(`${name}: ${w}`);
+        // Units are parsed on demand: what a lookup finds damaged is reported when found.
+        if (d !== null) d.onWarning = (w) => report.warnings.push(`${name}: ${w}`);
+        dwarfOf.set(source, d);
+      }
+      b.dwarf = d;
     }
     byPath.set(m.path, b);
     bindings.push(b);
