@@ -32,7 +32,9 @@ test('a DCPI profile shows a flat flame graph, its addresses in the table by def
   await expect(page.getByRole('checkbox', { name: 'Per address' })).toBeChecked();
   await expect(page.getByTestId('row-count')).toHaveText('9 functions');
   await expect(table).toContainText('xemacs+0x');
-  await expect(table.locator('tbody tr[aria-rowindex]').first().locator('td.num').first()).not.toHaveText('0');
+  await expect(table.locator('tbody tr[aria-rowindex]').first().locator('td.num').first()).not.toHaveText(
+    '0',
+  );
   await page.getByRole('checkbox', { name: 'Per address' }).uncheck();
   await expect(page.getByTestId('row-count')).toHaveText('1 functions');
   await page.getByRole('checkbox', { name: 'Per address' }).check();

@@ -79,7 +79,11 @@ function elfFiles(name: string): string[] {
 /** Folded text of `raw`, symbolized with the binaries of corpus profile `name` (demangled). */
 async function symbolized(raw: RawProfile, name: string): Promise<string> {
   const dropped = elfFiles(name).map((f) => ({ name: basename(f), bytes: read(f) }));
-  const { symbolizer } = symbolizerFromFiles(raw.meta.mappings, dropped, { demangle: await demangle() });
+  // Symbol-table names, as the .prof's function-level comparison with Go's names wants (no DWARF inlines).
+  const { symbolizer } = symbolizerFromFiles(raw.meta.mappings, dropped, {
+    demangle: await demangle(),
+    dwarf: false,
+  });
   return toFoldedText(foldProfile(raw, { fileName: name, symbolizer }));
 }
 

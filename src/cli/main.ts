@@ -270,6 +270,9 @@ async function load(
       keepDropFrames: opts.keepDropFrames,
       labelFilters: opts.labelFilters,
       groupBy: opts.groupBy,
+      // Function names as pprof gives them (symbol tables): the acceptance checks compare with
+      // them. DWARF (inlined frames, lines) comes with --granularity lines.
+      dwarf: false,
       loadDemangler: nodeDemangler,
     });
   } catch (e) {

@@ -111,10 +111,14 @@ export interface Symbols {
 export function symbolize(
   raw: RawProfile,
   files: readonly DroppedFile[],
-  opts: { demangle?: Demangle; mangled: boolean },
+  opts: { demangle?: Demangle; mangled: boolean; dwarf?: boolean },
 ): Symbols | null {
   if (files.length === 0) return null;
-  const r = symbolizerFromFiles(raw.meta.mappings, files, { demangle: opts.demangle, mangled: opts.mangled });
+  const r = symbolizerFromFiles(raw.meta.mappings, files, {
+    demangle: opts.demangle,
+    mangled: opts.mangled,
+    dwarf: opts.dwarf,
+  });
   return {
     symbolizer: r.symbolizer,
     state: { files: files.map((f) => f.name), report: r.report, errors: r.errors, mangled: opts.mangled },
@@ -317,6 +321,11 @@ export interface RunOptions {
   keepDropFrames?: boolean;
   labelFilters?: readonly LabelFilter[];
   groupBy?: string;
+  /**
+   * Read DWARF from the binaries (inlined functions as frames, file:line); default true. Off, names
+   * come from the symbol tables alone, as pprof's do.
+   */
+  dwarf?: boolean;
   view?: ViewSpec;
   onProgress?: Progress;
 }
@@ -339,7 +348,7 @@ export async function runPipeline(
   const files = opts.symbolFiles ?? [];
   const demangle =
     files.length > 0 && !mangled && opts.loadDemangler ? await opts.loadDemangler() : undefined;
-  const symbols = symbolize(loaded.raw, files, { demangle, mangled });
+  const symbols = symbolize(loaded.raw, files, { demangle, mangled, dwarf: opts.dwarf });
   const { profile: base, foldMs } = fold(loaded, {
     symbols,
     sampleType: opts.sampleType,

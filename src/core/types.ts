@@ -271,4 +271,18 @@ export interface MappingInfo {
  */
 export interface Symbolizer {
   lookup(hi: number, lo: number): string[] | null;
+  /**
+   * The same frames with source positions where DWARF gives them (as `addr2line -f -i`): frame
+   * k's file:line is the call site, inside it, of frame k + 1; the innermost frame's comes from
+   * the line table. Names as `lookup` returns them. Absent when the symbolizer has no DWARF.
+   */
+  lookupFrames?(hi: number, lo: number): SymbolFrame[] | null;
+}
+
+/** One frame of an inline chain: a function name and, when known, its file and line. */
+export interface SymbolFrame {
+  name: string;
+  /** The path as DWARF spells it (comp dir + dir + file). */
+  file?: string;
+  line?: number;
 }

@@ -7,6 +7,7 @@
 // arrays; file offsets and sizes are plain numbers (a file is far below 2^53 bytes).
 
 import { ProfileError } from '../types.ts';
+import type { DwarfSections, RawDwarfSection } from './dwarf/sections.ts';
 
 const TWO32 = 4294967296;
 
@@ -259,6 +260,11 @@ export interface ElfFile {
   isDebugFile: boolean;
   /** Problems that did not stop reading (a section past the end of the file, …). */
   warnings: string[];
+  /**
+   * The `.debug_*` / `.zdebug_*` sections, as stored (maybe compressed; decoded on first use by
+   * dwarf/index.ts). Absent when the file has no `.debug_info`.
+   */
+  dwarf?: DwarfSections;
 }
 
 export function looksLikeElf(bytes: Uint8Array): boolean {
@@ -555,6 +561,29 @@ function readElfUnchecked(bytes: Uint8Array, fileName: string): ElfFile {
     if (crcOff + 4 <= dl.offset + dl.size) debugLink = { file, crc: r.u32(crcOff) };
   }
 
+  // DWARF sections, kept as views of the file's bytes (decompressed and parsed on first use).
+  let dwarf: DwarfSections | undefined;
+  for (const s of sections) {
+    const gnu = s.name.startsWith('.zdebug_');
+    if (!gnu && !s.name.startsWith('.debug_')) continue;
+    if (s.type === SHT_NOBITS || s.size === 0) continue;
+    if (!Number.isFinite(s.size) || s.offset + s.size > r.length) {
+      warnings.push(`${s.name} (offset ${s.offset}, ${s.size} bytes) is past the end of the file: skipped`);
+      continue;
+    }
+    const name = gnu ? `.debug_${s.name.slice(8)}` : s.name;
+    const raw: RawDwarfSection = {
+      name,
+      fileName: s.name,
+      bytes: bytes.subarray(s.offset, s.offset + s.size),
+      compressed: (s.flags & SHF_COMPRESSED) !== 0,
+      gnuCompressed: gnu,
+    };
+    if (dwarf === undefined) dwarf = { is64, littleEndian: r.le, sections: new Map() };
+    if (!dwarf.sections.has(name)) dwarf.sections.set(name, raw);
+  }
+  if (dwarf !== undefined && !dwarf.sections.has('.debug_info')) dwarf = undefined;
+
   // A separate debug file: its .text is NOBITS.
   const text = sections.find((s) => s.name === '.text');
   const isDebugFile = text !== undefined && text.type === SHT_NOBITS;
@@ -597,6 +626,7 @@ function readElfUnchecked(bytes: Uint8Array, fileName: string): ElfFile {
   };
   if (buildId !== undefined) elf.buildId = buildId;
   if (debugLink !== undefined) elf.debugLink = debugLink;
+  if (dwarf !== undefined) elf.dwarf = dwarf;
   return elf;
 }
 
@@ -690,7 +720,8 @@ function readSymbols(
 
 /**
  * The library with the symbols of its separate debug file (same build-id) added: the library's
- * load segments and build-id, the union of both symbol tables.
+ * load segments and build-id, the union of both symbol tables, and the debug file's DWARF
+ * sections (the library's own when the debug file has none).
  */
 export function mergeDebugFile(lib: ElfFile, debug: ElfFile): ElfFile {
   const merged: ElfFile = {
@@ -699,6 +730,8 @@ export function mergeDebugFile(lib: ElfFile, debug: ElfFile): ElfFile {
     symbolSource: lib.symbolSource,
     warnings: [...lib.warnings, ...debug.warnings.map((w) => `${debug.fileName}: ${w}`)],
   };
+  const dwarf = debug.dwarf ?? lib.dwarf;
+  if (dwarf !== undefined) merged.dwarf = dwarf;
   if (debug.symbolSource !== 'none') {
     merged.symbolSource = lib.symbolSource === 'none' ? debug.symbolSource : 'symtab+dynsym';
   }

@@ -120,10 +120,17 @@ describe('symbolizerFromFiles on the corpus profiles (names as perl pprof shows 
     expect(report.unsymbolizedMappings).toContain('[vdso]');
     const syms = perlSymbols('tiny');
     expect(syms).toHaveLength(12);
+    // Without DWARF, symbol tables only: perl names the alias from DWARF (__libc_start_main_impl);
+    // the symbol table gives the global symbol, as Go pprof.
+    const bySymbols = symbolizerFromFiles(maps, [file('bin/tiny'), file(LIBC), file(LIBC_DEBUG)], {
+      demangle,
+      dwarf: false,
+    }).symbolizer;
     for (const [addr, names] of syms) {
-      // perl names the alias from DWARF (__libc_start_main_impl); we pick the global symbol, as Go pprof.
       const want = names[0] === '__libc_start_main_impl' ? '__libc_start_main' : names[0];
-      expect(look(symbolizer, addr), addr.toString(16)).toEqual([want]);
+      expect(look(bySymbols, addr), addr.toString(16)).toEqual([want]);
+      // With DWARF (libc's from its debug file), the names are perl's (addr2line's).
+      expect(look(symbolizer, addr), addr.toString(16)).toEqual(names);
     }
     expect(look(symbolizer, 0x10n)).toBe(null); // outside every mapping
     expect(look(symbolizer, 0x7fb53b436100n)).toBe(null); // libm: no file given
@@ -163,8 +170,9 @@ describe('symbolizerFromFiles on the corpus profiles (names as perl pprof shows 
   it('cxx_demangle: demangled C++ names, or mangled on request', () => {
     const maps = mappingsOf('cxx_demangle');
     const files = [file('bin/cxx_demangle')];
-    const { symbolizer } = symbolizerFromFiles(maps, files, { demangle });
-    const mangled = symbolizerFromFiles(maps, files, { demangle, mangled: true }).symbolizer;
+    // Symbol-table names, as perl shows them (DWARF inline chains: dwarf/dwarf.test.ts).
+    const { symbolizer } = symbolizerFromFiles(maps, files, { demangle, dwarf: false });
+    const mangled = symbolizerFromFiles(maps, files, { demangle, mangled: true, dwarf: false }).symbolizer;
     const main = maps.find((m) => m.path.endsWith('/cxx_demangle'))!;
     let checked = 0;
     for (const [addr, names] of perlSymbols('cxx_demangle')) {
@@ -250,7 +258,10 @@ describe('nm listings', () => {
 
   it('nm -C names pass through the demangler unchanged', () => {
     const maps = mappingsOf('cxx_demangle');
-    const viaElf = symbolizerFromFiles(maps, [file('bin/cxx_demangle')], { demangle }).symbolizer;
+    const viaElf = symbolizerFromFiles(maps, [file('bin/cxx_demangle')], {
+      demangle,
+      dwarf: false,
+    }).symbolizer;
     const { symbolizer } = symbolizerFromFiles(maps, [file('nm/cxx_demangle.C.nm')], { demangle });
     let same = 0;
     let total = 0;

@@ -7,10 +7,12 @@
 // The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
 
 import { basename } from '../text/names.ts';
-import type { Mapping, Symbolizer } from '../types.ts';
+import type { Mapping, SymbolFrame, Symbolizer } from '../types.ts';
+import { DwarfInfo } from './dwarf/index.ts';
 import {
   ElfError,
   type ElfFile,
+  ET_REL,
   looksLikeElf,
   mergeDebugFile,
   offsetToVaddr,
@@ -36,6 +38,11 @@ export interface SymbolizeOptions {
    * (the first mapping that is not a shared library or a `[pseudo]` mapping).
    */
   nmTarget?: string;
+  /**
+   * Use the DWARF of files that have it (default true): inline chains and file:line, as
+   * `addr2line -f -i`. False names every address after its ELF symbol only, as before.
+   */
+  dwarf?: boolean;
 }
 
 export interface SymbolizeMatch {
@@ -86,7 +93,14 @@ interface Binding {
   addressing: Addressing;
   /** Per-symbol name arrays, built on first use. */
   cache: (string[] | undefined)[];
+  /** The file's DWARF (null: none usable). Shared by the mappings of one file. */
+  dwarf: DwarfInfo | null;
+  /** Inline chains by virtual address (null: DWARF knows nothing there), bounded. */
+  frames: Map<number, SymbolFrame[] | null>;
 }
+
+const FRAME_CACHE = 1 << 16;
+const TWO53_HI = 0x200000;
 
 /** True when some symbol of the table lies inside [start, end) (as absolute addresses). */
 function tableHitsRange(t: SymbolTable, m: Mapping): boolean {
@@ -115,6 +129,7 @@ export function createSymbolizer(
   const nms = sources.filter((s): s is NmFile => s.kind === 'nm');
   const bindings: (Binding | null)[] = [];
   const byPath = new Map<string, Binding | null>();
+  const dwarfOf = new Map<ElfFile, DwarfInfo | null>();
 
   // The main executable for nm listings without a matching name.
   const mainPath = index.mappings.find((m) => !isLibraryPath(m.path))?.path;
@@ -176,7 +191,32 @@ export function createSymbolizer(
       source,
       addressing: addressingFor(source, m),
       cache: new Array(source.symbols.count),
+      dwarf: null,
+      frames: new Map(),
     };
+    if (
+      source.kind === 'elf' &&
+      source.dwarf !== undefined &&
+      opts.dwarf !== false &&
+      source.type === ET_REL
+    ) {
+      report.warnings.push(
+        `${source.fileName}: relocatable object: its DWARF is not used (relocations are not applied)`,
+      );
+    } else if (source.kind === 'elf' && source.dwarf !== undefined && opts.dwarf !== false) {
+      // One DwarfInfo per file, even when several mapping paths name it.
+      let d = dwarfOf.get(source);
+      if (d === undefined) {
+        const dw: string[] = [];
+        d = DwarfInfo.create(source.dwarf, dw);
+        const name = source.fileName;
+        for (const w of dw) report.warnings.push(`${name}: ${w}`);
+        // Units are parsed on demand: what a lookup finds damaged is reported when found.
+        if (d !== null) d.onWarning = (w) => report.warnings.push(`${name}: ${w}`);
+        dwarfOf.set(source, d);
+      }
+      b.dwarf = d;
+    }
     byPath.set(m.path, b);
     bindings.push(b);
     report.matched.push({ mappingPath: m.path, elfFile: source.fileName, by });
@@ -199,34 +239,116 @@ export function createSymbolizer(
     return names;
   };
 
+  const symbolName = (b: Binding, sym: number): string => {
+    const n = stripVersion(b.source.symbols.names[sym]);
+    return demangle ? demangle(n) : n;
+  };
+
+  /**
+   * addr2line -f -i at a virtual address: the DWARF inline chain; the innermost frame is named
+   * after the ELF symbol covering the address when DWARF has no function there or names it
+   * without a linkage name (bfd does so). Null when DWARF knows nothing of the address.
+   */
+  const dwarfFrames = (b: Binding, vh: number, vl: number): SymbolFrame[] | null => {
+    const d = b.dwarf;
+    if (d === null || vh >= TWO53_HI) return null;
+    const addr = vh * TWO32 + vl;
+    const hit = b.frames.get(addr);
+    if (hit !== undefined) return hit;
+    let out: SymbolFrame[] | null = null;
+    try {
+      const ans = d.lookup(addr);
+      if (ans !== null) {
+        const sym = b.source.symbols.lookup(vh, vl);
+        const n = ans.frames.length;
+        let inner: string | null = null;
+        if ((!ans.found || !ans.linkage) && sym >= 0) inner = symbolName(b, sym);
+        else if (ans.found) inner = dwarfName(ans.frames[n - 1].name, demangle);
+        if (inner !== null) {
+          out = [];
+          for (let k = 0; k < n; k++) {
+            const f = ans.frames[k];
+            // Callers keep their DWARF names: bfd renames a function after its ELF symbol only
+            // once it was the innermost one of an earlier lookup in the same process, so a
+            // one-process addr2line over many addresses depends on their order (docs/dwarf.md).
+            const name = k === n - 1 ? inner : dwarfName(f.name, demangle);
+            const fr: SymbolFrame = { name };
+            if (f.file !== null && f.line > 0) {
+              fr.file = f.file;
+              fr.line = f.line;
+            }
+            out.push(fr);
+          }
+        }
+      }
+    } catch {
+      out = null; // never reached: DwarfInfo.lookup reports and skips what it cannot read
+    }
+    if (b.frames.size >= FRAME_CACHE) b.frames.clear();
+    b.frames.set(addr, out);
+    return out;
+  };
+
+  /** The binding and virtual address of a runtime address, or null. */
+  const resolve = (hi: number, lo: number): [Binding, number, number] | null => {
+    const i = index.find(hi, lo);
+    if (i < 0) return null;
+    const b = bindings[i];
+    if (b === null) return null;
+    let vh: number;
+    let vl: number;
+    if (b.addressing === Addressing.Absolute) {
+      vh = hi;
+      vl = lo;
+    } else {
+      const fo = fileOffset(index.mappings[i], hi, lo);
+      if (fo < 0) return null;
+      if (b.addressing === Addressing.Offset) {
+        vh = Math.floor(fo / TWO32);
+        vl = fo % TWO32;
+      } else {
+        const v = offsetToVaddr((b.source as ElfFile).loadSegments, fo);
+        if (v === null) return null;
+        [vh, vl] = v;
+      }
+    }
+    return [b, vh, vl];
+  };
+
+  const hasDwarf = bindings.some((b) => b !== null && b.dwarf !== null);
   const symbolizer: Symbolizer = {
     lookup(hi: number, lo: number): string[] | null {
-      const i = index.find(hi, lo);
-      if (i < 0) return null;
-      const b = bindings[i];
-      if (b === null) return null;
-      let vh: number;
-      let vl: number;
-      if (b.addressing === Addressing.Absolute) {
-        vh = hi;
-        vl = lo;
-      } else {
-        const fo = fileOffset(index.mappings[i], hi, lo);
-        if (fo < 0) return null;
-        if (b.addressing === Addressing.Offset) {
-          vh = Math.floor(fo / TWO32);
-          vl = fo % TWO32;
-        } else {
-          const v = offsetToVaddr((b.source as ElfFile).loadSegments, fo);
-          if (v === null) return null;
-          [vh, vl] = v;
-        }
+      const r = resolve(hi, lo);
+      if (r === null) return null;
+      const [b, vh, vl] = r;
+      if (b.dwarf !== null) {
+        const frames = dwarfFrames(b, vh, vl);
+        if (frames !== null) return frames.map((f) => f.name);
       }
       const sym = b.source.symbols.lookup(vh, vl);
       return sym < 0 ? null : nameOf(b, sym);
     },
   };
+  if (hasDwarf) {
+    symbolizer.lookupFrames = (hi: number, lo: number): SymbolFrame[] | null => {
+      const r = resolve(hi, lo);
+      if (r === null) return null;
+      const [b, vh, vl] = r;
+      if (b.dwarf !== null) {
+        const frames = dwarfFrames(b, vh, vl);
+        if (frames !== null) return frames;
+      }
+      const sym = b.source.symbols.lookup(vh, vl);
+      return sym < 0 ? null : nameOf(b, sym).map((name) => ({ name }));
+    };
+  }
   return { symbolizer, report };
+}
+
+/** A DWARF function name for display: `??` when DWARF has none, demangled when asked. */
+function dwarfName(name: string | null, demangle: ((n: string) => string) | undefined): string {
+  if (name === null) return '??';
+  return demangle ? demangle(name) : name;
 }
 
 /** `libc.so.6.debug` (Fedora-style names) describes `libc.so.6`. */
@@ -284,11 +406,15 @@ export function symbolizerFromFiles(
 ): SymbolizerFromFilesResult {
   const errors: FileError[] = [];
   const elfs: ElfFile[] = [];
+  const bytesOf = new Map<ElfFile, Uint8Array>();
   const nms: NmFile[] = [];
   for (const f of files) {
     try {
-      if (looksLikeElf(f.bytes)) elfs.push(readElf(f.bytes, f.name));
-      else if (looksLikeNm(f.bytes)) nms.push(nmToElfLike(f.bytes, f.name));
+      if (looksLikeElf(f.bytes)) {
+        const e = readElf(f.bytes, f.name);
+        elfs.push(e);
+        bytesOf.set(e, f.bytes);
+      } else if (looksLikeNm(f.bytes)) nms.push(nmToElfLike(f.bytes, f.name));
       else errors.push({ fileName: f.name, message: `${f.name}: not an ELF file or an nm listing` });
     } catch (e) {
       const message =
@@ -296,16 +422,22 @@ export function symbolizerFromFiles(
       errors.push({ fileName: f.name, message });
     }
   }
-  const sources: SymbolSource[] = [...mergeDebugFiles(elfs), ...nms];
+  const crcOf = (e: ElfFile): number => {
+    const b = bytesOf.get(e);
+    return b === undefined ? -1 : crc32(b);
+  };
+  const sources: SymbolSource[] = [...mergeDebugFiles(elfs, crcOf), ...nms];
   const result = createSymbolizer(mappings, sources, opts);
   return { ...result, errors };
 }
 
 /**
- * Each debug file whose build-id matches a non-debug ELF is folded into it; debug files without
- * their library are kept as they are (used alone when their name matches a mapping).
+ * Each debug file whose build-id matches a non-debug ELF is folded into it; a library without a
+ * build-id match takes the debug file its `.gnu_debuglink` names, when no build-id contradicts
+ * it and (given `crcOf`, the CRC-32 of a file's bytes) its CRC matches. Debug files without their
+ * library are kept as they are (used alone when their name matches a mapping).
  */
-export function mergeDebugFiles(elfs: readonly ElfFile[]): ElfFile[] {
+export function mergeDebugFiles(elfs: readonly ElfFile[], crcOf?: (e: ElfFile) => number): ElfFile[] {
   const out: ElfFile[] = [];
   const debug = elfs.filter((e) => e.isDebugFile);
   const usedDebug = new Set<ElfFile>();
@@ -320,8 +452,39 @@ export function mergeDebugFiles(elfs: readonly ElfFile[]): ElfFile[] {
         }
       }
     }
+    const link = e.debugLink;
+    if (merged === e && link !== undefined) {
+      const d = debug.find(
+        (d) =>
+          !usedDebug.has(d) &&
+          basename(d.fileName) === link.file &&
+          (d.buildId === undefined || e.buildId === undefined || d.buildId === e.buildId) &&
+          (crcOf === undefined || crcOf(d) === link.crc),
+      );
+      if (d !== undefined) {
+        merged = mergeDebugFile(merged, d);
+        usedDebug.add(d);
+      }
+    }
     out.push(merged);
   }
   for (const d of debug) if (!usedDebug.has(d)) out.push(d);
   return out;
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 (ISO-HDLC, as zlib and `.gnu_debuglink`). */
+export function crc32(b: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < b.length; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
 }

@@ -1,0 +1,283 @@
+// DWARF symbolization against binutils: for every address the fixtures' profiles sampled (callers
+// at PC − 1) and every other byte of their .text, our inline chain equals `addr2line -a -f -i -C`
+// (names, file paths as addr2line prints them, lines). Fixtures and oracles:
+// test/fixtures/dwarf/ (made by its src/make_dwarf_fixtures.sh; no binutils needed here).
+
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { splitBig } from '../../address.ts';
+import type { Mapping, SymbolFrame, Symbolizer } from '../../types.ts';
+import { type Demangle, loadDemangler } from '../demangle.ts';
+import { readElf } from '../elf.ts';
+import { crc32, type DroppedFile, symbolizerFromFiles } from '../symbolize.ts';
+
+const DIR = new URL('../../../../test/fixtures/dwarf/', import.meta.url).pathname;
+const load = (rel: string) => new Uint8Array(readFileSync(DIR + rel));
+const bin = (name: string, as = name): DroppedFile => ({ name: as, bytes: load(`bin/${name}`) });
+
+/** Executable mappings from a gperftools profile's maps text. */
+function mappingsOf(profile: string): Mapping[] {
+  const text = new TextDecoder('latin1').decode(load(`${profile}.prof`));
+  const out: Mapping[] = [];
+  for (const m of text.matchAll(/^([0-9a-f]+)-([0-9a-f]+) (\S+) ([0-9a-f]+) \S+ \d+\s+(\S+)$/gm)) {
+    if (!m[3].includes('x')) continue;
+    out.push({
+      start: BigInt(`0x${m[1]}`),
+      end: BigInt(`0x${m[2]}`),
+      offset: BigInt(`0x${m[4]}`),
+      path: m[5],
+    });
+  }
+  return out;
+}
+
+/** Link-time addresses: the address is the virtual address (for the .text sweeps). */
+const linkTime = (name: string): Mapping[] => [
+  { start: 0n, end: 1n << 40n, offset: 0n, path: `/fixtures/${name}`, linkTimeAddresses: true },
+];
+
+interface Expected {
+  runtime: bigint;
+  vaddr: bigint;
+  /** Outermost first. `line` undefined when addr2line prints `??:0`, `??:?` or `file:?`. */
+  frames: { name: string; file?: string; line?: number }[];
+}
+
+/** An oracle: NAME.addrs.txt with NAME.a2l.txt.gz (or a2l-mangled). */
+function oracle(name: string, mangled: boolean): Expected[] {
+  const addrs = new TextDecoder()
+    .decode(load(`${name}.addrs.txt`))
+    .trim()
+    .split('\n');
+  const text = gunzipSync(load(`${name}.${mangled ? 'a2l-mangled' : 'a2l'}.txt.gz`)).toString('utf8');
+  const blocks = text.split(/^(?=0x[0-9a-f]+$)/m).filter((b) => b !== '');
+  expect(blocks).toHaveLength(addrs.length);
+  return blocks.map((b, i) => {
+    const lines = b.replace(/\n$/, '').split('\n');
+    const [rt, va] = addrs[i].split(' ');
+    expect(BigInt(lines[0])).toBe(BigInt(va));
+    const frames: Expected['frames'] = [];
+    for (let k = 1; k + 1 < lines.length; k += 2) {
+      const loc = lines[k + 1].replace(/ \(discriminator \d+\)$/, '');
+      const c = loc.lastIndexOf(':');
+      const line = loc.slice(c + 1);
+      if (line === '?' || line === '0') frames.push({ name: lines[k] });
+      else frames.push({ name: lines[k], file: loc.slice(0, c), line: Number(line) });
+    }
+    frames.reverse();
+    return { runtime: rt === '-' ? BigInt(va) : BigInt(rt), vaddr: BigInt(va), frames };
+  });
+}
+
+/** `ours` (wasm demangler) equals `cxxfilt` but for a template return type and pack `&&`s. */
+function sameModuloDemanglerQuirks(ours: string, cxxfilt: string): boolean {
+  const a = ours.replace(/&&/g, '');
+  const b = cxxfilt.replace(/&&/g, '');
+  return a === b || b.endsWith(` ${a}`);
+}
+
+let demangle: Demangle;
+beforeAll(async () => {
+  demangle = await loadDemangler();
+});
+
+const frames = (s: Symbolizer, a: bigint): SymbolFrame[] | null => {
+  const [hi, lo] = splitBig(a);
+  return s.lookupFrames!(hi, lo);
+};
+
+interface Tally {
+  checked: number;
+  /** Addresses in alignment padding: no ELF symbol covers them (addr2line names the symbol below). */
+  padding: number;
+  /** Demangled names equal to addr2line -C's (c++filt), modulo the quirks above. */
+  sameAsCxxfilt: number;
+  names: number;
+}
+
+/**
+ * Compares every oracle address. Mangled (`mangled: true`): names, files and lines exactly as
+ * `addr2line -f -i`. Demangled: each name is our demangler's rendering of addr2line's mangled
+ * name (the wasm demangler differs from c++filt in places: counted in `sameAsCxxfilt`).
+ * `padding` addresses are those the file's symbol table does not cover.
+ */
+function check(oracleName: string, files: DroppedFile[], maps: Mapping[], elfForPadding: string): Tally {
+  const elf = readElf(load(`bin/${elfForPadding}`), elfForPadding);
+  const tally: Tally = { checked: 0, padding: 0, sameAsCxxfilt: 0, names: 0 };
+  const raw = oracle(oracleName, true);
+  const cxxfilt = oracle(oracleName, false);
+  for (const mangled of [true, false]) {
+    const { symbolizer, report } = symbolizerFromFiles(maps, files, { demangle, mangled });
+    expect(report.warnings).toEqual([]);
+    expect(symbolizer.lookupFrames).toBeDefined();
+    tally.checked = 0;
+    tally.padding = 0;
+    for (let i = 0; i < raw.length; i++) {
+      const e = raw[i];
+      const got = frames(symbolizer, e.runtime);
+      const v = splitBig(e.vaddr);
+      if (elf.symbols.lookup(v[0], v[1]) < 0 && (got === null || got.length === 1)) {
+        tally.padding++;
+        continue;
+      }
+      const where = `${oracleName} 0x${e.vaddr.toString(16)}${mangled ? ' (mangled)' : ''}`;
+      expect(got, where).not.toBe(null);
+      expect(got!.length, `${where}: ${JSON.stringify(got)}`).toBe(e.frames.length);
+      for (let k = 0; k < e.frames.length; k++) {
+        const x = e.frames[k];
+        const g = got![k];
+        if (mangled) {
+          expect(g.name, `${where} frame ${k}`).toBe(x.name);
+        } else {
+          expect(g.name, `${where} frame ${k}`).toBe(demangle(x.name));
+          tally.names++;
+          if (sameModuloDemanglerQuirks(g.name, cxxfilt[i].frames[k].name)) tally.sameAsCxxfilt++;
+        }
+        expect(g.line, `${where} frame ${k}`).toBe(x.line);
+        if (x.line !== undefined) expect(g.file, `${where} frame ${k}`).toBe(x.file);
+      }
+      // lookup gives the same names.
+      const [hi, lo] = splitBig(e.runtime);
+      expect(symbolizer.lookup(hi, lo)).toEqual(got!.map((f) => f.name));
+      tally.checked++;
+    }
+  }
+  // The wasm demangler renders a few libstdc++ names differently from c++filt.
+  expect(tally.sameAsCxxfilt).toBeGreaterThanOrEqual(tally.names * 0.9);
+  return tally;
+}
+
+describe('DWARF inline chains equal addr2line -f -i -C on the fixtures', () => {
+  const cases: [string, string, string][] = [
+    // [oracle, binary, what]
+    ['inline5', 'inline5', 'C++ templates, DWARF 5'],
+    ['inline4', 'inline4', 'DWARF 4 (.debug_ranges, v4 line tables)'],
+    ['inlinegz', 'inlinegz', 'SHF_COMPRESSED zlib sections (gcc -gz)'],
+    ['m32', 'm32', 'ELF32 i386 (-m32)'],
+    ['clang5', 'clang5', 'clang++ 14: strx/addrx/rnglistx forms, no .debug_aranges'],
+  ];
+  for (const [name, file, what] of cases) {
+    it(`${name}: every sampled address (${what})`, () => {
+      const t = check(name, [bin(file)], mappingsOf(name), file);
+      expect(t.padding).toBe(0);
+      expect(t.checked).toBeGreaterThan(0);
+    });
+  }
+
+  // -gdwarf64 and .zdebug_* builds have inline5's very .text (the fixture script checks it), and
+  // binutils 2.40 cannot read them: inline5's oracle is theirs. The files are dropped as `inline5`.
+  for (const [file, what] of [
+    ['inline64', '64-bit DWARF (-gdwarf64)'],
+    ['inlinezg', '.zdebug_* sections (zlib-gnu)'],
+  ]) {
+    it(`${file}: inline5's sampled addresses (${what})`, () => {
+      const t = check('inline5', [bin(file, 'inline5')], mappingsOf('inline5'), 'inline5');
+      expect(t.padding).toBe(0);
+      expect(t.checked).toBeGreaterThan(0);
+    });
+    it(`${file}: every other byte of .text`, () => {
+      const t = check('inline5.sweep', [bin(file, 'inline5')], linkTime('inline5'), 'inline5');
+      expect(t.checked).toBeGreaterThan(500);
+    });
+  }
+
+  it('m32gz: m32 with compressed sections (ELF32 compression headers)', () => {
+    expect(check('m32', [bin('m32gz', 'm32')], mappingsOf('m32'), 'm32').checked).toBeGreaterThan(0);
+    expect(check('m32.sweep', [bin('m32gz', 'm32')], linkTime('m32'), 'm32').checked).toBeGreaterThan(250);
+  });
+
+  for (const name of ['inline5', 'inline4', 'clang5', 'm32']) {
+    it(`${name}: every other byte of .text`, () => {
+      const t = check(`${name}.sweep`, [bin(name)], linkTime(name), name);
+      expect(t.checked).toBeGreaterThan(250);
+      expect(t.padding).toBeLessThan(t.checked / 10);
+    });
+  }
+});
+
+describe("Debian's libc.so.6 with its libc6-dbg debug file (DWARF 5 from another build)", () => {
+  it('one address every 4099 bytes of .text', () => {
+    const sys = '../symbols/sysroot/usr/lib/';
+    const files: DroppedFile[] = [
+      { name: 'libc.so.6', bytes: load(`${sys}x86_64-linux-gnu/libc.so.6`) },
+      {
+        name: 'ac61ec5a8eb1396f9fbd350e3169a558528a40.debug',
+        bytes: load(`${sys}debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug`),
+      },
+    ];
+    const debug = `../${sys}debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug`;
+    const t = check('libc.sweep', files, linkTime('libc.so.6'), debug);
+    expect(t.checked).toBeGreaterThan(300);
+  });
+});
+
+describe('separate debug files', () => {
+  const id = readElf(load('bin/split'), 'split').buildId!;
+  const byId = `bin/.build-id/${id.slice(0, 2)}/${id.slice(2)}.debug`;
+
+  it('the stripped binary has no DWARF; its debug file is found by build-id and lends its DWARF', () => {
+    expect(readElf(load('bin/split'), 'split').dwarf).toBeUndefined();
+    expect(readElf(load('bin/split'), 'split').debugLink?.file).toBe('split.debug');
+    const t = check('split', [bin('split'), bin('split.debug')], mappingsOf('split'), 'split.debug');
+    expect(t.padding).toBe(0);
+    expect(t.checked).toBeGreaterThan(0);
+  });
+
+  it('the .build-id/xx/yyyy.debug copy works the same', () => {
+    const debug: DroppedFile = { name: `${id.slice(2)}.debug`, bytes: load(byId) };
+    const t = check('split', [bin('split'), debug], mappingsOf('split'), 'split.debug');
+    expect(t.padding).toBe(0);
+    const s = check('split.sweep', [bin('split'), debug], linkTime('split'), 'split.debug');
+    expect(s.checked).toBeGreaterThan(150);
+  });
+
+  it('without a build-id: the debug file the .gnu_debuglink names (name and CRC)', () => {
+    const e = readElf(load('bin/splitnb'), 'splitnb');
+    expect(e.buildId).toBeUndefined();
+    expect(e.debugLink).toEqual({ file: 'splitnb.debug', crc: crc32(load('bin/splitnb.debug')) });
+    const t = check(
+      'splitnb',
+      [bin('splitnb'), bin('splitnb.debug')],
+      mappingsOf('splitnb'),
+      'splitnb.debug',
+    );
+    expect(t.padding).toBe(0);
+    expect(t.checked).toBeGreaterThan(0);
+    // Another file of that name (a wrong CRC) is not taken.
+    const wrong: DroppedFile = { name: 'splitnb.debug', bytes: load('bin/split.debug') };
+    const { symbolizer, report } = symbolizerFromFiles(mappingsOf('splitnb'), [bin('splitnb'), wrong]);
+    expect(symbolizer.lookupFrames).toBeUndefined();
+    expect(report.unmatchedFiles).toEqual(['splitnb.debug']);
+  });
+
+  it('without its debug file the binary still names functions from .dynsym / .symtab, with no lookupFrames', () => {
+    const { symbolizer } = symbolizerFromFiles(mappingsOf('split'), [bin('split')], { demangle });
+    expect(symbolizer.lookupFrames).toBeUndefined();
+    const named = oracle('split', false).filter((e) => {
+      const [hi, lo] = splitBig(e.runtime);
+      return symbolizer.lookup(hi, lo) !== null;
+    });
+    expect(named.length).toBeGreaterThan(0);
+  });
+});
+
+describe('lookup with and without DWARF', () => {
+  it('dwarf: false gives the symbol-table names; DWARF gives the inline chain (outermost = the real function)', () => {
+    const maps = mappingsOf('inline5');
+    const withDwarf = symbolizerFromFiles(maps, [bin('inline5')], { demangle }).symbolizer;
+    const without = symbolizerFromFiles(maps, [bin('inline5')], { demangle, dwarf: false }).symbolizer;
+    expect(without.lookupFrames).toBeUndefined();
+    let deeper = 0;
+    for (const e of oracle('inline5', false)) {
+      const [hi, lo] = splitBig(e.runtime);
+      const a = withDwarf.lookup(hi, lo)!;
+      const b = without.lookup(hi, lo)!;
+      expect(b).toHaveLength(1);
+      // The outermost frame is the function the symbol table names (main.cold is main's).
+      expect(a[0], e.vaddr.toString(16)).toBe(b[0].replace(/\.cold$/, ''));
+      if (a.length > 1) deeper++;
+    }
+    expect(deeper).toBeGreaterThan(5);
+  });
+});
