@@ -8,6 +8,7 @@ import { Messages } from './Messages';
 import { MetadataPanel } from './MetadataPanel';
 import { ProfileView } from './ProfileView';
 import { Progress } from './Progress';
+import { SourcePanel } from './SourcePanel';
 import { StartPage } from './StartPage';
 import { SymbolsPanel } from './SymbolsPanel';
 import { useStore } from './store';
@@ -47,6 +48,7 @@ export function App() {
           analysis={analysis}
           side={
             <aside className="side" aria-label="Profile details">
+              <SourcePanel analysis={analysis} />
               <SymbolsPanel />
               <MetadataPanel analysis={analysis} />
             </aside>

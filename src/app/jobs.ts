@@ -7,7 +7,7 @@ import { nodeByNames, pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
 import { DEFAULT_VIEW, type ProfileSource, type ViewState, workerViewOf } from '../core/view/schema';
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
-import type { FileBuffer, PageAnalysis, ViewResult } from '../worker/protocol';
+import type { FileBuffer, PageAnalysis, SourceReply, ViewResult } from '../worker/protocol';
 import { carriedNode } from './carry';
 import { type AppState, useStore } from './store';
 
@@ -291,6 +291,11 @@ export function foldedText(): Promise<string> {
   const path =
     analysis && focusNode > 0 && focusNode < analysis.tree.count ? pathToNode(analysis.tree, focusNode) : [];
   return client.foldedText(path);
+}
+
+/** Where a function spends its samples, per line and per address, from the worker. */
+export function sourceOf(name: string): Promise<SourceReply> {
+  return client.source(name);
 }
 
 /** The shown profile as gzipped pprof profile.proto, from the worker. */

@@ -9,6 +9,7 @@ import type {
   Reply,
   SearchQuery,
   SearchReply,
+  SourceReply,
   ToWorker,
   ViewResult,
   WireAnalysis,
@@ -157,6 +158,13 @@ export class ProfileWorkerClient {
     const r = await this.send({ type: 'folded', id: 0, path }, []);
     if (r.kind !== 'text') throw new WorkerFailure('unexpected reply from the worker');
     return r.text;
+  }
+
+  /** Where a function spends its samples, per source line and per address. */
+  async source(name: string): Promise<SourceReply> {
+    const r = await this.send({ type: 'source', id: 0, name }, []);
+    if (r.kind !== 'source') throw new WorkerFailure('unexpected reply from the worker');
+    return r.result;
   }
 
   /** The shown profile as gzipped pprof profile.proto, written in the worker. */

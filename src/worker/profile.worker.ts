@@ -65,6 +65,8 @@ async function handle(msg: ToWorker): Promise<void> {
       reply = { kind: 'search', result: session.search(msg.query) };
     } else if (msg.type === 'folded') {
       reply = { kind: 'text', text: session.foldedText(msg.path) };
+    } else if (msg.type === 'source') {
+      reply = { kind: 'source', result: session.source(msg.name) };
     } else if (msg.type === 'proto') {
       reply = { kind: 'bytes', bytes: session.proto() };
     } else {

@@ -5,6 +5,7 @@
 import type { CallTree } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
 import type { LabelSummary } from '../core/model/labels';
+import type { SourceListing } from '../core/model/lines';
 import type { Analysis, SandwichAnalysis, SymbolsState } from '../core/pipeline';
 import type { FoldedProfile } from '../core/types';
 import type { SearchQuery, WorkerView } from '../core/view/schema';
@@ -52,6 +53,9 @@ export interface ViewResult {
   labels?: LabelSummary[];
 }
 
+/** A function's source listing, with the text of the dropped source files its lines are in. */
+export type SourceReply = SourceListing & { texts: Record<string, string> };
+
 /** The search over the shown view: matched frames, samples through them, and the places to visit. */
 export interface SearchReply {
   error?: string;
@@ -74,13 +78,16 @@ export type ToWorker =
   /** Folded text of the shown view, or of the stacks through a frame path (a zoomed node). */
   | { type: 'folded'; id: number; path: number[] }
   /** The shown profile as gzipped pprof profile.proto. */
-  | { type: 'proto'; id: number };
+  | { type: 'proto'; id: number }
+  /** Where a function spends its samples, per line and per address. */
+  | { type: 'source'; id: number; name: string };
 
 export type Reply =
   | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null } }
   | { kind: 'search'; result: SearchReply }
   | { kind: 'text'; text: string }
-  | { kind: 'bytes'; bytes: Uint8Array };
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'source'; result: SourceReply };
 
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }

@@ -7,6 +7,7 @@ import { writePprof } from '../core/formats/pprof-write';
 import { sampleTypeIndex, sampleTypesOf, withSampleType } from '../core/formats/sample-types';
 import { mergeSides } from '../core/model/diff';
 import { type LabelSummary, labelSummary } from '../core/model/labels';
+import { matchSources, sourceListing } from '../core/model/lines';
 import { type SearchResult, searchProfile } from '../core/model/search';
 import { toDiffFoldedText } from '../core/model/serialize';
 import {
@@ -32,6 +33,7 @@ import type { DroppedFile } from '../core/symbols/symbolize';
 import { type FoldedProfile, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
 import { foldedTextThrough, stacksThrough } from '../export/folded';
+import type { SourceReply } from './protocol';
 
 export interface SessionResult {
   /** The analysis of the view; null when only the sandwich changed. */
@@ -50,6 +52,16 @@ export interface SessionResult {
 }
 
 const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
+
+/** The text of a dropped file that could be source code (UTF-8, no NUL, under 4 MB), else null. */
+function sourceText(bytes: Uint8Array): string | null {
+  if (bytes.length === 0 || bytes.length > 4 << 20 || bytes.includes(0)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
 
 const sameTransforms = (a: WorkerView, b: WorkerView) =>
   a.transforms.length === b.transforms.length &&
@@ -70,6 +82,8 @@ export class WorkerSession {
   private loadedBase: Loaded | null = null;
   private baseFolded: FoldedProfile | null = null;
   private symbolFiles: DroppedFile[] = [];
+  /** Source files the user dropped (text that is no profile), by name, for the source panel. */
+  private sources = new Map<string, string>();
   private symbols: Symbols | null = null;
   private demangle: Demangle | null = null;
   /** The folded (symbolized) profile every view derives from. Never transferred. */
@@ -165,8 +179,15 @@ export class WorkerSession {
       );
       this.view = known || view.sampleType === undefined ? view : { ...view, sampleType: undefined };
     }
-    // Unusable files go to the symbolizer too, which reports each by name.
-    this.addSymbolFiles([...symbols, ...unusable]);
+    // Text files that are no profile are source files (for the source panel); other unusable
+    // files go to the symbolizer too, which reports each by name.
+    const junk: DroppedFile[] = [];
+    for (const f of unusable) {
+      const text = sourceText(f.bytes);
+      if (text === null) junk.push(f);
+      else this.sources.set(f.name, text);
+    }
+    this.addSymbolFiles([...symbols, ...junk]);
     await this.refold(progress);
     return {
       ...this.derive(progress, true, profile !== null && slot === 'main'),
@@ -224,6 +245,21 @@ export class WorkerSession {
       return toDiffFoldedText({ profile: through, base: keep(merged.base), comp: keep(merged.comp) });
     }
     return foldedTextThrough(this.current, path);
+  }
+
+  /**
+   * Where a function spends its samples, per source line and per address (the source panel), with
+   * the text of the dropped source files its lines are in.
+   */
+  source(name: string): SourceReply {
+    if (!this.loaded) throw noProfile();
+    const raw = withSampleType(this.loaded.raw, sampleTypeIndex(this.loaded.raw, this.view.sampleType));
+    const listing = sourceListing(raw, this.symbols?.symbolizer, name);
+    const files = [...new Set(listing.lines.map((l) => l.file).filter((f) => f !== ''))];
+    const matched = matchSources(files, [...this.sources.keys()]);
+    const texts: Record<string, string> = {};
+    for (const [file, given] of matched) texts[file] = this.sources.get(given)!;
+    return { ...listing, texts };
   }
 
   /**

@@ -1,0 +1,34 @@
+// Lines and inlined functions from DWARF in the browser: drop a profile with its -O2 -g binary and
+// the source file, pick a function, see its lines with their counts beside the source text.
+
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { dropFiles, FIXTURES, paintedGraph, SHOTS } from './helpers';
+
+const D = `${FIXTURES}/dwarf`;
+
+test('the source panel shows a function’s lines and counts beside the dropped source', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [
+    { path: `${D}/inline5.prof`, name: 'inline5.prof' },
+    { path: `${D}/bin/inline5`, name: 'inline5' },
+    { path: `${D}/src/inline.cpp`, name: 'inline.cpp' },
+  ]);
+  await paintedGraph(page);
+  // Inlined functions are frames of their own: the table lists the template the loop inlined.
+  const table = page.getByRole('table').last();
+  await page.getByPlaceholder('Filter functions').fill('hot_chain');
+  await table.locator('tbody tr[aria-rowindex] td.fn', { hasText: 'fx::hot_chain(unsigned long)' }).first().click();
+  const panel = page.getByRole('region', { name: 'Source' });
+  await expect(panel).toContainText('Source of fx::hot_chain(unsigned long)');
+  const hot = panel.locator('tr.hot').first();
+  await expect(hot).toBeVisible();
+  // The hot row's text is that line of the file, and it has samples.
+  const n = Number(await hot.locator('td').first().textContent());
+  const source = readFileSync(`${D}/src/inline.cpp`, 'utf8').split('\n');
+  await expect(hot.locator('code')).toHaveText(source[n - 1]);
+  expect(Number(await hot.locator('td').nth(1).textContent())).toBeGreaterThan(0);
+  await page.screenshot({ path: `${SHOTS}/source.png` });
+  await panel.getByRole('tab', { name: 'Addresses' }).click();
+  await expect(panel.getByTestId('source-addresses')).toContainText('inline.cpp:');
+});

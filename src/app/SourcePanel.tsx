@@ -1,0 +1,151 @@
+// The selected function's source: its lines with self and total samples, hottest highlighted (as
+// `pprof -list`), with the text of the source files the user dropped (matched by path suffix);
+// and its sampled addresses. Computed in the worker from the profile and the DWARF of the binaries.
+
+import { useEffect, useState } from 'react';
+import { formatPercent } from '../core/text/format';
+import { basename } from '../core/text/names';
+import type { PageAnalysis as Analysis, SourceReply } from '../worker/protocol';
+import { sourceOf } from './jobs';
+import { useStore } from './store';
+
+const CONTEXT = 3;
+
+export function SourcePanel({ analysis }: { analysis: Analysis }) {
+  const frame = useStore((s) => s.selectedFrame);
+  const name = frame !== null ? analysis.profile.frames.name[frame] : null;
+  const [reply, setReply] = useState<SourceReply | null>(null);
+  const [tab, setTab] = useState<'lines' | 'addresses'>('lines');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new analysis (symbols, sample type) asks again
+  useEffect(() => {
+    setReply(null);
+    if (!name || analysis.functionsPending) return;
+    let live = true;
+    sourceOf(name).then(
+      (r) => live && setReply(r),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [name, analysis]);
+  if (!name) return null;
+  return (
+    <section className="source" aria-label="Source">
+      <h2>Source of {name}</h2>
+      {!reply ? (
+        <p className="muted">reading…</p>
+      ) : !reply.hasLines ? (
+        <p className="muted">
+          No line information: drop the binary built with <code>-g</code> (or its debug file) to see lines and
+          inlined functions.
+        </p>
+      ) : (
+        <>
+          <div className="tabs" role="tablist">
+            {(['lines', 'addresses'] as const).map((t) => (
+              <button key={t} type="button" role="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
+                {t === 'lines' ? 'Lines' : 'Addresses'}
+              </button>
+            ))}
+          </div>
+          {tab === 'lines' ? <Lines reply={reply} /> : <Addresses reply={reply} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Lines({ reply }: { reply: SourceReply }) {
+  const files = [...new Set(reply.lines.map((l) => l.file))];
+  const hottest = Math.max(...reply.lines.map((l) => l.self), 0);
+  return (
+    <>
+      {files.map((file) => {
+        const rows = reply.lines.filter((l) => l.file === file);
+        const text = reply.texts[file]?.split('\n');
+        const byLine = new Map(rows.map((r) => [r.line, r]));
+        const first = Math.max(1, rows[0].line - CONTEXT);
+        const last = text ? Math.min(text.length, rows[rows.length - 1].line + CONTEXT) : 0;
+        const numbers = text
+          ? Array.from({ length: last - first + 1 }, (_, i) => first + i)
+          : rows.map((r) => r.line);
+        return (
+          <div key={file} className="source-file">
+            <h3 title={file}>
+              {file ? basename(file) : '(unknown file)'}
+              {!text && file && <span className="muted"> — drop {basename(file)} to see its text</span>}
+            </h3>
+            <table className="source-lines" data-testid="source-lines">
+              <thead>
+                <tr>
+                  <th scope="col">Line</th>
+                  <th scope="col" className="num">
+                    Self
+                  </th>
+                  <th scope="col" className="num">
+                    Total
+                  </th>
+                  {text && <th scope="col">Source</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {numbers.map((n) => {
+                  const r = byLine.get(n);
+                  const hot = r && hottest > 0 && r.self === hottest;
+                  return (
+                    <tr key={n} className={hot ? 'hot' : r ? 'sampled' : undefined}>
+                      <td className="num">{n}</td>
+                      <td className="num">{r && r.self > 0 ? r.self : ''}</td>
+                      <td className="num">{r ? r.total : ''}</td>
+                      {text && (
+                        <td>
+                          <code>{text[n - 1]}</code>
+                        </td>
+                      )}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        );
+      })}
+      <p className="muted">
+        self {reply.self} · total {reply.total} ({formatPercent(reply.self, reply.total)} of its samples are
+        its own)
+      </p>
+    </>
+  );
+}
+
+function Addresses({ reply }: { reply: SourceReply }) {
+  return (
+    <table className="source-lines" data-testid="source-addresses">
+      <thead>
+        <tr>
+          <th scope="col">Address</th>
+          <th scope="col">Line</th>
+          <th scope="col" className="num">
+            Self
+          </th>
+          <th scope="col" className="num">
+            Total
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {reply.addresses.map((a) => (
+          <tr key={a.address}>
+            <td>
+              <code>0x{a.address}</code>
+            </td>
+            <td>{a.file ? `${basename(a.file)}:${a.line}` : ''}</td>
+            <td className="num">{a.self || ''}</td>
+            <td className="num">{a.total}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
