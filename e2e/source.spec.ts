@@ -18,7 +18,10 @@ test('the source panel shows a function’s lines and counts beside the dropped 
   // Inlined functions are frames of their own: the table lists the template the loop inlined.
   const table = page.getByRole('table').last();
   await page.getByPlaceholder('Filter functions').fill('hot_chain');
-  await table.locator('tbody tr[aria-rowindex] td.fn', { hasText: 'fx::hot_chain(unsigned long)' }).first().click();
+  await table
+    .locator('tbody tr[aria-rowindex] td.fn', { hasText: 'fx::hot_chain(unsigned long)' })
+    .first()
+    .click();
   const panel = page.getByRole('region', { name: 'Source' });
   await expect(panel).toContainText('Source of fx::hot_chain(unsigned long)');
   const hot = panel.locator('tr.hot').first();
@@ -31,4 +34,20 @@ test('the source panel shows a function’s lines and counts beside the dropped 
   await page.screenshot({ path: `${SHOTS}/source.png` });
   await panel.getByRole('tab', { name: 'Addresses' }).click();
   await expect(panel.getByTestId('source-addresses')).toContainText('inline.cpp:');
+});
+
+test('lines granularity: frames are `function file:line`, and the URL keeps it', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [
+    { path: `${D}/inline5.prof`, name: 'inline5.prof' },
+    { path: `${D}/bin/inline5`, name: 'inline5' },
+  ]);
+  await paintedGraph(page);
+  await page.getByRole('combobox', { name: 'Granularity' }).selectOption('lines');
+  await expect(page).toHaveURL(/gran=lines/);
+  await page.getByPlaceholder('Filter functions').fill('hot_chain');
+  await expect(page.getByRole('table').last().locator('tbody tr[aria-rowindex] td.fn').first()).toHaveText(
+    /^fx::hot_chain\(unsigned long\) \/fixtures\/dwarf\/src\/inline\.cpp:\d+$/,
+  );
+  await page.screenshot({ path: `${SHOTS}/lines.png` });
 });

@@ -125,3 +125,28 @@ describe('sourceListing against addr2line', () => {
     for (const a of l.addresses) expect(a.file).toMatch(/inline\.cpp$/);
   });
 });
+
+describe('flamelens fold --granularity lines|addresses and list', () => {
+  it('names line frames `function file:line`, agreeing with the listing; address frames `function+0xOFF`', async () => {
+    const { runCli } = await import('./helpers/cli');
+    const args = [`${DIR}/inline5.prof`, '--binary', `${DIR}/bin/inline5`];
+    const lines = await runCli(['fold', ...args, '--granularity', 'lines']);
+    expect(lines.code).toBe(0);
+    const name = 'fx::hot_chain(unsigned long)';
+    const listing = sourceListing(raw, symbolizer, name);
+    const leafSelf = new Map<string, number>();
+    for (const l of lines.out.trim().split('\n')) {
+      const sp = l.lastIndexOf(' ');
+      const leaf = l.slice(0, sp).split(';').at(-1)!;
+      leafSelf.set(leaf, (leafSelf.get(leaf) ?? 0) + Number(l.slice(sp + 1)));
+    }
+    for (const r of listing.lines.filter((x) => x.self > 0))
+      expect([r.line, leafSelf.get(`${name} ${r.file}:${r.line}`)]).toEqual([r.line, r.self]);
+    const addrs = await runCli(['fold', ...args, '--granularity', 'addresses']);
+    expect(addrs.out).toMatch(/;main\+0x[0-9a-f]+;/);
+    const list = await runCli(['list', 'hot_chain', ...args]);
+    expect(list.code).toBe(0);
+    expect(list.out).toContain(`ROUTINE ======================== ${name} in /fixtures/dwarf/src/inline.cpp`);
+    expect(list.out).toMatch(new RegExp(`^\\s+${listing.self}\\s+${listing.total} \\(flat, cum\\)`, 'm'));
+  });
+});

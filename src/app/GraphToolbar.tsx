@@ -85,6 +85,21 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
           <option value="heat">by self (heat)</option>
         </select>
       </label>
+      <label>
+        Frames{' '}
+        <select
+          aria-label="Granularity"
+          value={s.view.granularity}
+          onChange={(e) =>
+            void changeView({ granularity: e.currentTarget.value as typeof s.view.granularity })
+          }
+          title="Lines and inlined functions come from the DWARF of the binaries you drop"
+        >
+          <option value="functions">functions</option>
+          <option value="lines">lines</option>
+          <option value="addresses">addresses</option>
+        </select>
+      </label>
       <SampleTypePicker analysis={analysis} />
       {(analysis.profile.meta.dropFrames || s.view.keepDropFrames) && (
         <label

@@ -11,6 +11,7 @@ import { writePprof } from '../core/formats/pprof-write.ts';
 import { sampleTypeIndex, withSampleType } from '../core/formats/sample-types.ts';
 import { mergeSides } from '../core/model/diff.ts';
 import { type LabelSummary, labelSummary, parseLabelFilter } from '../core/model/labels.ts';
+import { type SourceListing, sourceListing } from '../core/model/lines.ts';
 import { toDiffFoldedText, toFoldedText } from '../core/model/serialize.ts';
 import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
@@ -18,6 +19,7 @@ import type { DroppedFile, SymbolizeReport } from '../core/symbols/symbolize.ts'
 import { basename } from '../core/text/names.ts';
 import type { FoldedProfile, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
+import type { Granularity } from '../core/view/schema.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -26,7 +28,7 @@ export interface CliIo {
   writeFile?: (path: string, bytes: Uint8Array) => void;
 }
 
-type CommandName = 'fold' | 'info' | 'proto' | 'diff';
+type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list';
 
 interface OptionSpec {
   /** Long name without the dashes. */
@@ -65,6 +67,14 @@ const OPTIONS: OptionSpec[] = [
     help: 'an `nm` listing of the main binary to symbolize with',
   },
   { name: 'mangled', value: false, repeatable: false, commands: [], help: 'print C++/Rust names mangled' },
+  {
+    name: 'granularity',
+    value: true,
+    repeatable: false,
+    commands: [],
+    meta: 'functions|lines|addresses',
+    help: 'what a frame is: a function (default), `function file:line` (DWARF), or `function+0xOFFSET`',
+  },
   {
     name: 'normalize',
     value: false,
@@ -131,6 +141,10 @@ const COMMANDS: Record<CommandName, { args: string; help: string }> = {
     help: 'print metadata as JSON: format, word size, period, samples, mappings, labels, warnings',
   },
   proto: { args: 'FILE -o OUT', help: 'write the folded profile as gzipped pprof profile.proto' },
+  list: {
+    args: 'REGEX FILE',
+    help: 'per-line flat/cum samples of the functions matching REGEX, with their source (as pprof -list)',
+  },
   diff: {
     args: 'BASE NEW',
     help: "print both profiles' stacks as `root;…;leaf BASE_COUNT NEW_COUNT` (difffolded.pl's format)",
@@ -227,6 +241,7 @@ function readOrReport(file: string, io: CliIo): Uint8Array | null {
 
 interface Loaded {
   profile: FoldedProfile;
+  run: RunResult;
   symbols?: SymbolizeReport;
   /** The profile's label keys and their heaviest values (weighed by the chosen sample type). */
   labels: LabelSummary[];
@@ -234,6 +249,9 @@ interface Loaded {
 
 interface LoadOptions {
   mangled: boolean;
+  granularity: Granularity;
+  /** Read DWARF (lines, inlined functions): for line granularity and `list`. */
+  dwarf: boolean;
   sampleType: string | undefined;
   keepDropFrames: boolean;
   labelFilters: LabelFilter[];
@@ -270,9 +288,10 @@ async function load(
       keepDropFrames: opts.keepDropFrames,
       labelFilters: opts.labelFilters,
       groupBy: opts.groupBy,
-      // Function names as pprof gives them (symbol tables): the acceptance checks compare with
-      // them. DWARF (inlined frames, lines) comes with --granularity lines.
-      dwarf: false,
+      // Function names as pprof gives them (symbol tables) unless lines are asked for: the
+      // acceptance checks compare fold's names with pprof's.
+      dwarf: opts.dwarf,
+      granularity: opts.granularity,
       loadDemangler: nodeDemangler,
     });
   } catch (e) {
@@ -286,10 +305,43 @@ async function load(
   const labels = labelSummary(withSampleType(raw, sampleTypeIndex(raw, opts.sampleType)), {
     limit: INFO_LABEL_VALUES,
   });
-  if (!run.symbols) return { profile: run.base, labels };
+  if (!run.symbols) return { profile: run.base, run, labels };
   for (const e of run.symbols.state.errors) io.stderr(`flamelens: warning: ${e.message}\n`);
   for (const w of run.symbols.state.report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
-  return { profile: run.base, symbols: run.symbols.state.report, labels };
+  return { profile: run.base, run, symbols: run.symbols.state.report, labels };
+}
+
+/**
+ * A function's listing as `pprof -list` prints it: a ROUTINE header per file, then flat and cum
+ * samples per line with the source text where the file can be read ('.' where a line has none).
+ */
+export function listingText(l: SourceListing, whole: number, io: CliIo): string {
+  let out = '';
+  const files = [...new Set(l.lines.map((x) => x.file))];
+  for (const file of files) {
+    const rows = l.lines.filter((x) => x.file === file);
+    const flat = rows.reduce((t, r) => t + r.self, 0);
+    let text: string[] | null = null;
+    try {
+      if (file) text = new TextDecoder().decode(io.readFile(file)).split('\n');
+    } catch {
+      text = null;
+    }
+    const pct = whole > 0 ? ((100 * l.total) / whole).toFixed(2) : '0';
+    out += `ROUTINE ======================== ${l.name} in ${file || '??'}\n`;
+    out += `${String(flat).padStart(10)} ${String(l.total).padStart(10)} (flat, cum) ${pct}% of Total\n`;
+    const byLine = new Map(rows.map((r) => [r.line, r]));
+    const first = Math.max(1, rows[0].line - 2);
+    const last = text ? Math.min(text.length, rows[rows.length - 1].line + 2) : rows[rows.length - 1].line;
+    for (let n = first; n <= last; n++) {
+      const r = byLine.get(n);
+      if (!r && !text) continue;
+      const f = r && r.self > 0 ? String(r.self) : '.';
+      const c = r ? String(r.total) : '.';
+      out += `${f.padStart(10)} ${c.padStart(10)} ${String(n).padStart(6)}:${text ? ` ${text[n - 1] ?? ''}` : ''}\n`;
+    }
+  }
+  return out;
 }
 
 /** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */
@@ -357,9 +409,16 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     io.stderr(usage());
     return 2;
   }
-  const files = args.command === 'diff' ? 2 : 1;
+  const files = args.command === 'diff' || args.command === 'list' ? 2 : 1;
   if (!args.command || args.positional.length !== files) {
-    io.stderr(`flamelens: expected ${files === 2 ? 'two files, BASE and NEW' : 'one FILE'}\n${usage()}`);
+    const what =
+      args.command === 'list' ? 'REGEX and FILE' : files === 2 ? 'two files, BASE and NEW' : 'one FILE';
+    io.stderr(`flamelens: expected ${what}\n${usage()}`);
+    return 2;
+  }
+  const granularity = (args.options.get('granularity')?.[0] ?? 'functions') as Granularity;
+  if (!['functions', 'lines', 'addresses'].includes(granularity)) {
+    io.stderr(`flamelens: --granularity is functions, lines or addresses\n${usage()}`);
     return 2;
   }
   const file = args.positional[files - 1];
@@ -385,6 +444,8 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
       symbolFiles,
       {
         mangled: args.options.has('mangled'),
+        granularity,
+        dwarf: granularity === 'lines' || args.command === 'list',
         sampleType: args.options.get('sample-type')?.[0],
         keepDropFrames: args.options.has('keep-drop-frames'),
         labelFilters,
@@ -404,6 +465,31 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
   }
   const { profile } = loaded;
   switch (args.command) {
+    case 'list': {
+      let re: RegExp;
+      try {
+        re = new RegExp(args.positional[0]);
+      } catch (e) {
+        io.stderr(`flamelens: bad REGEX: ${(e as Error).message}\n`);
+        return 2;
+      }
+      const names = [...new Set(profile.frames.name)].filter((n) => re.test(n)).sort();
+      if (names.length === 0) {
+        io.stderr(`flamelens: no function matches ${args.positional[0]}\n`);
+        return 1;
+      }
+      const { raw } = loaded.run.loaded;
+      const weighed = withSampleType(raw, sampleTypeIndex(raw, args.options.get('sample-type')?.[0]));
+      for (const name of names)
+        io.stdout(
+          listingText(
+            sourceListing(weighed, loaded.run.symbols?.symbolizer, name),
+            profile.meta.totalSamples,
+            io,
+          ),
+        );
+      return 0;
+    }
     case 'fold':
       for (const w of profile.meta.warnings)
         io.stderr(`flamelens: ${file}: warning: ${w.message}${where(w)}\n`);

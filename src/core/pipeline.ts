@@ -21,11 +21,13 @@ import {
 import { type DiffTotals, type DiffWidth, diffTree, functionsIn, mergeSides } from './model/diff';
 import { foldProfile } from './model/fold';
 import { functionTableOf } from './model/functions';
+import { rawFor, symbolizerFor } from './model/granularity';
 import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
 import type { Demangle } from './symbols/demangle';
 import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from './symbols/symbolize';
 import type { FoldedMeta, FoldedProfile, LabelFilter, RawProfile, Symbolizer } from './types';
+import type { Granularity } from './view/schema';
 
 export interface Timings {
   parseMs: number;
@@ -137,14 +139,17 @@ export interface FoldSpec {
   labelFilters?: readonly LabelFilter[];
   /** A label key whose values become root frames (`key=value`). */
   groupBy?: string;
+  /** What a frame is: a function (inlined ones their own), a source line, or an address. */
+  granularity?: Granularity;
 }
 
 export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
   const t0 = now();
-  const raw = withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType));
+  const g = spec.granularity ?? 'functions';
+  const raw = rawFor(withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType)), g);
   const profile = foldProfile(raw, {
     fileName: loaded.fileName,
-    symbolizer: spec.symbols?.symbolizer,
+    symbolizer: symbolizerFor(spec.symbols?.symbolizer, g),
     ignoreDropFrames: spec.keepDropFrames,
     labelFilters: spec.labelFilters,
     groupBy: spec.groupBy,
@@ -326,6 +331,7 @@ export interface RunOptions {
    * come from the symbol tables alone, as pprof's do.
    */
   dwarf?: boolean;
+  granularity?: Granularity;
   view?: ViewSpec;
   onProgress?: Progress;
 }
@@ -353,6 +359,7 @@ export async function runPipeline(
     symbols,
     sampleType: opts.sampleType,
     keepDropFrames: opts.keepDropFrames,
+    granularity: opts.granularity,
     labelFilters: opts.labelFilters,
     groupBy: opts.groupBy,
   });

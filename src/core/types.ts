@@ -277,6 +277,11 @@ export interface Symbolizer {
    * the line table. Names as `lookup` returns them. Absent when the symbolizer has no DWARF.
    */
   lookupFrames?(hi: number, lo: number): SymbolFrame[] | null;
+  /**
+   * How far the address is into the symbol that holds it (for `function+0xOFFSET` frames at address
+   * granularity); null when no symbol holds it.
+   */
+  offsetInSymbol?(hi: number, lo: number): number | null;
 }
 
 /** One frame of an inline chain: a function name and, when known, its file and line. */

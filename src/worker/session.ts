@@ -215,6 +215,7 @@ export class WorkerSession {
       view.sampleType !== before.sampleType ||
       view.baseSampleType !== before.baseSampleType ||
       view.keepDropFrames !== before.keepDropFrames ||
+      view.granularity !== before.granularity ||
       !sameLabels(view, before);
     if (refold) await this.refold(progress);
     const diffChanged =
@@ -298,8 +299,15 @@ export class WorkerSession {
       });
     }
     progress?.('fold', 0);
-    const { sampleType, labelFilters, groupBy, keepDropFrames } = this.view;
-    const r = fold(loaded, { symbols: this.symbols, sampleType, labelFilters, groupBy, keepDropFrames });
+    const { sampleType, labelFilters, groupBy, keepDropFrames, granularity } = this.view;
+    const r = fold(loaded, {
+      symbols: this.symbols,
+      sampleType,
+      labelFilters,
+      groupBy,
+      keepDropFrames,
+      granularity,
+    });
     this.base = r.profile;
     this.foldMs = r.foldMs;
     this.baseFolded = null;
@@ -316,6 +324,7 @@ export class WorkerSession {
         labelFilters,
         groupBy,
         keepDropFrames,
+        granularity,
       }).profile;
     }
   }

@@ -329,6 +329,15 @@ export function createSymbolizer(
       return sym < 0 ? null : nameOf(b, sym);
     },
   };
+  symbolizer.offsetInSymbol = (hi: number, lo: number): number | null => {
+    const r = resolve(hi, lo);
+    if (r === null) return null;
+    const [b, vh, vl] = r;
+    const t = b.source.symbols;
+    const sym = t.lookup(vh, vl);
+    if (sym < 0) return null;
+    return (vh - t.startHi[sym]) * TWO32 + (vl - t.startLo[sym]);
+  };
   if (hasDwarf) {
     symbolizer.lookupFrames = (hi: number, lo: number): SymbolFrame[] | null => {
       const r = resolve(hi, lo);

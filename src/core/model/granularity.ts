@@ -1,0 +1,57 @@
+// Granularity, as pprof's -functions / -lines / -addresses: what a frame is. The fold names frames
+// through a symbolizer (and a profile's own lines); at `lines` a frame is `function file:line`, at
+// `addresses` `function+0xOFFSET` (into the symbol that holds the address). Addresses no symbol
+// covers stay `MODULE+0xOFFSET`. Done by wrapping the symbolizer and renaming a profile's own
+// lines, so the fold itself does not change.
+
+import type { RawProfile, Symbolizer } from '../types';
+import type { Granularity } from '../view/schema';
+
+const lineName = (name: string, file: string | undefined, line: number | undefined) =>
+  file ? `${name} ${file}:${line ?? 0}` : name;
+
+/** A symbolizer whose names are the granularity's frames. */
+export function symbolizerFor(s: Symbolizer | undefined, g: Granularity): Symbolizer | undefined {
+  if (!s || g === 'functions') return s;
+  if (g === 'lines') {
+    return {
+      lookup(hi, lo) {
+        const frames = s.lookupFrames?.(hi, lo);
+        if (!frames) return s.lookup(hi, lo);
+        return frames.map((f) => lineName(f.name, f.file, f.line));
+      },
+    };
+  }
+  return {
+    lookup(hi, lo) {
+      const names = s.lookup(hi, lo);
+      if (!names || names.length === 0) return names;
+      const off = s.offsetInSymbol?.(hi, lo);
+      if (off === null || off === undefined) return names;
+      const out = names.slice();
+      out[out.length - 1] = `${out[out.length - 1]}+0x${off.toString(16)}`;
+      return out;
+    },
+  };
+}
+
+/** A profile whose own lines (pprof) are named `function file:line` at line granularity. */
+export function rawFor(raw: RawProfile, g: Granularity): RawProfile {
+  const lines = raw.lines;
+  if (g !== 'lines' || !lines) return raw;
+  const strings = raw.strings.slice();
+  const name = new Int32Array(lines.name.length);
+  const ids = new Map<string, number>();
+  for (let i = 0; i < name.length; i++) {
+    const f = lines.file[i];
+    const text = lineName(strings[lines.name[i]], f >= 0 ? strings[f] : undefined, lines.line[i]);
+    let id = ids.get(text);
+    if (id === undefined) {
+      id = strings.length;
+      strings.push(text);
+      ids.set(text, id);
+    }
+    name[i] = id;
+  }
+  return { ...raw, strings, lines: { ...lines, name } };
+}
