@@ -1,7 +1,7 @@
 // What the page shows before a profile is open: what can be dropped, and two bundled examples.
 
 import { useState } from 'react';
-import { compareBuffers, openBuffers } from './jobs';
+import { compareBuffers, openBuffers, setReopen } from './jobs';
 
 /** A real libprofiler profile of a small C++ program, with the binary that symbolizes it. */
 export const EXAMPLE = {
@@ -31,7 +31,8 @@ export function StartPage() {
   const openExample = async () => {
     performance.mark('flamelens:file-received');
     try {
-      await openBuffers(await fetchAll(EXAMPLE.files));
+      if (await openBuffers(await fetchAll(EXAMPLE.files)))
+        setReopen(async (view) => void (await openBuffers(await fetchAll(EXAMPLE.files), view)));
     } catch (e) {
       setFailed((e as Error).message);
     }

@@ -13,6 +13,32 @@ import { type AppState, useStore } from './store';
 
 const client = new ProfileWorkerClient();
 
+/**
+ * Opens the shown profile again (with the view on screen) in a new worker: after the worker
+ * crashed or a job was cancelled, since the worker's state went with it. Set once a profile is
+ * shown; local files are re-read from their File objects, links fetched again.
+ */
+let reopenShown: ((view: ViewState) => Promise<void>) | null = null;
+let reopening = false;
+
+async function reopen(): Promise<void> {
+  if (!reopenShown || reopening || !get().analysis) return;
+  reopening = true;
+  try {
+    await reopenShown({ ...get().view });
+  } finally {
+    reopening = false;
+  }
+}
+
+/** Stops the running job (a parse, a view); the profile shown before stays, in a new worker. */
+export function cancelJob(): void {
+  if (!client.busy) return;
+  client.cancel();
+  set({ status: get().analysis ? 'ready' : 'idle', progress: null, loadingName: null });
+  void reopen();
+}
+
 /** Starts the worker before the first file arrives. */
 export function warmUpWorker(): void {
   client.warmUp();
@@ -95,6 +121,8 @@ async function run(
       progress: null,
       error: { fileName: what, message: f.message, offset: f.offset, line: f.line },
     });
+    // The worker restarts empty: the profile on screen is opened again in it.
+    if (f.crashed) void reopen();
     return false;
   }
 }
@@ -129,7 +157,19 @@ export async function openFiles(files: File[]): Promise<void> {
     });
     return;
   }
-  await openBuffers(buffers);
+  if (await openBuffers(buffers)) reopenShown = (view) => readAndOpen(files, view);
+}
+
+async function readAndOpen(files: File[], view: ViewState): Promise<void> {
+  const buffers = await Promise.all(
+    files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })),
+  );
+  await openBuffers(buffers, view);
+}
+
+/** How to open the shown profile again (a link's fetch, the example's), once it is shown. */
+export function setReopen(f: (view: ViewState) => Promise<void>): void {
+  reopenShown = f;
 }
 
 /**
@@ -137,11 +177,18 @@ export async function openFiles(files: File[]): Promise<void> {
  * `view` (a link's), else with a fresh view naming the local file. Files without a profile add
  * symbols to the open one and keep its view.
  */
-export async function openBuffers(files: FileBuffer[], view?: ViewState): Promise<void> {
+export async function openBuffers(files: FileBuffer[], view?: ViewState): Promise<boolean> {
   // Sizes before the buffers are transferred; the worker says which file was the profile.
   const sizes = new Map(files.map((f) => [f.name, f.buffer.byteLength]));
   const names = files.map((f) => f.name).join(', ');
-  set({ status: 'loading', loadingName: names, progress: { phase: 'parse', fraction: 0 }, error: null });
+  const loadingBytes = files.reduce((t, f) => t + f.buffer.byteLength, 0);
+  set({
+    status: 'loading',
+    loadingName: names,
+    loadingBytes,
+    progress: { phase: 'parse', fraction: 0 },
+    error: null,
+  });
   const local = freshView(undefined);
   const asked = view ?? local;
   // A raw preview may come first, then the coarse tree: that keeps the zoom made on the first and
@@ -182,6 +229,7 @@ export async function openBuffers(files: FileBuffer[], view?: ViewState): Promis
     sizes,
   );
   if (ok && sent !== asked) set({ view: sent });
+  return ok;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface AppState {
   status: 'idle' | 'loading' | 'ready';
   loadingName: string | null;
   progress: { phase: string; fraction: number } | null;
+  /** The size of the files being opened (for "12 MB of 100 MB"), 0 when not reading files. */
+  loadingBytes: number;
   analysis: PageAnalysis | null;
   symbols: SymbolsState | null;
   fileSize: number;
@@ -69,6 +71,7 @@ export const useStore = create<AppState>()((set, get) => ({
   status: 'idle',
   loadingName: null,
   progress: null,
+  loadingBytes: 0,
   analysis: null,
   symbols: null,
   fileSize: 0,

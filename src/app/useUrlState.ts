@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { pathToNode } from '../core/model/calltree';
 import { decodeView, encodeView, sourceUrl, type ViewState } from '../core/view/schema';
-import { changeView, compareBuffers, namedPlaces, openBuffers } from './jobs';
+import { changeView, compareBuffers, namedPlaces, openBuffers, setReopen } from './jobs';
 import { fetchProfile, loadProfileFromHash } from './profileUrl';
 import { type AppState, useStore } from './store';
 
@@ -66,7 +66,15 @@ export function useUrlState(): void {
             // The link's baseline, if any, then the diff (the worker opens the main profile first).
             const baseUrl = sourceUrl(initial.profiles.base);
             const mainView = baseUrl ? { ...initial, mode: 'graph' as const } : initial;
-            await openBuffers([file], mainView);
+            // A crash or a cancel later opens the link's profile again from its URL.
+            const mainUrl = sourceUrl(initial.profiles.main) ?? '';
+            if (await openBuffers([file], mainView))
+              setReopen(async (view) => {
+                await openBuffers([await fetchProfile(mainUrl)], {
+                  ...view,
+                  mode: view.mode === 'diff' ? 'graph' : view.mode,
+                });
+              });
             if (!baseUrl || !useStore.getState().analysis) return;
             try {
               const base = await fetchProfile(baseUrl, (f) =>

@@ -29,13 +29,30 @@ export class CancelledError extends Error {
 export class WorkerFailure extends Error {
   readonly offset?: number;
   readonly line?: number;
-  constructor(message: string, offset?: number, line?: number) {
+  /** The worker itself failed (threw outside a job, ran out of memory, stopped answering): it was restarted and its state is gone. */
+  readonly crashed: boolean;
+  constructor(message: string, offset?: number, line?: number, crashed = false) {
     super(message);
     this.name = 'WorkerFailure';
     this.offset = offset;
     this.line = line;
+    this.crashed = crashed;
   }
 }
+
+/** How long a busy worker may stay silent (no progress, no answer) before it counts as hung. */
+export const WATCHDOG_MS = 60_000;
+
+/** The part of a Worker the client uses: a test can give it a fake. */
+export interface WorkerLike {
+  postMessage(msg: unknown, transfer: Transferable[]): void;
+  terminate(): void;
+  onmessage: ((ev: MessageEvent<FromWorker>) => void) | null;
+  onerror: ((ev: ErrorEvent) => void) | null;
+}
+
+const spawnWorker = (): WorkerLike =>
+  new Worker(new URL('./profile.worker.ts', import.meta.url), { type: 'module', name: 'flamelens' });
 
 interface Pending {
   resolve: (r: Reply) => void;
@@ -45,7 +62,15 @@ interface Pending {
 }
 
 export class ProfileWorkerClient {
-  private worker: Worker | null = null;
+  private worker: WorkerLike | null = null;
+  /** When the busy worker was last heard from (any message), for the watchdog. */
+  private lastHeard = 0;
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    private readonly makeWorker: () => WorkerLike = spawnWorker,
+    private readonly silenceMs = WATCHDOG_MS,
+  ) {}
   /** Requests in flight, answered in order by the worker. */
   private pending = new Map<number, Pending>();
   private nextId = 1;
@@ -62,25 +87,48 @@ export class ProfileWorkerClient {
     return a;
   }
 
-  private spawn(): Worker {
-    const w = new Worker(new URL('./profile.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'flamelens',
-    });
+  private spawn(): WorkerLike {
+    const w = this.makeWorker();
     w.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     w.onerror = (ev) => {
-      const all = [...this.pending.values()];
-      this.pending.clear();
-      this.worker?.terminate();
-      this.worker = null;
-      this.frames = null;
-      for (const p of all)
-        p.reject(new WorkerFailure(`the parser stopped unexpectedly: ${ev.message || 'worker error'}`));
+      ev.preventDefault?.();
+      this.fail(`the parser stopped unexpectedly: ${ev.message || 'worker error (out of memory?)'}`);
     };
     return w;
   }
 
+  /** The worker failed as a whole: every request fails with `message`; the next one starts a new worker. */
+  private fail(message: string): void {
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    this.stopWatchdog();
+    this.worker?.terminate();
+    this.worker = null;
+    this.frames = null;
+    for (const p of all) p.reject(new WorkerFailure(message, undefined, undefined, true));
+  }
+
+  /** While requests are pending, a worker silent for `silenceMs` is taken as hung and replaced. */
+  private startWatchdog(): void {
+    if (this.watchdog !== null) return;
+    this.watchdog = setInterval(
+      () => {
+        if (this.pending.size === 0) return this.stopWatchdog();
+        const silent = performance.now() - this.lastHeard;
+        if (silent > this.silenceMs)
+          this.fail(`the parser stopped answering for ${Math.round(silent / 1000)} s and was restarted`);
+      },
+      Math.min(2000, this.silenceMs / 4),
+    );
+  }
+
+  private stopWatchdog(): void {
+    if (this.watchdog !== null) clearInterval(this.watchdog);
+    this.watchdog = null;
+  }
+
   private receive(msg: FromWorker): void {
+    this.lastHeard = performance.now();
     const p = this.pending.get(msg.id);
     if (!p) return;
     switch (msg.type) {
@@ -107,6 +155,11 @@ export class ProfileWorkerClient {
         p.reject(new WorkerFailure(msg.message, msg.offset, msg.line));
         return;
     }
+  }
+
+  /** True while a request is in flight. */
+  get busy(): boolean {
+    return this.pending.size > 0;
   }
 
   /** Starts the worker ahead of the first file, so a drop does not wait for it. */
@@ -193,6 +246,8 @@ export class ProfileWorkerClient {
   ): Promise<Reply> {
     if (!this.worker) this.worker = this.spawn();
     const id = this.nextId++;
+    if (this.pending.size === 0) this.lastHeard = performance.now();
+    this.startWatchdog();
     return new Promise<Reply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress, onPreview });
       this.worker!.postMessage({ ...msg, id }, transfer);
@@ -204,6 +259,7 @@ export class ProfileWorkerClient {
     if (this.pending.size === 0) return;
     const all = [...this.pending.values()];
     this.pending.clear();
+    this.stopWatchdog();
     this.worker?.terminate();
     this.worker = null;
     this.frames = null;

@@ -1,0 +1,85 @@
+// The worker client's fault handling, with a fake worker: a worker that fails or stops answering
+// fails its requests with a message (marked as a crash, so the page reopens its profile), and the
+// next request gets a new worker; a cancel stops the job without an error.
+
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
+import { CancelledError, ProfileWorkerClient, WorkerFailure, type WorkerLike } from './client';
+import type { FromWorker } from './protocol';
+
+class FakeWorker implements WorkerLike {
+  onmessage: ((ev: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((ev: ErrorEvent) => void) | null = null;
+  sent: { id: number }[] = [];
+  terminated = false;
+  postMessage(msg: unknown): void {
+    this.sent.push(msg as { id: number });
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  reply(msg: FromWorker): void {
+    this.onmessage?.({ data: msg } as MessageEvent<FromWorker>);
+  }
+}
+
+function client(silenceMs = 60_000) {
+  const workers: FakeWorker[] = [];
+  const c = new ProfileWorkerClient(() => {
+    const w = new FakeWorker();
+    workers.push(w);
+    return w;
+  }, silenceMs);
+  return { c, workers };
+}
+
+const view = workerViewOf(DEFAULT_VIEW);
+
+describe('ProfileWorkerClient faults', () => {
+  it('a worker error fails the request as a crash; the next request starts a new worker', async () => {
+    const { c, workers } = client();
+    const job = c.apply(view);
+    workers[0].onerror?.({ message: 'out of memory', preventDefault() {} } as unknown as ErrorEvent);
+    const e = await job.catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(WorkerFailure);
+    expect((e as WorkerFailure).crashed).toBe(true);
+    expect((e as WorkerFailure).message).toMatch(/stopped unexpectedly: out of memory/);
+    expect(workers[0].terminated).toBe(true);
+    const next = c.foldedText([]);
+    expect(workers).toHaveLength(2);
+    workers[1].reply({ type: 'result', id: workers[1].sent[0].id, reply: { kind: 'text', text: 'a 1\n' } });
+    await expect(next).resolves.toBe('a 1\n');
+  });
+
+  it('a worker that stays silent past the watchdog is replaced, and says so', async () => {
+    vi.useFakeTimers();
+    try {
+      const { c, workers } = client(1000);
+      const job = c.apply(view).catch((x: unknown) => x);
+      // Progress keeps it alive…
+      for (let t = 0; t < 5; t++) {
+        vi.advanceTimersByTime(500);
+        workers[0].reply({ type: 'progress', id: workers[0].sent[0].id, phase: 'parse', fraction: t / 5 });
+      }
+      expect(workers[0].terminated).toBe(false);
+      // …silence does not.
+      vi.advanceTimersByTime(2000);
+      const e = (await job) as WorkerFailure;
+      expect(e.crashed).toBe(true);
+      expect(e.message).toMatch(/stopped answering/);
+      expect(workers[0].terminated).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('cancel stops the job quietly (CancelledError), not as a failure', async () => {
+    const { c, workers } = client();
+    const job = c.apply(view).catch((x: unknown) => x);
+    expect(c.busy).toBe(true);
+    c.cancel();
+    expect(await job).toBeInstanceOf(CancelledError);
+    expect(workers[0].terminated).toBe(true);
+    expect(c.busy).toBe(false);
+  });
+});
