@@ -21,11 +21,11 @@
 //                           gunzipSync (as the app), the varint walk of floors.ts
 //   perf                    ~100 MB of `perf script` text (gen-perf.ts): drop → first paint vs the
 //                           floor: read, transfer to a worker, TextDecoder, split into lines
-// Memory: peak RSS of Chromium's renderer processes (those launched by this run), read as the sum
-// of VmHWM over them in /proc/<pid>/status, the peaks reset (clear_refs 5) just before the measured
-// drop. The page's dedicated workers run in its renderer, so this covers the page, its workers and
-// the file buffers; not the browser or GPU processes. A sum of per-process peaks: an upper bound
-// of the peak of the sum (the other renderers are idle and small).
+// Memory (new parts): the peak RSS of the page's renderer process, VmHWM in /proc/<pid>/status
+// of the largest of the renderers this run launched, reset (clear_refs 5) just before the measured
+// drop; each run in a new page of its own browser context, so a renderer of its own. The page's
+// dedicated workers run in its renderer: this covers the page, its workers, the file buffers; not
+// the browser or GPU process. Printed with the RSS at the reset (the app loaded, no profile).
 //
 // BENCH_TRACE=1 also records a Chromium trace of the last run (bench/out/trace.json) and prints
 // where the time between the two marks went, per thread (page main thread, the worker).
@@ -105,28 +105,40 @@ function rendererPids(): number[] {
   return out;
 }
 
-/** Resets the renderers' peak RSS (VmHWM) to their current RSS; returns that RSS (MB). */
-function resetPeaks(): number {
+/** A /proc/<pid>/status field in MB (0 if the process is gone). */
+function statusMB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return Number(m?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resets the renderers' peak RSS (VmHWM) to their current RSS; returns that RSS (MB) by pid. */
+function resetPeaks(): Map<number, number> {
+  const rss = new Map<number, number>();
   for (const pid of rendererPids()) {
     try {
       writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      rss.set(pid, statusMB(pid, 'VmRSS'));
     } catch {}
   }
-  return rendererMB('VmRSS');
+  return rss;
 }
 
-/** The sum over the renderers of a /proc/<pid>/status field (VmHWM: peak since resetPeaks), in MB. */
-function rendererMB(field: 'VmHWM' | 'VmRSS'): number {
-  let kb = 0;
-  const re = new RegExp(`${field}:\\s+(\\d+)`);
+/**
+ * The page's renderer's peak RSS since resetPeaks, and its RSS then (MB): the renderer with the
+ * largest VmHWM (the others are idle: a spare renderer, the start page's).
+ */
+function peakRss(before: Map<number, number>): { peakMB: number; beforeMB: number } {
+  let best = { peakMB: 0, beforeMB: 0 };
   for (const pid of rendererPids()) {
-    try {
-      kb += Number(re.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {}
+    const peakMB = statusMB(pid, 'VmHWM');
+    if (peakMB > best.peakMB) best = { peakMB, beforeMB: before.get(pid) ?? 0 };
   }
-  return kb / 1024;
+  return best;
 }
-const peakRss = () => rendererMB('VmHWM');
 
 /** Source text of a bench function for a worker (tsx wraps inner functions in __name()). */
 const workerFn = (f: (...args: never[]) => unknown) => `var __name = (f) => f;\n${f.toString()}\n`;
@@ -234,7 +246,7 @@ async function openInApp(
   await page.evaluate(`navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true`);
   await page.waitForLoadState('networkidle');
   await page.evaluate(() => performance.clearMarks());
-  const beforeMB = resetPeaks();
+  const before = resetPeaks();
   await page.getByLabel('Open profile').setInputFiles(files);
   await page.getByRole('img', { name: /Flame graph of/ }).waitFor({ timeout: 120_000 });
   // First paint may come from the coarse preview tree; `ready` is when the full tree is in.
@@ -244,7 +256,7 @@ async function openInApp(
   await page.waitForFunction(() => performance.getEntriesByName('flamelens:first-paint').length > 0, null, {
     timeout: 120_000,
   });
-  const peakMB = peakRss();
+  const memory = peakRss(before);
   // A string, not a function: tsx's name helpers do not exist in the page.
   const t: { paint: number; ready: number; parse: number; fold: number; tree: number } =
     await page.evaluate(`(() => {
@@ -256,7 +268,7 @@ async function openInApp(
       parse: t.parseMs, fold: t.foldMs, tree: t.treeMs,
     };
   })()`);
-  return { ...t, peakMB, beforeMB };
+  return { ...t, ...memory };
 }
 
 /**
@@ -269,18 +281,18 @@ async function compareInApp(
   file: string,
 ): Promise<{ painted: number; peakMB: number; beforeMB: number }> {
   await page.evaluate(() => performance.clearMarks());
-  const beforeMB = resetPeaks();
+  const before = resetPeaks();
   await page.getByLabel('Compare with another profile').setInputFiles(file);
   await page.getByRole('region', { name: 'Differential flame graph' }).waitFor({ timeout: 300_000 });
   await page.waitForFunction(() => performance.getEntriesByName('flamelens:diff-painted').length > 0, null, {
     timeout: 300_000,
   });
-  const peakMB = peakRss();
+  const memory = peakRss(before);
   const painted = (await page.evaluate(`(() => {
     const mark = (n) => performance.getEntriesByName(n)[0].startTime;
     return mark('flamelens:diff-painted') - mark('flamelens:compare-received');
   })()`)) as number;
-  return { painted, peakMB, beforeMB };
+  return { painted, ...memory };
 }
 
 interface CpuProfile {
@@ -523,7 +535,6 @@ async function benchGperf(page: Page, browser: import('@playwright/test').Browse
       `drop → full call tree in the page:                    ${fmt(median(app.map((a) => a.ready)))}  (the first paint shows a coarse tree of what is wide enough to draw)`,
     );
     console.log(`targets: first paint ≤ 3× baseline and ≤ 1500 ms`);
-    console.log(`renderer memory, drop → full call tree:               ${mem(app)}`);
     const f = frameStats(frames);
     console.log(
       `interaction (wheel zoom, pan, hover; ${frames.length} painted of 100): median frame ${fmt(f.median)}, p95 ${fmt(f.p95)}  (targets ≤ 16 ms, ≤ 33 ms)`,
@@ -550,14 +561,16 @@ async function benchGperf(page: Page, browser: import('@playwright/test').Browse
  * ratio is to the same runs' drop → full call tree of the first. Then the interactions on the
  * differential graph the last run painted.
  */
-async function benchDiff(page: Page): Promise<() => void> {
+async function benchDiff(fresh: () => Promise<Page>): Promise<() => void> {
   const opens: Open[] = [];
   const diffs: Awaited<ReturnType<typeof compareInApp>>[] = [];
+  let page: Page | undefined;
   for (let r = 0; r < RUNS; r++) {
+    page = await fresh();
     opens.push(await openInApp(page));
     diffs.push(await compareInApp(page, PROFILE_B));
   }
-  const frames = (await page.evaluate(INTERACTIONS)) as number[];
+  const frames = page ? ((await page.evaluate(INTERACTIONS)) as number[]) : [];
   return () => {
     const ready = median(opens.map((a) => a.ready));
     const painted = median(diffs.map((d) => d.painted));
@@ -579,10 +592,17 @@ async function benchDiff(page: Page): Promise<() => void> {
 }
 
 /** Another format: drop → first paint next to its floor in a worker, each run paired. */
-async function benchFormat(page: Page, label: string, file: string, floorSrc: string, floorWhat: string) {
+async function benchFormat(
+  fresh: () => Promise<Page>,
+  label: string,
+  file: string,
+  floorSrc: string,
+  floorWhat: string,
+) {
   const opens: Open[] = [];
   const floors: Awaited<ReturnType<typeof floorInPage>>[] = [];
   for (let r = 0; r < RUNS; r++) {
+    const page = await fresh();
     opens.push(await openInApp(page, [file]));
     floors.push(await floorInPage(page, file, floorSrc));
   }
@@ -656,20 +676,34 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     const browser = await chromium.launch({ executablePath: exe, args: CHROMIUM_ARGS });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const viewport = { width: 1280, height: 800 };
+    let page = await browser.newPage({ viewport });
+    // The new parts open each run in a new page of its own context: a new renderer process, so
+    // its peak RSS is this run's, not what an earlier page left in the process.
+    const fresh = async () => {
+      await page.close();
+      page = await browser.newPage({ viewport });
+      return page;
+    };
     const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const loadAtStart = load();
     const reports: (() => void)[] = [];
     if (ONLY.has('gperf')) reports.push(await benchGperf(page, browser));
-    if (ONLY.has('diff')) reports.push(await benchDiff(page));
+    if (ONLY.has('diff')) reports.push(await benchDiff(fresh));
     if (ONLY.has('pprof'))
       reports.push(
-        await benchFormat(page, 'pprof', PPROF, PPROF_FLOOR_WORKER, 'read + transfer + gunzip + varint walk'),
+        await benchFormat(
+          fresh,
+          'pprof',
+          PPROF,
+          PPROF_FLOOR_WORKER,
+          'read + transfer + gunzip + varint walk',
+        ),
       );
     if (ONLY.has('perf'))
       reports.push(
         await benchFormat(
-          page,
+          fresh,
           'perf script',
           PERF,
           PERF_FLOOR_WORKER,
