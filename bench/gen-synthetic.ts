@@ -31,10 +31,23 @@ function hex(n: number): string {
   return n.toString(16).padStart(12, '0');
 }
 
-/** A profile of about `targetBytes` bytes; the same (targetBytes, seed) gives the same bytes. */
-export function makeSyntheticProfile(targetBytes: number, seed: number): Uint8Array {
+/**
+ * How a second profile differs from the first one made with the same seed (for comparisons): each
+ * record is drawn as in the first, then a `fraction` of them (chosen by a second generator seeded
+ * with `seed`) take a new count and a new walk of the call graph from a random depth on, keeping
+ * their length. The rest stay identical, so most paths are shared.
+ */
+export interface Perturbation {
+  seed: number;
+  fraction: number;
+}
+
+/** A profile of about `targetBytes` bytes; the same (targetBytes, seed[, perturb]) gives the same bytes. */
+export function makeSyntheticProfile(targetBytes: number, seed: number, perturb?: Perturbation): Uint8Array {
   const rnd = prng(seed);
   const pick = (n: number) => Math.floor(rnd() * n);
+  const prnd = perturb ? prng(perturb.seed) : rnd;
+  const ppick = (n: number) => Math.floor(prnd() * n);
   // Functions: 1500 in the binary, 200 in libc; each with 4 call-site (return) addresses.
   const nBin = 1500;
   const nLibc = 200;
@@ -66,8 +79,20 @@ export function makeSyntheticProfile(targetBytes: number, seed: number): Uint8Ar
       f = callees[f][pick(3)];
     }
     stack.push(rnd() < 0.2 ? fnBase[nBin + pick(nLibc)] + pick(64) : fnBase[f] + 0x40 + pick(256));
+    let count = 1 + (rnd() < 0.05 ? pick(3) : 0);
+    if (perturb && prnd() < perturb.fraction) {
+      // root frames stay; the walk changes from `from` on (a new leaf at least)
+      const from = root.length + ppick(stack.length - root.length);
+      let g = ppick(nBin);
+      for (let k = from; k < stack.length - 1; k++) {
+        stack[k] = fnBase[g] + 0x10 + ppick(4) * 0x37;
+        g = callees[g][ppick(3)];
+      }
+      stack[stack.length - 1] = fnBase[g] + 0x40 + ppick(256);
+      count = 1 + ppick(3);
+    }
     const rec = new Float64Array(2 + stack.length);
-    rec[0] = 1 + (rnd() < 0.05 ? pick(3) : 0);
+    rec[0] = count;
     rec[1] = stack.length;
     for (let k = 0; k < stack.length; k++) rec[2 + k] = stack[stack.length - 1 - k]; // leaf first
     chunks.push(rec);

@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { parsePerfScript } from '../src/core/formats/perfscript';
 import { foldProfile } from '../src/core/model/fold';
+import { splitLines } from './floors';
 import { makeSyntheticPerfScript } from './gen-perf';
 
 const file = process.argv[2] ?? 'bench/out/synthetic-100mb.perf.txt';
@@ -29,16 +30,7 @@ for (let r = 0; r < runs; r++) {
   const t0 = performance.now();
   const bytes = new Uint8Array(readFileSync(file));
   const t1 = performance.now();
-  const text = new TextDecoder('utf-8').decode(bytes);
-  let lines = 0;
-  let chars = 0;
-  for (let pos = 0; pos < text.length; ) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    chars += text.slice(pos, nl).length;
-    lines++;
-    pos = nl + 1;
-  }
+  const { lines, chars } = splitLines(bytes);
   const t2 = performance.now();
   const c2 = cpuMs();
   const raw = parsePerfScript(bytes);

@@ -10,52 +10,11 @@ import { gunzipSync } from 'fflate';
 import { isGzip } from '../src/core/formats/detect';
 import { parsePprof } from '../src/core/formats/pprof';
 import { foldProfile } from '../src/core/model/fold';
+import { floorWalk } from './floors';
 
 const file = process.argv[2] ?? 'bench/out/synthetic-100mb.pb.gz';
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** One walk over the fields, and over every varint inside each sample; no checks: the floor. */
-function floorWalk(b: Uint8Array): number {
-  let p = 0;
-  let h = 0;
-  const varint = (): number => {
-    let v = 0;
-    let s = 0;
-    let c: number;
-    do {
-      c = b[p++];
-      if (s < 28) v |= (c & 0x7f) << s;
-      s += 7;
-    } while (c >= 0x80);
-    return v >>> 0;
-  };
-  while (p < b.length) {
-    const key = varint();
-    const wt = key & 7;
-    if (wt === 0) {
-      varint();
-      continue;
-    }
-    if (wt !== 2) throw new Error('unexpected wire type');
-    const len = varint();
-    const end = p + len;
-    if (key >>> 3 !== 2) {
-      p = end;
-      continue;
-    }
-    // a sample: every varint of its fields (location ids, values, labels)
-    while (p < end) {
-      const k = varint();
-      if ((k & 7) === 2) {
-        const n = varint();
-        const e = p + n;
-        while (p < e) h = (h + varint()) | 0;
-      } else h = (h + varint()) | 0;
-    }
-  }
-  return h;
-}
 
 const t: Record<string, number[]> = { read: [], gunzip: [], 'floor walk': [], 'our parse': [], fold: [] };
 let info = '';

@@ -9,17 +9,41 @@
 //                           flamelens:ready, each run paired; includes reading the ELF, the
 //                           demangler's lazy load in the worker, the symbol table and the lookups
 //
+// New parts, each next to its own same-run figure (BENCH_ONLY=gperf,diff,pprof,perf picks parts;
+// default all; gperf is everything above):
+//   diff                    open the synthetic profile, then compare it with a perturbed copy (a
+//                           tenth of its records changed, gen-synthetic.ts): "Compare with another
+//                           profile" → flamelens:compare-received → flamelens:diff-painted, as a
+//                           ratio to drop → flamelens:ready of opening one (the same runs); then
+//                           the interaction sequence on the differential graph
+//   pprof                   a ~100 MB (uncompressed) gzipped profile.proto (gen-pprof.ts): drop →
+//                           first paint vs the floor: read, transfer to a worker, fflate's
+//                           gunzipSync (as the app), the varint walk of floors.ts
+//   perf                    ~100 MB of `perf script` text (gen-perf.ts): drop → first paint vs the
+//                           floor: read, transfer to a worker, TextDecoder, split into lines
+// Memory (new parts): the peak RSS of the page's renderer process, VmHWM in /proc/<pid>/status
+// of the largest of the renderers this run launched, reset (clear_refs 5) just before the measured
+// drop; each run in a new page of its own browser context, so a renderer of its own. The page's
+// dedicated workers run in its renderer: this covers the page, its workers, the file buffers; not
+// the browser or GPU process. Printed with the RSS at the reset (the app loaded, no profile).
+//
 // BENCH_TRACE=1 also records a Chromium trace of the last run (bench/out/trace.json) and prints
 // where the time between the two marks went, per thread (page main thread, the worker).
 // BENCH_BUILD=0 reuses dist/; BENCH_PORT picks the preview port (the run fails if it is taken:
 // another engineer's server on it would be measured instead of ours).
 
 import { execSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
+import { gzipSync } from 'fflate';
 import { CHROMIUM_ARGS, chromiumPath, NO_BROWSER_MESSAGE } from '../e2e/browser';
+import { floorWalk, splitLines } from './floors';
 import { benchElfOptions, makeSyntheticElf } from './gen-elf';
+import { makeSyntheticPerfScript } from './gen-perf';
+import { makeSyntheticPprof } from './gen-pprof';
 import { makeSyntheticProfile } from './gen-synthetic';
 
 const MB = Number(process.env.BENCH_MB ?? 100);
@@ -38,6 +62,110 @@ const DIST = PROFILE_MAIN ? `${OUT}/dist-unminified` : `${OUT}/dist`;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+/** Renderer memory of runs (see resetPeaks): medians of the peak and of the RSS before the drop. */
+const mem = (xs: { peakMB: number; beforeMB: number }[]) =>
+  `peak RSS ${median(xs.map((x) => x.peakMB)).toFixed(0)} MB (${median(xs.map((x) => x.beforeMB)).toFixed(0)} MB before the drop)`;
+const PARTS = ['gperf', 'diff', 'pprof', 'perf'];
+const ONLY = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
+for (const p of ONLY) {
+  if (!PARTS.includes(p)) {
+    console.error(`BENCH_ONLY: unknown part ${p} (parts: ${PARTS.join(',')})`);
+    process.exit(2);
+  }
+}
+/** The comparison's second profile: the first with a tenth of its records changed. */
+const PROFILE_B = `${OUT}/synthetic-${MB}mb-b.prof`;
+/** The same bytes as `npx tsx bench/gen-pprof.ts bench/out/synthetic-100mb.pb.gz` at 100 MB. */
+const PPROF = `${OUT}/synthetic-${MB}mb.pb.gz`;
+const PERF = `${OUT}/synthetic-${MB}mb.perf.txt`;
+
+/** Renderer processes among this process's descendants (not another run's Chromium). */
+function rendererPids(): number[] {
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  const todo = [process.pid];
+  while (todo.length) {
+    for (const c of children.get(todo.pop()!) ?? []) {
+      todo.push(c);
+      try {
+        if (readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('--type=renderer')) out.push(c);
+      } catch {}
+    }
+  }
+  return out;
+}
+
+/** A /proc/<pid>/status field in MB (0 if the process is gone). */
+function statusMB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return Number(m?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resets the renderers' peak RSS (VmHWM) to their current RSS; returns that RSS (MB) by pid. */
+function resetPeaks(): Map<number, number> {
+  const rss = new Map<number, number>();
+  for (const pid of rendererPids()) {
+    try {
+      writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      rss.set(pid, statusMB(pid, 'VmRSS'));
+    } catch {}
+  }
+  return rss;
+}
+
+/**
+ * The page's renderer's peak RSS since resetPeaks, and its RSS then (MB): the renderer with the
+ * largest VmHWM (the others are idle: a spare renderer, the start page's).
+ */
+function peakRss(before: Map<number, number>): { peakMB: number; beforeMB: number } {
+  let best = { peakMB: 0, beforeMB: 0 };
+  for (const pid of rendererPids()) {
+    const peakMB = statusMB(pid, 'VmHWM');
+    if (peakMB > best.peakMB) best = { peakMB, beforeMB: before.get(pid) ?? 0 };
+  }
+  return best;
+}
+
+/** Source text of a bench function for a worker (tsx wraps inner functions in __name()). */
+const workerFn = (f: (...args: never[]) => unknown) => `var __name = (f) => f;\n${f.toString()}\n`;
+/** fflate's browser build (the package exports no path to it; it sits next to lib/). */
+const FFLATE_UMD = readFileSync(
+  join(dirname(createRequire(import.meta.url).resolve('fflate')), '../umd/index.js'),
+  'utf8',
+);
+
+/** pprof's floor: fflate's gunzipSync (the app's) and the varint walk of floors.ts. */
+const PPROF_FLOOR_WORKER = `${FFLATE_UMD}
+${workerFn(floorWalk)}
+onmessage = (e) => {
+  const t0 = performance.now();
+  const data = fflate.gunzipSync(new Uint8Array(e.data));
+  const t1 = performance.now();
+  const h = floorWalk(data);
+  postMessage({ h, ms: { gunzip: t1 - t0, walk: performance.now() - t1 } });
+};`;
+
+/** perf script's floor: TextDecoder and the line split of floors.ts. */
+const PERF_FLOOR_WORKER = `${workerFn(splitLines)}
+onmessage = (e) => {
+  const t0 = performance.now();
+  const r = splitLines(new Uint8Array(e.data));
+  postMessage({ lines: r.lines, ms: { 'decode + split': performance.now() - t0 } });
+};`;
 
 /** The baseline: the least any viewer must do. Read, transfer to a worker, hash each stack. */
 const BASELINE_WORKER = `
@@ -58,6 +186,18 @@ onmessage = (e) => {
 };`;
 
 async function baseline(page: Page): Promise<number> {
+  return (await floorInPage(page, PROFILE, BASELINE_WORKER)).total;
+}
+
+/**
+ * A floor in the page: read `file` (a hidden file input), transfer it to a worker running `src`,
+ * until the worker answers. `parts`: the worker's own timings (the numbers in its answer).
+ */
+async function floorInPage(
+  page: Page,
+  file: string,
+  src: string,
+): Promise<{ total: number; parts: Record<string, number> }> {
   await page.evaluate(() => {
     const input = document.createElement('input');
     input.type = 'file';
@@ -65,35 +205,48 @@ async function baseline(page: Page): Promise<number> {
     input.style.display = 'none';
     document.body.append(input);
   });
-  await page.setInputFiles('#bench-baseline', PROFILE);
+  await page.setInputFiles('#bench-baseline', file);
   return page.evaluate(async (src) => {
     const input = document.getElementById('bench-baseline') as HTMLInputElement;
     const file = input.files![0];
     const worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
     const t0 = performance.now();
     const buf = await file.arrayBuffer();
-    const done = new Promise<number>((resolve) => {
-      worker.onmessage = () => resolve(performance.now() - t0);
+    const read = performance.now() - t0;
+    const done = new Promise<{ total: number; data: unknown }>((resolve, reject) => {
+      worker.onmessage = (e) => resolve({ total: performance.now() - t0, data: e.data });
+      worker.onerror = (e) => reject(new Error(`floor worker: ${e.message}`));
     });
     worker.postMessage(buf, [buf]);
-    const ms = await done;
+    const { total, data } = await done;
     worker.terminate();
     input.remove();
-    return ms;
-  }, BASELINE_WORKER);
+    const ms = (data as { ms?: Record<string, number> } | null)?.ms;
+    const parts: Record<string, number> = { read, ...ms };
+    return { total, parts };
+  }, src);
 }
 
 /** Opens the files (one profile, maybe binaries) through the "Open profile" input, as one drop. */
 async function openInApp(
   page: Page,
   files: string[] = [PROFILE],
-): Promise<{ paint: number; ready: number; parse: number; fold: number; tree: number }> {
+): Promise<{
+  paint: number;
+  ready: number;
+  parse: number;
+  fold: number;
+  tree: number;
+  peakMB: number;
+  beforeMB: number;
+}> {
   await page.goto(`http://127.0.0.1:${PORT}/`);
   // A user drops a file into a page that has finished loading: let the service worker finish
   // precaching first (on the first visit it competes with reading the file, adding ~300 ms).
   await page.evaluate(`navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true`);
   await page.waitForLoadState('networkidle');
   await page.evaluate(() => performance.clearMarks());
+  const before = resetPeaks();
   await page.getByLabel('Open profile').setInputFiles(files);
   await page.getByRole('img', { name: /Flame graph of/ }).waitFor({ timeout: 120_000 });
   // First paint may come from the coarse preview tree; `ready` is when the full tree is in.
@@ -103,8 +256,10 @@ async function openInApp(
   await page.waitForFunction(() => performance.getEntriesByName('flamelens:first-paint').length > 0, null, {
     timeout: 120_000,
   });
+  const memory = peakRss(before);
   // A string, not a function: tsx's name helpers do not exist in the page.
-  return page.evaluate(`(() => {
+  const t: { paint: number; ready: number; parse: number; fold: number; tree: number } =
+    await page.evaluate(`(() => {
     const mark = (n) => performance.getEntriesByName(n)[0].startTime;
     const t = JSON.parse(document.querySelector('[data-timings]').getAttribute('data-timings'));
     return {
@@ -113,6 +268,31 @@ async function openInApp(
       parse: t.parseMs, fold: t.foldMs, tree: t.treeMs,
     };
   })()`);
+  return { ...t, ...memory };
+}
+
+/**
+ * With a profile open, compares it with `file` through "Compare with another profile" (what a
+ * drop on the overlay's compare target calls too): flamelens:compare-received →
+ * flamelens:diff-painted, the differential graph's first paint.
+ */
+async function compareInApp(
+  page: Page,
+  file: string,
+): Promise<{ painted: number; peakMB: number; beforeMB: number }> {
+  await page.evaluate(() => performance.clearMarks());
+  const before = resetPeaks();
+  await page.getByLabel('Compare with another profile').setInputFiles(file);
+  await page.getByRole('region', { name: 'Differential flame graph' }).waitFor({ timeout: 300_000 });
+  await page.waitForFunction(() => performance.getEntriesByName('flamelens:diff-painted').length > 0, null, {
+    timeout: 300_000,
+  });
+  const memory = peakRss(before);
+  const painted = (await page.evaluate(`(() => {
+    const mark = (n) => performance.getEntriesByName(n)[0].startTime;
+    return mark('flamelens:diff-painted') - mark('flamelens:compare-received');
+  })()`)) as number;
+  return { painted, ...memory };
 }
 
 interface CpuProfile {
@@ -269,6 +449,182 @@ async function viewLongTasks(page: Page): Promise<{ longest: number; count: numb
   return { longest: tasks.length ? Math.max(...tasks) : 0, count: tasks.length, steps };
 }
 
+/** Median and p95 of frame times. */
+function frameStats(frames: number[]): { median: number; p95: number } {
+  const sorted = [...frames].sort((a, c) => a - c);
+  const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
+  return { median: median(frames) ?? 0, p95 };
+}
+
+type Open = Awaited<ReturnType<typeof openInApp>>;
+
+/** The gperftools profile: first paint, worker stages, interactions, views, symbolization. */
+async function benchGperf(page: Page, browser: import('@playwright/test').Browser): Promise<() => void> {
+  const bytes = statSync(PROFILE).size;
+  const base: number[] = [];
+  const app: Open[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const traced = TRACE && r === RUNS - 1;
+    if (traced) {
+      await browser.startTracing(page, {
+        path: `${OUT}/trace.json`,
+        categories: ['devtools.timeline', 'blink.user_timing', 'v8', 'disabled-by-default-devtools.timeline'],
+      });
+    }
+    const cdp = PROFILE_MAIN && r === RUNS - 1 ? await page.context().newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    app.push(await openInApp(page));
+    if (traced) await browser.stopTracing();
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(`${OUT}/main-thread.cpuprofile`, JSON.stringify(profile));
+      summarizeCpuProfile(profile);
+    }
+    base.push(await baseline(page));
+  }
+  // Interactions and views on the profile the last run opened (reopen it: the baseline ran since).
+  await openInApp(page);
+  const frames = (await page.evaluate(INTERACTIONS)) as number[];
+  const viewsCdp = PROFILE_MAIN ? await page.context().newCDPSession(page) : null;
+  if (viewsCdp) {
+    await viewsCdp.send('Profiler.enable');
+    await viewsCdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await viewsCdp.send('Profiler.start');
+  }
+  const views = await viewLongTasks(page);
+  if (viewsCdp) {
+    const { profile } = await viewsCdp.send('Profiler.stop');
+    writeFileSync(`${OUT}/views-main-thread.cpuprofile`, JSON.stringify(profile));
+    console.log('while applying views:');
+    summarizeCpuProfile(profile);
+  }
+  // Symbolization: each run opens the profile without and with its binary, alternating which
+  // goes first (a fresh page each: the worker loads the demangler again, as on a user's first
+  // drop with binaries).
+  const plain: Open[] = [];
+  const symbolized: Open[] = [];
+  const openSymbolized = async () => {
+    symbolized.push(await openInApp(page, [PROFILE, ELF]));
+    const ok = await page.locator('section[aria-label="Symbols"] li.ok').allInnerTexts();
+    if (!ok.some((t) => t.includes('from bench'))) {
+      throw new Error(`the binary did not symbolize the profile (Symbols panel: ${JSON.stringify(ok)})`);
+    }
+  };
+  for (let r = 0; r < RUNS; r++) {
+    if (r % 2) await openSymbolized();
+    plain.push(await openInApp(page));
+    if (r % 2 === 0) await openSymbolized();
+  }
+  return () => {
+    const paint = median(app.map((a) => a.paint));
+    const b = median(base);
+    const worker = median(app.map((a) => a.parse + a.fold + a.tree));
+    console.log(`profile: ${PROFILE} (${(bytes / 1048576).toFixed(1)} MB), ${RUNS} runs, medians`);
+    console.log(`baseline (read + transfer + hash every stack in a worker): ${fmt(b)}`);
+    console.log(
+      `drop → first paint:                                    ${fmt(paint)}  (${(paint / b).toFixed(2)}× baseline)`,
+    );
+    console.log(
+      `worker parse + fold + tree:                            ${fmt(worker)}  (parse ${fmt(median(app.map((a) => a.parse)))}, fold ${fmt(median(app.map((a) => a.fold)))}, tree ${fmt(median(app.map((a) => a.tree)))})`,
+    );
+    console.log(
+      `drop → full call tree in the page:                    ${fmt(median(app.map((a) => a.ready)))}  (the first paint shows a coarse tree of what is wide enough to draw)`,
+    );
+    console.log(`targets: first paint ≤ 3× baseline and ≤ 1500 ms`);
+    const f = frameStats(frames);
+    console.log(
+      `interaction (wheel zoom, pan, hover; ${frames.length} painted of 100): median frame ${fmt(f.median)}, p95 ${fmt(f.p95)}  (targets ≤ 16 ms, ≤ 33 ms)`,
+    );
+    console.log(
+      `views (step + its longest task in ms: ${views.steps.join(', ')}): longest main-thread task ${fmt(views.longest)}, ${views.count} tasks over 50 ms  (target ≤ 100 ms)`,
+    );
+    const readyPlain = median(plain.map((a) => a.ready));
+    const readySym = median(symbolized.map((a) => a.ready));
+    const runs = (xs: { ready: number }[]) => xs.map((a) => a.ready.toFixed(0)).join(', ');
+    console.log(
+      `symbolizing against a ${ELF_SYMBOLS / 1000}k-symbol binary adds: ${fmt(readySym - readyPlain)} (ready ${fmt(readySym)} vs ${fmt(readyPlain)} without)  (target ≤ 1000 ms)`,
+    );
+    console.log(`  drop → ready per run, ms: with the binary ${runs(symbolized)}; without ${runs(plain)}`);
+    console.log(
+      `  worker with vs without the binary: fold ${fmt(median(symbolized.map((a) => a.fold)))} vs ${fmt(median(plain.map((a) => a.fold)))}, tree ${fmt(median(symbolized.map((a) => a.tree)))} vs ${fmt(median(plain.map((a) => a.tree)))}, parse ${fmt(median(symbolized.map((a) => a.parse)))} vs ${fmt(median(plain.map((a) => a.parse)))}  (${(statSync(ELF).size / 1048576).toFixed(1)} MB ELF; the rest of the difference is reading it, the demangler's load, the symbol table)`,
+    );
+    if (TRACE) summarizeTrace(`${OUT}/trace.json`);
+  };
+}
+
+/**
+ * A comparison of two profiles: each run opens the first and compares it with the second; the
+ * ratio is to the same runs' drop → full call tree of the first. Then the interactions on the
+ * differential graph the last run painted.
+ */
+async function benchDiff(fresh: () => Promise<Page>): Promise<() => void> {
+  const opens: Open[] = [];
+  const diffs: Awaited<ReturnType<typeof compareInApp>>[] = [];
+  let page: Page | undefined;
+  for (let r = 0; r < RUNS; r++) {
+    page = await fresh();
+    opens.push(await openInApp(page));
+    diffs.push(await compareInApp(page, PROFILE_B));
+  }
+  const frames = page ? ((await page.evaluate(INTERACTIONS)) as number[]) : [];
+  return () => {
+    const ready = median(opens.map((a) => a.ready));
+    const painted = median(diffs.map((d) => d.painted));
+    const f = frameStats(frames);
+    console.log(
+      `diff: ${PROFILE} compared with ${PROFILE_B} (${(statSync(PROFILE_B).size / 1048576).toFixed(1)} MB, a tenth of the records changed), ${RUNS} runs, medians`,
+    );
+    console.log(`  opening the first, drop → full call tree:             ${fmt(ready)}  ${mem(opens)}`);
+    console.log(
+      `  compare → differential graph painted:                ${fmt(painted)}  (${(painted / ready).toFixed(2)}× opening one; target ≤ 2×)  ${mem(diffs)}`,
+    );
+    console.log(
+      `  per run, ms: open ${opens.map((a) => a.ready.toFixed(0)).join(', ')}; compare ${diffs.map((d) => d.painted.toFixed(0)).join(', ')}`,
+    );
+    console.log(
+      `  interaction on the differential graph (${frames.length} painted of 100): median frame ${fmt(f.median)}, p95 ${fmt(f.p95)}  (targets ≤ 16 ms, ≤ 33 ms)`,
+    );
+  };
+}
+
+/** Another format: drop → first paint next to its floor in a worker, each run paired. */
+async function benchFormat(
+  fresh: () => Promise<Page>,
+  label: string,
+  file: string,
+  floorSrc: string,
+  floorWhat: string,
+) {
+  const opens: Open[] = [];
+  const floors: Awaited<ReturnType<typeof floorInPage>>[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const page = await fresh();
+    opens.push(await openInApp(page, [file]));
+    floors.push(await floorInPage(page, file, floorSrc));
+  }
+  return () => {
+    const floor = median(floors.map((x) => x.total));
+    const paint = median(opens.map((a) => a.paint));
+    const parts = Object.keys(floors[0].parts)
+      .map((k) => `${k} ${fmt(median(floors.map((x) => x.parts[k])))}`)
+      .join(', ');
+    console.log(
+      `${label}: ${file} (${(statSync(file).size / 1048576).toFixed(1)} MB file), ${RUNS} runs, medians`,
+    );
+    console.log(`  floor (${floorWhat}):  ${fmt(floor)}  (${parts})`);
+    console.log(
+      `  drop → first paint:  ${fmt(paint)}  (${(paint / floor).toFixed(2)}× floor; target ≤ 3×)  ${mem(opens)}`,
+    );
+    console.log(
+      `  drop → full call tree: ${fmt(median(opens.map((a) => a.ready)))}; worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
+    );
+  };
+}
+
 async function main() {
   const exe = chromiumPath();
   if (!exe) {
@@ -276,15 +632,26 @@ async function main() {
     process.exit(1);
   }
   mkdirSync(OUT, { recursive: true });
-  if (!existsSync(PROFILE)) {
+  if ((ONLY.has('gperf') || ONLY.has('diff')) && !existsSync(PROFILE)) {
     console.log(`generating ${PROFILE} …`);
     writeFileSync(PROFILE, makeSyntheticProfile(MB * 1024 * 1024, 42));
   }
-  if (!existsSync(ELF)) {
+  if (ONLY.has('diff') && !existsSync(PROFILE_B)) {
+    console.log(`generating ${PROFILE_B} …`);
+    writeFileSync(PROFILE_B, makeSyntheticProfile(MB * 1024 * 1024, 42, { seed: 43, fraction: 0.1 }));
+  }
+  if (ONLY.has('gperf') && !existsSync(ELF)) {
     console.log(`generating ${ELF} (${ELF_SYMBOLS} symbols) …`);
     writeFileSync(ELF, makeSyntheticElf(benchElfOptions(ELF_SYMBOLS)));
   }
-  const bytes = statSync(PROFILE).size;
+  if (ONLY.has('pprof') && !existsSync(PPROF)) {
+    console.log(`generating ${PPROF} …`);
+    writeFileSync(PPROF, gzipSync(makeSyntheticPprof(Math.round(MB * 1e6), 1), { level: 6 }));
+  }
+  if (ONLY.has('perf') && !existsSync(PERF)) {
+    console.log(`generating ${PERF} …`);
+    makeSyntheticPerfScript(PERF, MB);
+  }
   if (!existsSync(`${DIST}/index.html`) || process.env.BENCH_BUILD !== '0')
     execSync(`npx vite build --outDir ${DIST} --emptyOutDir${PROFILE_MAIN ? ' --minify false' : ''}`, {
       stdio: 'ignore',
@@ -309,105 +676,45 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     const browser = await chromium.launch({ executablePath: exe, args: CHROMIUM_ARGS });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const base: number[] = [];
-    const app: Awaited<ReturnType<typeof openInApp>>[] = [];
-    for (let r = 0; r < RUNS; r++) {
-      const traced = TRACE && r === RUNS - 1;
-      if (traced) {
-        await browser.startTracing(page, {
-          path: `${OUT}/trace.json`,
-          categories: [
-            'devtools.timeline',
-            'blink.user_timing',
-            'v8',
-            'disabled-by-default-devtools.timeline',
-          ],
-        });
-      }
-      const cdp = PROFILE_MAIN && r === RUNS - 1 ? await page.context().newCDPSession(page) : null;
-      if (cdp) {
-        await cdp.send('Profiler.enable');
-        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-        await cdp.send('Profiler.start');
-      }
-      app.push(await openInApp(page));
-      if (traced) await browser.stopTracing();
-      if (cdp) {
-        const { profile } = await cdp.send('Profiler.stop');
-        writeFileSync(`${OUT}/main-thread.cpuprofile`, JSON.stringify(profile));
-        summarizeCpuProfile(profile);
-      }
-      base.push(await baseline(page));
-    }
-    // Interactions and views on the profile the last run opened (reopen it: the baseline ran since).
-    await openInApp(page);
-    const frames = (await page.evaluate(INTERACTIONS)) as number[];
-    const viewsCdp = PROFILE_MAIN ? await page.context().newCDPSession(page) : null;
-    if (viewsCdp) {
-      await viewsCdp.send('Profiler.enable');
-      await viewsCdp.send('Profiler.setSamplingInterval', { interval: 200 });
-      await viewsCdp.send('Profiler.start');
-    }
-    const views = await viewLongTasks(page);
-    if (viewsCdp) {
-      const { profile } = await viewsCdp.send('Profiler.stop');
-      writeFileSync(`${OUT}/views-main-thread.cpuprofile`, JSON.stringify(profile));
-      console.log('while applying views:');
-      summarizeCpuProfile(profile);
-    }
-    // Symbolization: each run opens the profile without and with its binary, alternating which
-    // goes first (a fresh page each: the worker loads the demangler again, as on a user's first
-    // drop with binaries).
-    const plain: Awaited<ReturnType<typeof openInApp>>[] = [];
-    const symbolized: Awaited<ReturnType<typeof openInApp>>[] = [];
-    const openSymbolized = async () => {
-      symbolized.push(await openInApp(page, [PROFILE, ELF]));
-      const ok = await page.locator('section[aria-label="Symbols"] li.ok').allInnerTexts();
-      if (!ok.some((t) => t.includes('from bench'))) {
-        throw new Error(`the binary did not symbolize the profile (Symbols panel: ${JSON.stringify(ok)})`);
-      }
+    const viewport = { width: 1280, height: 800 };
+    let page = await browser.newPage({ viewport });
+    // The new parts open each run in a new page of its own context: a new renderer process, so
+    // its peak RSS is this run's, not what an earlier page left in the process.
+    const fresh = async () => {
+      await page.close();
+      page = await browser.newPage({ viewport });
+      return page;
     };
-    for (let r = 0; r < RUNS; r++) {
-      if (r % 2) await openSymbolized();
-      plain.push(await openInApp(page));
-      if (r % 2 === 0) await openSymbolized();
-    }
+    const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    const loadAtStart = load();
+    const reports: (() => void)[] = [];
+    if (ONLY.has('gperf')) reports.push(await benchGperf(page, browser));
+    if (ONLY.has('diff')) reports.push(await benchDiff(fresh));
+    if (ONLY.has('pprof'))
+      reports.push(
+        await benchFormat(
+          fresh,
+          'pprof',
+          PPROF,
+          PPROF_FLOOR_WORKER,
+          'read + transfer + gunzip + varint walk',
+        ),
+      );
+    if (ONLY.has('perf'))
+      reports.push(
+        await benchFormat(
+          fresh,
+          'perf script',
+          PERF,
+          PERF_FLOOR_WORKER,
+          'read + transfer + decode + split lines',
+        ),
+      );
     await browser.close();
-    const paint = median(app.map((a) => a.paint));
-    const b = median(base);
-    const worker = median(app.map((a) => a.parse + a.fold + a.tree));
-    console.log(`profile: ${PROFILE} (${(bytes / 1048576).toFixed(1)} MB), ${RUNS} runs, medians`);
-    console.log(`baseline (read + transfer + hash every stack in a worker): ${fmt(b)}`);
     console.log(
-      `drop → first paint:                                    ${fmt(paint)}  (${(paint / b).toFixed(2)}× baseline)`,
+      `load average (1, 5, 15 min): ${loadAtStart} at the start, ${load()} at the end (2 cores; ${RUNS} runs)`,
     );
-    console.log(
-      `worker parse + fold + tree:                            ${fmt(worker)}  (parse ${fmt(median(app.map((a) => a.parse)))}, fold ${fmt(median(app.map((a) => a.fold)))}, tree ${fmt(median(app.map((a) => a.tree)))})`,
-    );
-    console.log(
-      `drop → full call tree in the page:                    ${fmt(median(app.map((a) => a.ready)))}  (the first paint shows a coarse tree of what is wide enough to draw)`,
-    );
-    console.log(`targets: first paint ≤ 3× baseline and ≤ 1500 ms`);
-    const sorted = [...frames].sort((a, c) => a - c);
-    const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
-    console.log(
-      `interaction (wheel zoom, pan, hover; ${frames.length} painted of 100): median frame ${fmt(median(frames))}, p95 ${fmt(p95)}  (targets ≤ 16 ms, ≤ 33 ms)`,
-    );
-    console.log(
-      `views (step + its longest task in ms: ${views.steps.join(', ')}): longest main-thread task ${fmt(views.longest)}, ${views.count} tasks over 50 ms  (target ≤ 100 ms)`,
-    );
-    const readyPlain = median(plain.map((a) => a.ready));
-    const readySym = median(symbolized.map((a) => a.ready));
-    const runs = (xs: { ready: number }[]) => xs.map((a) => a.ready.toFixed(0)).join(', ');
-    console.log(
-      `symbolizing against a ${ELF_SYMBOLS / 1000}k-symbol binary adds: ${fmt(readySym - readyPlain)} (ready ${fmt(readySym)} vs ${fmt(readyPlain)} without)  (target ≤ 1000 ms)`,
-    );
-    console.log(`  drop → ready per run, ms: with the binary ${runs(symbolized)}; without ${runs(plain)}`);
-    console.log(
-      `  worker with vs without the binary: fold ${fmt(median(symbolized.map((a) => a.fold)))} vs ${fmt(median(plain.map((a) => a.fold)))}, tree ${fmt(median(symbolized.map((a) => a.tree)))} vs ${fmt(median(plain.map((a) => a.tree)))}, parse ${fmt(median(symbolized.map((a) => a.parse)))} vs ${fmt(median(plain.map((a) => a.parse)))}  (${(statSync(ELF).size / 1048576).toFixed(1)} MB ELF; the rest of the difference is reading it, the demangler's load, the symbol table)`,
-    );
-    if (TRACE) summarizeTrace(`${OUT}/trace.json`);
+    for (const report of reports) report();
   } finally {
     try {
       if (server.pid) process.kill(-server.pid);
