@@ -16,7 +16,7 @@ export function SourcePanel({ analysis }: { analysis: Analysis }) {
   const name = frame !== null ? analysis.profile.frames.name[frame] : null;
   const [reply, setReply] = useState<SourceReply | null>(null);
   const [tab, setTab] = useState<'lines' | 'addresses'>('lines');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new analysis (symbols, sample type) asks again
+  // A new analysis (symbols, sample type) asks again.
   useEffect(() => {
     setReply(null);
     if (!name || analysis.functionsPending) return;
