@@ -10,13 +10,26 @@ export function Messages() {
   const dismiss = useStore((s) => s.dismissError);
   const warnings = useStore((s) => s.analysis?.profile.meta.warnings ?? NO_WARNINGS);
   const fileName = useStore((s) => s.analysis?.profile.meta.fileName);
-  if (!error && warnings.length === 0) return null;
+  const notice = useStore((s) => s.notice);
+  if (!error && !notice && warnings.length === 0) return null;
   return (
     <section className="messages" aria-label="Errors and warnings">
       {error && (
         <div className="error" role="alert">
           <strong>Could not open {error.fileName}:</strong> {error.message}
           <button type="button" onClick={dismiss} aria-label="Dismiss error">
+            ×
+          </button>
+        </div>
+      )}
+      {notice && (
+        <div className="notice" role="status" data-testid="notice">
+          {notice}
+          <button
+            type="button"
+            onClick={() => useStore.setState({ notice: null })}
+            aria-label="Dismiss notice"
+          >
             ×
           </button>
         </div>

@@ -1,7 +1,10 @@
 // What the page shows before a profile is open: what can be dropped, and two bundled examples.
 
-import { useState } from 'react';
-import { compareBuffers, openBuffers, setReopen } from './jobs';
+import { useEffect, useState } from 'react';
+import { formatBytes } from '../core/text/format';
+import { DEFAULT_VIEW } from '../core/view/schema';
+import { compareBuffers, openBuffers, openKept, setReopen } from './jobs';
+import { forgetRecent, listRecent, type RecentEntry } from './recent';
 
 /** A real libprofiler profile of a small C++ program, with the binary that symbolizes it. */
 export const EXAMPLE = {
@@ -72,6 +75,45 @@ export function StartPage() {
         <span className="muted">{COMPARE_EXAMPLE.label}</span>
       </p>
       {failed && <p role="alert">Could not load the example: {failed}</p>}
+      <RecentProfiles />
     </main>
+  );
+}
+
+/** Profiles opened from local files before, kept in this browser (never uploaded). */
+function RecentProfiles() {
+  const [recent, setRecent] = useState<RecentEntry[] | null>(null);
+  useEffect(() => {
+    void listRecent().then(setRecent);
+  }, []);
+  if (!recent || recent.length === 0) return null;
+  const forget = async (id?: string) => {
+    await forgetRecent(id);
+    setRecent(await listRecent());
+  };
+  return (
+    <section className="recent" aria-label="Recent profiles">
+      <h3>Recent profiles</h3>
+      <p className="muted">Kept in this browser with the binaries dropped for them; never uploaded.</p>
+      <ul>
+        {recent.map((e) => (
+          <li key={e.id}>
+            <button type="button" onClick={() => void openKept(e.id, DEFAULT_VIEW)}>
+              {e.name}
+            </button>{' '}
+            <span className="muted">
+              {e.files.length > 1 ? `+ ${e.files.length - 1} files · ` : ''}
+              {formatBytes(e.size)} · {new Date(e.when).toLocaleString()}
+            </span>{' '}
+            <button type="button" aria-label={`Forget ${e.name}`} onClick={() => void forget(e.id)}>
+              Forget
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => void forget()}>
+        Forget all
+      </button>
+    </section>
   );
 }

@@ -9,6 +9,7 @@ import { DEFAULT_VIEW, type ProfileSource, type ViewState, workerViewOf } from '
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
 import type { FileBuffer, PageAnalysis, SourceReply, ViewResult } from '../worker/protocol';
 import { carriedNode } from './carry';
+import { keepRecent, loadRecent, recentId } from './recent';
 import { type AppState, useStore } from './store';
 
 const client = new ProfileWorkerClient();
@@ -52,13 +53,21 @@ const progress = (phase: string, fraction: number) => set({ progress: { phase, f
 export function namedPlaces(
   a: PageAnalysis,
   view: ViewState,
-): { focusNode: number; selectedFrame: number | null } {
+): { focusNode: number; selectedFrame: number | null; notice?: string } {
   const name = (f: number) => a.profile.frames.name[f];
   const fn = view.fn ? a.profile.frames.name.indexOf(view.fn) : -1;
-  return {
-    focusNode: view.zoom.length > 0 ? nodeByNames(a.tree, view.zoom, name) : 0,
+  const focusNode = view.zoom.length > 0 ? nodeByNames(a.tree, view.zoom, name) : 0;
+  const out: { focusNode: number; selectedFrame: number | null; notice?: string } = {
+    focusNode,
     selectedFrame: fn >= 0 ? fn : null,
   };
+  // A zoom path the profile does not have (other symbols, other names): the nearest ancestor, said.
+  const reached = focusNode > 0 ? pathToNode(a.tree, focusNode).length : 0;
+  if (reached < view.zoom.length) {
+    const kept = view.zoom.slice(0, reached).join(' › ') || 'the whole profile';
+    out.notice = `The view's zoom (${view.zoom.join(' › ')}) is not in this profile: showing ${kept}.`;
+  }
+  return out;
 }
 
 /**
@@ -106,6 +115,7 @@ async function run(
         const named = namedPlaces(a, view);
         if (!prev.preview || patch.focusNode === 0) patch.focusNode = named.focusNode;
         patch.selectedFrame = named.selectedFrame;
+        patch.notice = named.notice ?? null;
         patch.fileSize = sizes?.get(a.profile.meta.fileName) ?? 0;
         patch.profileSerial = prev.profileSerial + 1;
       }
@@ -157,7 +167,54 @@ export async function openFiles(files: File[]): Promise<void> {
     });
     return;
   }
-  if (await openBuffers(buffers)) reopenShown = (view) => readAndOpen(files, view);
+  if (!(await openBuffers(buffers))) return;
+  reopenShown = (view) => readAndOpen(files, view);
+  await keepShown(files);
+}
+
+/**
+ * Keeps the files just opened in this browser (a new profile: a new entry; binaries dropped for the
+ * open one: added to its entry), and names the entry in the view (`#local=ID` in the URL).
+ */
+async function keepShown(files: File[]): Promise<void> {
+  const source = get().view.profiles.main.source;
+  if (source?.kind !== 'file') return;
+  const profileFile = files.find((f) => f.name === source.name);
+  const id = source.id ?? (profileFile ? recentId(profileFile) : undefined);
+  if (!id) return;
+  const kept = await keepRecent(
+    id,
+    source.name,
+    files.map((f) => ({ name: f.name, blob: f })),
+  );
+  if (!kept || source.id === kept) return;
+  const v = get().view;
+  if (v.profiles.main.source === source)
+    set({
+      view: {
+        ...v,
+        profiles: { ...v.profiles, main: { ...v.profiles.main, source: { ...source, id: kept } } },
+      },
+    });
+}
+
+/** Opens a profile kept in this browser (a reload, a `#local=` link), with `view`. */
+export async function openKept(id: string, view: ViewState): Promise<boolean> {
+  const entry = await loadRecent(id);
+  if (!entry) {
+    set({ notice: 'The profile this page showed is no longer kept in this browser: open it again.' });
+    return false;
+  }
+  const files = entry.files.map((f) => new File([f.blob], f.name));
+  const buffers = await Promise.all(
+    files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })),
+  );
+  const ok = await openBuffers(buffers, {
+    ...view,
+    profiles: { ...view.profiles, main: { source: { kind: 'file', name: entry.name, id } } },
+  });
+  if (ok) reopenShown = (v) => readAndOpen(files, v);
+  return ok;
 }
 
 async function readAndOpen(files: File[], view: ViewState): Promise<void> {

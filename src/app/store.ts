@@ -27,6 +27,8 @@ export interface AppState {
   symbols: SymbolsState | null;
   fileSize: number;
   error: LoadError | null;
+  /** Something worth saying that is no error (a link's zoom not found; a kept profile gone). */
+  notice: string | null;
 
   /** What is shown, as the URL says it (zoom and selection are kept as node/frame ids below). */
   view: ViewState;
@@ -76,6 +78,7 @@ export const useStore = create<AppState>()((set, get) => ({
   symbols: null,
   fileSize: 0,
   error: null,
+  notice: null,
   view: DEFAULT_VIEW,
   sandwich: null,
   labels: [],
@@ -96,7 +99,7 @@ export const useStore = create<AppState>()((set, get) => ({
   set: (patch) => set(patch),
   setLocalView: (patch) => set({ view: { ...get().view, ...patch } }),
   setTheme: (theme, chosen = true) => set({ theme, view: chosen ? { ...get().view, theme } : get().view }),
-  dismissError: () => set({ error: null }),
+  dismissError: () => set({ error: null, notice: null }),
   paintedFirstFrame: () => {
     if (!get().firstPaintPending) return;
     performance.mark('flamelens:first-paint');

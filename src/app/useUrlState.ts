@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { pathToNode } from '../core/model/calltree';
 import { decodeView, encodeView, sourceUrl, type ViewState } from '../core/view/schema';
-import { changeView, compareBuffers, namedPlaces, openBuffers, setReopen } from './jobs';
+import { changeView, compareBuffers, namedPlaces, openBuffers, openKept, setReopen } from './jobs';
 import { fetchProfile, loadProfileFromHash } from './profileUrl';
 import { type AppState, useStore } from './store';
 
@@ -52,7 +52,20 @@ export function useUrlState(): void {
       if (initial.theme) useStore.getState().setTheme(initial.theme);
     });
     let cancel = () => {};
-    if (sourceUrl(initial.profiles.main)) {
+    const kept = initial.profiles.main.source;
+    if (kept?.kind === 'file' && kept.id) {
+      // A reload of a local file: it is kept in this browser.
+      performance.mark('flamelens:file-received');
+      useStore.setState({
+        status: 'loading',
+        loadingName: 'the profile kept in this browser',
+        progress: { phase: 'read', fraction: 0 },
+      });
+      void applyingUrl(async () => {
+        if (!(await openKept(kept.id!, initial)))
+          useStore.setState({ status: 'idle', progress: null, loadingName: null });
+      });
+    } else if (sourceUrl(initial.profiles.main)) {
       cancel = loadProfileFromHash(location.hash, {
         onProgress: (fraction, name) =>
           useStore.setState({

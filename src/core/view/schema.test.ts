@@ -75,6 +75,12 @@ describe('view schema in the URL', () => {
       { key: 'k', op: 'focus', values: ['a'] },
       { key: 'n', op: 'ignore', min: 2 },
     ]);
+    // A kept local file is restorable by its id in this browser.
+    const kept = {
+      ...DEFAULT_VIEW,
+      profiles: { main: { source: { kind: 'file' as const, name: '', id: 'abc12' } } },
+    };
+    expect(decodeView(encodeView(kept))).toEqual(kept);
     // A local file is named in the view but never written to a link.
     expect(
       encodeView({ ...DEFAULT_VIEW, profiles: { main: { source: { kind: 'file', name: 'a.prof' } } } }),

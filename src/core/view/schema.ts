@@ -22,7 +22,11 @@ export type Orientation = 'flame' | 'icicle';
 export type ThemeName = 'light' | 'dark';
 
 /** Where a profile came from: a URL (restorable from a link) or a local file (its name only). */
-export type ProfileSource = { kind: 'url'; url: string } | { kind: 'file'; name: string };
+/**
+ * Where a profile came from: a URL (restorable from a link), or a local file (its name, and the id
+ * it is kept under in this browser, restorable by a reload: `#local=ID`).
+ */
+export type ProfileSource = { kind: 'url'; url: string } | { kind: 'file'; name: string; id?: string };
 
 export interface ProfileSlot {
   source?: ProfileSource;
@@ -157,6 +161,7 @@ export function encodeView(v: ViewState): string {
   const p = new URLSearchParams();
   const { main, base } = v.profiles;
   if (main.source?.kind === 'url') p.set('profileURL', main.source.url);
+  if (main.source?.kind === 'file' && main.source.id) p.set('local', main.source.id);
   if (base?.source?.kind === 'url') p.set('baseURL', base.source.url);
   if (main.sampleType) p.set('st', main.sampleType);
   if (base?.sampleType) p.set('bst', base.sampleType);
@@ -200,6 +205,9 @@ export function decodeView(hash: string): ViewState {
   };
   const url = p.get('profileURL')?.trim();
   if (url) v.profiles.main.source = { kind: 'url', url };
+  const local = p.get('local')?.trim();
+  if (!url && local && /^[0-9a-z]{1,16}$/.test(local))
+    v.profiles.main.source = { kind: 'file', name: '', id: local };
   const baseUrl = p.get('baseURL')?.trim();
   if (baseUrl) v.profiles.base = { source: { kind: 'url', url: baseUrl } };
   const st = p.get('st');
