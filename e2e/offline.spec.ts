@@ -36,7 +36,12 @@ test('works offline after the first visit', async ({ page, context }) => {
   await expectPainted(page);
   await page.screenshot({ path: `${SHOTS}/offline.png` });
 
-  // The bundled example is precached too.
+  // Offline, a reload reopens the profile kept in this browser.
+  await page.reload();
+  await expectPainted(page);
+  await expect(page.locator('.current-file')).toHaveText('cxx_demangle.prof');
+  // The bundled example is precached too (from the start page: no profile in the URL).
+  await page.evaluate(() => history.replaceState(null, '', location.pathname));
   await page.reload();
   await page.getByRole('button', { name: 'Open the example profile' }).click();
   await expectPainted(page);
