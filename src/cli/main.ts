@@ -78,6 +78,20 @@ const OPTIONS: OptionSpec[] = [
     help: "keep the frames the profile asks to drop (heap profiles' allocator frames, pprof drop_frames)",
   },
   {
+    name: 'full-names',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: 'C++/Rust names as demangled (default: short, as pprof: no template arguments or parameters)',
+  },
+  {
+    name: 'addresses',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: 'one frame per address for code no symbol names (MODULE+0xOFFSET; default: one per module, [MODULE])',
+  },
+  {
     name: 'output',
     value: true,
     repeatable: false,
@@ -194,12 +208,18 @@ interface Loaded {
  * Reads the profile and its symbol files and runs the core pipeline (parse → symbolize → fold);
  * null (after printing the error) when something cannot be read.
  */
+interface LoadOptions {
+  mangled: boolean;
+  sampleType: string | undefined;
+  keepDropFrames: boolean;
+  fullNames: boolean;
+  addresses: boolean;
+}
+
 async function load(
   file: string,
   symbolFiles: string[],
-  mangled: boolean,
-  sampleType: string | undefined,
-  keepDropFrames: boolean,
+  opts: LoadOptions,
   io: CliIo,
 ): Promise<Loaded | null> {
   const bytes = readOrReport(file, io);
@@ -214,9 +234,11 @@ async function load(
   try {
     run = await runPipeline(bytes, basename(file), {
       symbolFiles: dropped,
-      mangled,
-      sampleType,
-      keepDropFrames,
+      mangled: opts.mangled,
+      sampleType: opts.sampleType,
+      keepDropFrames: opts.keepDropFrames,
+      names: opts.fullNames ? 'full' : 'short',
+      granularity: opts.addresses ? 'addresses' : 'functions',
       loadDemangler: nodeDemangler,
     });
   } catch (e) {
@@ -304,9 +326,13 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
   const loaded = await load(
     file,
     symbolFiles,
-    args.options.has('mangled'),
-    sampleType,
-    args.options.has('keep-drop-frames'),
+    {
+      mangled: args.options.has('mangled'),
+      sampleType,
+      keepDropFrames: args.options.has('keep-drop-frames'),
+      fullNames: args.options.has('full-names'),
+      addresses: args.options.has('addresses'),
+    },
     io,
   );
   if (!loaded) return 1;

@@ -19,7 +19,7 @@ import {
   sortedStackOrder,
 } from './model/calltree';
 import { type DiffTotals, type DiffWidth, diffTree, functionsIn, mergeSides } from './model/diff';
-import { foldProfile } from './model/fold';
+import { type FrameGranularity, type FrameNames, foldProfile } from './model/fold';
 import { functionTableOf } from './model/functions';
 import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
@@ -62,6 +62,8 @@ export interface Loaded {
 
 export interface ParseOptions {
   onProgress?: Progress;
+  /** The granularity the fold will use (a preview names frames as the fold will); default 'functions'. */
+  granularity?: FrameGranularity;
   /** A coarse first analysis, from an importer that can preview a large file before parsing it. */
   onPreview?: (a: Analysis) => void;
 }
@@ -71,6 +73,7 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
   const { onPreview, onProgress } = opts;
   const raw = parseProfile(bytes, {
     fileName,
+    granularity: opts.granularity ?? 'functions',
     onProgress: onProgress && ((f) => onProgress('parse', f)),
     onPreview:
       onPreview &&
@@ -129,6 +132,10 @@ export interface FoldSpec {
   sampleType?: string;
   /** Keep the frames the profile asks to drop (pprof drop_frames, heap allocator frames). */
   keepDropFrames?: boolean;
+  /** C++/Rust names shortened as pprof shows them (default), or full. */
+  names?: FrameNames;
+  /** Unnamed code as one frame per module (default) or per address (`MODULE+0xOFFSET`). */
+  granularity?: FrameGranularity;
 }
 
 export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
@@ -138,6 +145,8 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
     fileName: loaded.fileName,
     symbolizer: spec.symbols?.symbolizer,
     ignoreDropFrames: spec.keepDropFrames,
+    names: spec.names ?? 'short',
+    granularity: spec.granularity ?? 'functions',
   });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
   return { profile, foldMs: now() - t0 };
@@ -279,6 +288,9 @@ export interface RunOptions {
   mangled?: boolean;
   sampleType?: string;
   keepDropFrames?: boolean;
+  /** As FoldSpec: default 'short' and 'functions'. */
+  names?: FrameNames;
+  granularity?: FrameGranularity;
   view?: ViewSpec;
   onProgress?: Progress;
 }
@@ -296,7 +308,7 @@ export async function runPipeline(
   fileName: string,
   opts: RunOptions = {},
 ): Promise<RunResult> {
-  const loaded = parse(bytes, fileName, { onProgress: opts.onProgress });
+  const loaded = parse(bytes, fileName, { onProgress: opts.onProgress, granularity: opts.granularity });
   const mangled = opts.mangled ?? false;
   const files = opts.symbolFiles ?? [];
   const demangle =
@@ -306,6 +318,8 @@ export async function runPipeline(
     symbols,
     sampleType: opts.sampleType,
     keepDropFrames: opts.keepDropFrames,
+    names: opts.names,
+    granularity: opts.granularity,
   });
   const analysis = analyze(base, opts.view ?? { transforms: [], inverted: false }, {
     parseMs: loaded.parseMs,
@@ -315,8 +329,11 @@ export async function runPipeline(
 }
 
 /** Parse, fold and analyze without symbols, synchronously: for tests and small tools. */
-export function analyzeBytes(bytes: Uint8Array, opts: { fileName: string }): Analysis {
-  const loaded = parse(bytes, opts.fileName);
-  const { profile, foldMs } = fold(loaded);
+export function analyzeBytes(
+  bytes: Uint8Array,
+  opts: { fileName: string; names?: FrameNames; granularity?: FrameGranularity },
+): Analysis {
+  const loaded = parse(bytes, opts.fileName, { granularity: opts.granularity });
+  const { profile, foldMs } = fold(loaded, { names: opts.names, granularity: opts.granularity });
   return analyze(profile, { transforms: [], inverted: false }, { parseMs: loaded.parseMs, foldMs });
 }

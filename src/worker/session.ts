@@ -4,6 +4,7 @@
 // format. Pure core calls only: testable in node.
 
 import { sampleTypesOf } from '../core/formats/sample-types';
+import type { FrameGranularity } from '../core/model/fold';
 import { type SearchResult, searchProfile } from '../core/model/search';
 import {
   type Analysis,
@@ -82,7 +83,11 @@ export class WorkerSession {
     const onPreview = others.length === 1 && symbols.length === 0 ? (this.onPreview ?? undefined) : undefined;
     for (const f of others) {
       try {
-        const loaded = parse(f.bytes, f.name, { onProgress: progress, onPreview });
+        const loaded = parse(f.bytes, f.name, {
+          onProgress: progress,
+          onPreview,
+          granularity: foldGranularity(view),
+        });
         if (profile) {
           throw new ProfileError(
             `drop one profile at a time (got ${profile.file.name} and ${f.name}); binaries and libraries may come with it`,
@@ -126,7 +131,10 @@ export class WorkerSession {
     if (!this.loaded || !this.base) throw noProfile();
     const before = this.view;
     this.view = view;
-    const refold = view.mangled !== before.mangled || view.sampleType !== before.sampleType;
+    const refold =
+      view.mangled !== before.mangled ||
+      view.sampleType !== before.sampleType ||
+      foldGranularity(view) !== foldGranularity(before);
     if (refold) await this.refold(progress);
     const graphChanged = refold || view.inverted !== before.inverted || !sameTransforms(view, before);
     return this.derive(progress, graphChanged, false);
@@ -166,7 +174,11 @@ export class WorkerSession {
       });
     }
     progress?.('fold', 0);
-    const r = fold(loaded, { symbols: this.symbols, sampleType: this.view.sampleType });
+    const r = fold(loaded, {
+      symbols: this.symbols,
+      sampleType: this.view.sampleType,
+      granularity: foldGranularity(this.view),
+    });
     this.base = r.profile;
     this.foldMs = r.foldMs;
   }
@@ -190,4 +202,9 @@ export class WorkerSession {
       newProfile,
     };
   }
+}
+
+/** The fold's granularity for a view: per address only when the view asks for addresses. */
+function foldGranularity(view: WorkerView): FrameGranularity {
+  return view.granularity === 'addresses' ? 'addresses' : 'functions';
 }

@@ -200,6 +200,11 @@ export function createSymbolizer(
   };
 
   const symbolizer: Symbolizer = {
+    hasSymbolFile(hi: number, lo: number): boolean {
+      const i = index.find(hi, lo);
+      const b = i < 0 ? null : bindings[i];
+      return b !== null && b.source.symbols.count > 0;
+    },
     lookup(hi: number, lo: number): string[] | null {
       const i = index.find(hi, lo);
       if (i < 0) return null;

@@ -69,6 +69,9 @@ describe('shortFunctionName', () => {
     ['java.util.HashMap.<init>(int)', 'java.util.HashMap.<init>(int)'],
     ['<module> (script.py:3)', '<module> (script.py:3)'],
     ['process (inlined)', 'process (inlined)'],
+    ['<img src=x onerror=alert(1)>', '<img src=x onerror=alert(1)>'],
+    ['<script>alert(2)</script>', '<script>alert(2)</script>'],
+    ['=HYPERLINK("http://example.com")', '=HYPERLINK("http://example.com")'],
     // Unbalanced: unchanged rather than cut wrongly.
     ['broken<int(', 'broken<int('],
   ])('%s', (full, short) => {

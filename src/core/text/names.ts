@@ -102,6 +102,8 @@ function shortenCxx(s: string, inPath = false): string | null {
       if (j < 0) return null;
       if (out === '' || out.endsWith('::')) {
         // A qualified path (Rust `<T as Trait>::f`), not template arguments: kept, shortened.
+        // Anything else that begins with `<` (`<module>`, markup) is not a C++ name.
+        if (!s.startsWith('::', j + 1)) return null;
         const inner = shortenCxx(s.slice(i + 1, j), true);
         if (inner === null) return null;
         out += `<${inner}>`;
@@ -114,6 +116,8 @@ function shortenCxx(s: string, inPath = false): string | null {
       i = j + 1;
       for (let m = AFTER_PARAMS.exec(s.slice(i)); m !== null; m = AFTER_PARAMS.exec(s.slice(i)))
         i += m[0].length;
+      // Parameters end the name, or a local name goes on (`f(int)::x`); else this is no C++ name.
+      if (i < s.length && !s.startsWith('::', i) && !s.startsWith(' [clone ', i) && !inPath) return null;
     } else if (c === 32 && s.startsWith(' [clone ', i)) {
       // GCC's clone suffix (`f(int) [clone .cold]`): separate code, kept.
       const j = s.indexOf(']', i);
@@ -136,8 +140,12 @@ function shortenCxx(s: string, inPath = false): string | null {
 
 /** Go (`pkg.(*T).M`) and Java (`a.B.<init>`) names, which have brackets but are not C++. */
 const NOT_CXX = /\.[(<]/;
-/** Names worth shortening: qualified (`::`), or a parameter/template list right after a name. */
-const CXX_LIKE = /::|[\w>\]]\(|^[\w:~]+</;
+/**
+ * Names worth shortening: they begin as C++ names do (an identifier, `~`, `(anonymous namespace)`,
+ * `{lambda…}`, Rust's `<T as Trait>`), hold no quote, and are qualified (`::`) or have a parameter
+ * or template list right after a name.
+ */
+const CXX_LIKE = /^[A-Za-z_~(<{][^"']*(?:::|[\w>\]]\(|[\w]<)/;
 
 /**
  * A demangled C++ or Rust function name as pprof and the Firefox Profiler show it: template
