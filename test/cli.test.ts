@@ -58,6 +58,10 @@ describe('flamelens CLI', () => {
     const e = await run(['info', fix('bad/empty.prof')]);
     expect(e.code).toBe(1);
     expect(e.err).toMatch(/: empty file \(at byte 0\)\n$/);
+    // A DCPI header error: its line and the byte offset where that line starts.
+    const d = await run(['fold', fix('dcpi/bad_duplicate_image.dcpi')]);
+    expect(d.code).toBe(1);
+    expect(d.err).toMatch(/'image' appears twice \(lines 2 and 11\).* \(at line 11, byte 174\)\n$/);
     const missing = await run(['fold', '/nonexistent/file.prof']);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/cannot read file/);

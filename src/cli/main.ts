@@ -184,6 +184,7 @@ export function usage(): string {
 }
 
 function where(w: ProfileWarning): string {
+  if (w.offset !== undefined && w.line !== undefined) return ` (at line ${w.line}, byte ${w.offset})`;
   if (w.offset !== undefined) return ` (at byte ${w.offset})`;
   if (w.line !== undefined) return ` (at line ${w.line})`;
   return '';

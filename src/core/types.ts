@@ -34,6 +34,8 @@ export class ProfileError extends Error {
   }
   /** The message with its location, as shown in the UI and printed by the CLI. */
   describe(): string {
+    if (this.line !== undefined && this.offset !== undefined)
+      return `${this.message} (at line ${this.line}, byte ${this.offset})`;
     if (this.offset !== undefined) return `${this.message} (at byte ${this.offset})`;
     if (this.line !== undefined) return `${this.message} (at line ${this.line})`;
     return this.message;
