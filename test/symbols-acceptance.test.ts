@@ -97,14 +97,17 @@ function shortFunctionName(name: string): string {
   return f.replace(/^.*\s+(\w+::)/, '$1');
 }
 
-/** N4: perl names these functions after a DWARF / internal alias; we name the exported symbol. */
+/**
+ * N4: perl names these functions after a DWARF / internal alias, or the first alias `nm -D` lists;
+ * we name the exported alias defined last in the symbol table (as Go pprof does on these files).
+ */
 const PERL_ALIASES: Record<string, string> = {
   __libc_start_main_impl: '__libc_start_main',
-  __GI___libc_malloc: 'malloc',
-  __GI___libc_free: 'free',
-  __GI___clock_gettime: 'clock_gettime',
+  __GI___libc_malloc: '__libc_malloc',
+  __GI___libc_free: 'cfree',
+  __GI___clock_gettime: '__clock_gettime',
   __libc_malloc: 'malloc', // 32-bit libc, from `nm -D`
-  cfree: 'free', // 32-bit libc, from `nm -D`
+  cfree: '__libc_free', // 32-bit libc, from `nm -D`
 };
 
 /** N5: perl's symbol names from `nm -D` keep the symbol version (`@@GLIBCXX_3.4`). */
@@ -448,10 +451,10 @@ describe('symbolization acceptance: what stays unnamed, and the info report', ()
   it('big_synth_small: the vDSO stays [vdso]+0x…', async () => {
     const { folded } = await symbolized('big_synth_small');
     expect(folded).toContain(
-      '\n_start;__libc_start_main;__libc_start_call_main;main;run_loop;cpu_seconds;clock_gettime;[vdso]+0xbe1 46\n',
+      '\n_start;__libc_start_main;__libc_start_call_main;main;run_loop;cpu_seconds;__clock_gettime;[vdso]+0xbe1 46\n',
     );
     expect(folded).toContain(
-      '\nclone3;start_thread;thread_main;run_loop;cpu_seconds;clock_gettime;[vdso]+0xbe1 49\n',
+      '\nclone3;start_thread;thread_main;run_loop;cpu_seconds;__clock_gettime;[vdso]+0xbe1 49\n',
     );
   });
 
