@@ -21,7 +21,10 @@ describe('the built flamelens binary', () => {
     const args = ['fold', PROF, '--binary', ELF];
     const out = execFileSync('node', [BIN, ...args], { encoding: 'utf8' });
     expect(out).toBe((await runCli(args)).out);
-    expect(out).toContain('(anonymous namespace)::Circle::area(int) const');
+    // Short names by default, as pprof; full ones with --full-names.
+    expect(out).toContain(';(anonymous namespace)::Circle::area 72\n');
+    const full = execFileSync('node', [BIN, ...args, '--full-names'], { encoding: 'utf8' });
+    expect(full).toContain('(anonymous namespace)::Circle::area(int) const');
   });
 
   it('runs through a symlink, as npm bin links and npx start it', () => {

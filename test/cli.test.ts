@@ -9,11 +9,35 @@ const fix = (rel: string) => fileURLToPath(new URL(`./fixtures/${rel}`, import.m
 const run = runCli;
 
 describe('flamelens CLI', () => {
-  it('fold prints the folded stacks', async () => {
-    const r = await run(['fold', fix('gperf/tiny.prof')]);
+  it('fold --addresses prints the folded stacks, one frame per address (fold_expect.py)', async () => {
+    const r = await run(['fold', '--addresses', fix('gperf/tiny.prof')]);
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     expect(r.out).toBe(readFileSync(fix('gperf/expected-fold/tiny.folded'), 'utf8'));
+  });
+
+  it('fold names unsymbolized code one frame per module by default, as pprof', async () => {
+    const r = await run(['fold', fix('gperf/tiny.prof')]);
+    expect(r.code).toBe(0);
+    // The expected fold with each MODULE+0xOFFSET frame as [MODULE], identical stacks summed.
+    const want = new Map<string, number>();
+    for (const line of readFileSync(fix('gperf/expected-fold/tiny.folded'), 'utf8').trim().split('\n')) {
+      const sp = line.lastIndexOf(' ');
+      const stack = line
+        .slice(0, sp)
+        .split(';')
+        .map((f) => f.replace(/^(.*)\+0x[0-9a-f]+$/, '[$1]'))
+        .join(';');
+      want.set(stack, (want.get(stack) ?? 0) + Number(line.slice(sp + 1)));
+    }
+    const got = new Map(
+      r.out
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))] as const),
+    );
+    expect(got).toEqual(want);
+    expect(r.out).toMatch(/^\[tiny\];\[libc\.so\.6\];/);
   });
 
   it('fold prints warnings on stderr and still exits 0', async () => {
@@ -34,13 +58,17 @@ describe('flamelens CLI', () => {
     const e = await run(['info', fix('bad/empty.prof')]);
     expect(e.code).toBe(1);
     expect(e.err).toMatch(/: empty file \(at byte 0\)\n$/);
+    // A DCPI header error: its line and the byte offset where that line starts.
+    const d = await run(['fold', fix('dcpi/bad_duplicate_image.dcpi')]);
+    expect(d.code).toBe(1);
+    expect(d.err).toMatch(/'image' appears twice \(lines 2 and 11\).* \(at line 11, byte 174\)\n$/);
     const missing = await run(['fold', '/nonexistent/file.prof']);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/cannot read file/);
   });
 
   it('info prints JSON metadata', async () => {
-    const r = await run(['info', fix('gperf/tiny32.prof')]);
+    const r = await run(['info', '--addresses', fix('gperf/tiny32.prof')]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j).toMatchObject({

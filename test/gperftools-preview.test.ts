@@ -10,7 +10,7 @@ import { bigOf } from '../src/core/address';
 import { parseGperftools, scanGperftools } from '../src/core/formats/gperftools';
 import { gperftoolsPreview, HEAD_PCS } from '../src/core/formats/gperftools-preview';
 import { buildCallTree, type CallTree, PREVIEW_FRACTION } from '../src/core/model/calltree';
-import { foldProfile } from '../src/core/model/fold';
+import { type FrameGranularity, foldProfile } from '../src/core/model/fold';
 import { treeAndFunctions } from '../src/core/pipeline';
 import type { FoldedProfile } from '../src/core/types';
 import { canonical, coarse, nodesOf } from './helpers/canonical-tree';
@@ -25,21 +25,25 @@ const inDir = (dir: string, ext: string) =>
     .map((f) => `${dir}/${f}`)
     .sort();
 
-function fullFold(bytes: Uint8Array): FoldedProfile {
-  return foldProfile(parseGperftools(bytes), { fileName: 'x.prof' });
+function fullFold(bytes: Uint8Array, granularity?: FrameGranularity): FoldedProfile {
+  return foldProfile(parseGperftools(bytes), { fileName: 'x.prof', granularity });
 }
 
-function preview(bytes: Uint8Array, fraction?: number): FoldedProfile {
-  return gperftoolsPreview(scanGperftools(bytes), { fileName: 'x.prof', fraction });
+function preview(bytes: Uint8Array, fraction?: number, granularity?: FrameGranularity): FoldedProfile {
+  return gperftoolsPreview(scanGperftools(bytes), { fileName: 'x.prof', fraction, granularity });
 }
 
 /** The preview's trees against the full fold's tree cut at the same thresholds. */
-function expectSameCoarseTrees(bytes: Uint8Array, fractions = [PREVIEW_FRACTION]) {
-  const full = fullFold(bytes);
+function expectSameCoarseTrees(
+  bytes: Uint8Array,
+  fractions = [PREVIEW_FRACTION],
+  granularity?: FrameGranularity,
+) {
+  const full = fullFold(bytes, granularity);
   const fullNodes = nodesOf(buildCallTree(full), full);
   const fullKeys = new Set(full.frames.name.map((n, f) => `${n}@${full.modules[full.frames.module[f]]}`));
   for (const fraction of fractions) {
-    const p = preview(bytes, fraction);
+    const p = preview(bytes, fraction, granularity);
     const want = canonical(coarse(fullNodes, full.meta.totalSamples * fraction));
     expect(canonical(nodesOf(buildCallTree(p), p))).toBe(want);
     expect(p.meta).toEqual(full.meta);
@@ -63,6 +67,8 @@ describe('gperftools raw preview', () => {
     it(`${path}: the coarse tree and the whole tree of the full fold`, () => {
       const bytes = bytesOf(path);
       expectSameCoarseTrees(bytes, [PREVIEW_FRACTION, 1 / 64, 0]);
+      // One [MODULE] frame per module (the pipeline's default): named as the fold names them.
+      expectSameCoarseTrees(bytes, [PREVIEW_FRACTION, 0], 'functions');
     });
   }
 

@@ -130,7 +130,7 @@ describe('flamelens fold --granularity lines|addresses and list', () => {
   it('names line frames `function file:line`, agreeing with the listing; address frames `function+0xOFF`', async () => {
     const { runCli } = await import('./helpers/cli');
     const args = [`${DIR}/inline5.prof`, '--binary', `${DIR}/bin/inline5`];
-    const lines = await runCli(['fold', ...args, '--granularity', 'lines']);
+    const lines = await runCli(['fold', ...args, '--granularity', 'lines', '--full-names']);
     expect(lines.code).toBe(0);
     const name = 'fx::hot_chain(unsigned long)';
     const listing = sourceListing(raw, symbolizer, name);
@@ -142,7 +142,7 @@ describe('flamelens fold --granularity lines|addresses and list', () => {
     }
     for (const r of listing.lines.filter((x) => x.self > 0))
       expect([r.line, leafSelf.get(`${name} ${r.file}:${r.line}`)]).toEqual([r.line, r.self]);
-    const addrs = await runCli(['fold', ...args, '--granularity', 'addresses']);
+    const addrs = await runCli(['fold', ...args, '--granularity', 'addresses', '--full-names']);
     expect(addrs.out).toMatch(/;main\+0x[0-9a-f]+;/);
     const list = await runCli(['list', 'hot_chain', ...args]);
     expect(list.code).toBe(0);

@@ -293,7 +293,12 @@ describe('pprof: export', () => {
   for (const name of ['tiny', 'cxx_demangle']) {
     it(`${name}: go tool pprof reads our export (committed -raw and -top output)`, async () => {
       const committed = read(join(PPROF, 'export', `${name}.pb.gz`));
-      const bins = name === 'tiny' ? [] : elfFiles(name).flatMap((f) => ['--binary', f]);
+      // The committed export was written with full names, one frame per address.
+      const bins = [
+        ...(name === 'tiny' ? [] : elfFiles(name).flatMap((f) => ['--binary', f])),
+        '--full-names',
+        '--addresses',
+      ];
       const out = join(tmp, `export-${name}.pb.gz`);
       expect((await runCli(['proto', join(GPERF, `${name}.prof`), ...bins, '-o', out])).code).toBe(0);
       // the writer still writes what go read

@@ -97,14 +97,17 @@ function shortFunctionName(name: string): string {
   return f.replace(/^.*\s+(\w+::)/, '$1');
 }
 
-/** N4: perl names these functions after a DWARF / internal alias; we name the exported symbol. */
+/**
+ * N4: perl names these functions after a DWARF / internal alias, or the first alias `nm -D` lists;
+ * we name the exported alias defined last in the symbol table (as Go pprof does on these files).
+ */
 const PERL_ALIASES: Record<string, string> = {
   __libc_start_main_impl: '__libc_start_main',
-  __GI___libc_malloc: 'malloc',
-  __GI___libc_free: 'free',
-  __GI___clock_gettime: 'clock_gettime',
+  __GI___libc_malloc: '__libc_malloc',
+  __GI___libc_free: 'cfree',
+  __GI___clock_gettime: '__clock_gettime',
   __libc_malloc: 'malloc', // 32-bit libc, from `nm -D`
-  cfree: 'free', // 32-bit libc, from `nm -D`
+  cfree: '__libc_free', // 32-bit libc, from `nm -D`
 };
 
 /** N5: perl's symbol names from `nm -D` keep the symbol version (`@@GLIBCXX_3.4`). */
@@ -325,7 +328,10 @@ function selfTotals(stacks: Stacks): Stacks {
 
 interface Run {
   files: string[];
+  /** `fold --full-names --addresses`: the names the perl rules (pprof-differences.md) are stated on. */
   folded: string;
+  /** `fold` with the defaults: short names, one `[MODULE]` frame for code no symbol covers. */
+  foldedDefault: string;
   info: {
     samples: number;
     mappings: Array<{ start: string; end: string; offset: string; path: string }>;
@@ -345,11 +351,13 @@ function symbolized(name: string): Promise<Run> {
       const prof = join(GPERF, `${name}.prof`);
       const files = elfFiles(prof);
       const bins = files.flatMap((f) => ['--binary', f]);
-      const fold = await cli(['fold', prof, ...bins]);
+      const fold = await cli(['fold', prof, ...bins, '--full-names', '--addresses']);
       expect(fold.code, fold.err).toBe(0);
+      const short = await cli(['fold', prof, ...bins]);
+      expect(short.code, short.err).toBe(0);
       const info = await cli(['info', prof, ...bins]);
       expect(info.code, info.err).toBe(0);
-      return { files, folded: fold.out, info: JSON.parse(info.out) };
+      return { files, folded: fold.out, foldedDefault: short.out, info: JSON.parse(info.out) };
     })();
     runs.set(name, r);
   }
@@ -358,10 +366,10 @@ function symbolized(name: string): Promise<Run> {
 
 describe('symbolization acceptance: every real profile against Go pprof and perl pprof', () => {
   for (const name of PROFILES) {
-    it(`${name}: symbol_fidelity.py >= 99% against Go pprof -traces`, async () => {
-      const { files, folded } = await symbolized(name);
+    it(`${name}: symbol_fidelity.py >= 99% against Go pprof -traces (default short names, [MODULE])`, async () => {
+      const { files, foldedDefault } = await symbolized(name);
       const out = join(tmp, `${name}.folded`);
-      writeFileSync(out, folded);
+      writeFileSync(out, foldedDefault);
       const args = [
         join(CHECKS, 'symbol_fidelity.py'),
         'compare',
@@ -443,10 +451,10 @@ describe('symbolization acceptance: what stays unnamed, and the info report', ()
   it('big_synth_small: the vDSO stays [vdso]+0x…', async () => {
     const { folded } = await symbolized('big_synth_small');
     expect(folded).toContain(
-      '\n_start;__libc_start_main;__libc_start_call_main;main;run_loop;cpu_seconds;clock_gettime;[vdso]+0xbe1 46\n',
+      '\n_start;__libc_start_main;__libc_start_call_main;main;run_loop;cpu_seconds;__clock_gettime;[vdso]+0xbe1 46\n',
     );
     expect(folded).toContain(
-      '\nclone3;start_thread;thread_main;run_loop;cpu_seconds;clock_gettime;[vdso]+0xbe1 49\n',
+      '\nclone3;start_thread;thread_main;run_loop;cpu_seconds;__clock_gettime;[vdso]+0xbe1 49\n',
     );
   });
 
@@ -476,9 +484,13 @@ describe('symbolization acceptance: what stays unnamed, and the info report', ()
     const all = await cli(['fold', prof, ...files.flatMap((f) => ['--binary', f])]);
     expect(all.out).toContain('_start;__libc_start_main;__libc_start_call_main;main;alpha;spin 8\n');
     const noDebug = files.filter((f) => !f.endsWith(libcDebug));
-    const r = await cli(['fold', prof, ...noDebug.flatMap((f) => ['--binary', f])]);
+    const bins = noDebug.flatMap((f) => ['--binary', f]);
+    const r = await cli(['fold', prof, ...bins, '--addresses']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^_start;__libc_start_main;libc\.so\.6\+0x[0-9a-f]+;main;alpha;spin 8$/m);
+    // By default, code outside every symbol of a symbolized module is one frame per module.
+    const d = await cli(['fold', prof, ...bins]);
+    expect(d.out).toMatch(/^_start;__libc_start_main;\[libc\.so\.6\];main;alpha;spin 8$/m);
   });
 
   it('info --binary: a mapping whose file is not given is reported, its frames stay MODULE+0x…', async () => {
@@ -489,7 +501,9 @@ describe('symbolization acceptance: what stays unnamed, and the info report', ()
       { mappingPath: '/opt/flamelens-corpus/bin/tiny', elfFile: 'tiny', by: 'name' },
     ]);
     expect(info.symbols.unsymbolizedMappings).toContain('/usr/lib/x86_64-linux-gnu/libc.so.6');
-    const fold = await cli(['fold', prof, '--binary', only[0]]);
+    const fold = await cli(['fold', prof, '--binary', only[0], '--addresses']);
     expect(fold.out).toMatch(/^_start;libc\.so\.6\+0x[0-9a-f]+;libc\.so\.6\+0x[0-9a-f]+;main;alpha;spin 8$/m);
+    const d = await cli(['fold', prof, '--binary', only[0]]);
+    expect(d.out).toMatch(/^_start;\[libc\.so\.6\];\[libc\.so\.6\];main;alpha;spin 8$/m);
   });
 });

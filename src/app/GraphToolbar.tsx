@@ -100,6 +100,14 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
           <option value="addresses">addresses</option>
         </select>
       </label>
+      <label className="check" title="C++/Rust names whole, with template arguments and parameters">
+        <input
+          type="checkbox"
+          checked={s.view.fullNames}
+          onChange={(e) => void changeView({ fullNames: e.currentTarget.checked })}
+        />{' '}
+        Full names
+      </label>
       <SampleTypePicker analysis={analysis} />
       {(analysis.profile.meta.dropFrames || s.view.keepDropFrames) && (
         <label

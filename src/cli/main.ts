@@ -122,6 +122,20 @@ const OPTIONS: OptionSpec[] = [
     help: 'put each sample under a root frame KEY=VALUE of its label (KEY=(none) without it)',
   },
   {
+    name: 'full-names',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: 'C++/Rust names as demangled (default: short, as pprof: no template arguments or parameters)',
+  },
+  {
+    name: 'addresses',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: 'one frame per address for code no symbol names (MODULE+0xOFFSET; default: one per module, [MODULE])',
+  },
+  {
     name: 'output',
     value: true,
     repeatable: false,
@@ -224,6 +238,7 @@ export function usage(): string {
 }
 
 function where(w: ProfileWarning): string {
+  if (w.offset !== undefined && w.line !== undefined) return ` (at line ${w.line}, byte ${w.offset})`;
   if (w.offset !== undefined) return ` (at byte ${w.offset})`;
   if (w.line !== undefined) return ` (at line ${w.line})`;
   return '';
@@ -249,6 +264,9 @@ interface Loaded {
 
 interface LoadOptions {
   mangled: boolean;
+  fullNames: boolean;
+  /** --addresses: code no symbol names as one frame per address, not per module. */
+  unnamedPerAddress: boolean;
   granularity: Granularity;
   /** Read DWARF (lines, inlined functions): for line granularity and `list`. */
   dwarf: boolean;
@@ -292,6 +310,8 @@ async function load(
       // acceptance checks compare fold's names with pprof's.
       dwarf: opts.dwarf,
       granularity: opts.granularity,
+      names: opts.fullNames ? 'full' : 'short',
+      unnamedPerAddress: opts.unnamedPerAddress,
       loadDemangler: nodeDemangler,
     });
   } catch (e) {
@@ -444,6 +464,9 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
       symbolFiles,
       {
         mangled: args.options.has('mangled'),
+        // pprof -list shows whole names.
+        fullNames: args.options.has('full-names') || args.command === 'list',
+        unnamedPerAddress: args.options.has('addresses'),
         granularity,
         dwarf: granularity === 'lines' || args.command === 'list',
         sampleType: args.options.get('sample-type')?.[0],

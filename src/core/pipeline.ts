@@ -19,7 +19,7 @@ import {
   sortedStackOrder,
 } from './model/calltree';
 import { type DiffTotals, type DiffWidth, diffTree, functionsIn, mergeSides } from './model/diff';
-import { foldProfile } from './model/fold';
+import { type FrameGranularity, type FrameNames, foldProfile } from './model/fold';
 import { functionTableOf } from './model/functions';
 import { rawFor, symbolizerFor } from './model/granularity';
 import { applyTransforms, type Transform } from './model/transforms';
@@ -64,6 +64,8 @@ export interface Loaded {
 
 export interface ParseOptions {
   onProgress?: Progress;
+  /** The granularity the fold will use (a preview names frames as the fold will); default 'functions'. */
+  granularity?: FrameGranularity;
   /** A coarse first analysis, from an importer that can preview a large file before parsing it. */
   onPreview?: (a: Analysis) => void;
 }
@@ -73,6 +75,7 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
   const { onPreview, onProgress } = opts;
   const raw = parseProfile(bytes, {
     fileName,
+    granularity: opts.granularity ?? 'functions',
     onProgress: onProgress && ((f) => onProgress('parse', f)),
     onPreview:
       onPreview &&
@@ -141,18 +144,28 @@ export interface FoldSpec {
   groupBy?: string;
   /** What a frame is: a function (inlined ones their own), a source line, or an address. */
   granularity?: Granularity;
+  /** C++/Rust names shortened as pprof shows them (default), or full. */
+  names?: FrameNames;
+  /**
+   * Code no symbol names: one frame per address (`MODULE+0xOFFSET`) rather than one per module
+   * (`[module]`, the default); always so at address granularity.
+   */
+  unnamedPerAddress?: boolean;
 }
 
 export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
   const t0 = now();
   const g = spec.granularity ?? 'functions';
-  const raw = rawFor(withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType)), g);
+  const names = spec.names ?? 'short';
+  const raw = rawFor(withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType)), g, names);
   const profile = foldProfile(raw, {
     fileName: loaded.fileName,
-    symbolizer: symbolizerFor(spec.symbols?.symbolizer, g),
+    symbolizer: symbolizerFor(spec.symbols?.symbolizer, g, names),
     ignoreDropFrames: spec.keepDropFrames,
     labelFilters: spec.labelFilters,
     groupBy: spec.groupBy,
+    names: g === 'functions' ? (spec.names ?? 'short') : 'full', // the wrapper names lines/addresses
+    granularity: g === 'addresses' || spec.unnamedPerAddress ? 'addresses' : 'functions',
   });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
   return { profile, foldMs: now() - t0 };
@@ -332,6 +345,8 @@ export interface RunOptions {
    */
   dwarf?: boolean;
   granularity?: Granularity;
+  names?: FrameNames;
+  unnamedPerAddress?: boolean;
   view?: ViewSpec;
   onProgress?: Progress;
 }
@@ -349,7 +364,10 @@ export async function runPipeline(
   fileName: string,
   opts: RunOptions = {},
 ): Promise<RunResult> {
-  const loaded = parse(bytes, fileName, { onProgress: opts.onProgress });
+  const loaded = parse(bytes, fileName, {
+    onProgress: opts.onProgress,
+    granularity: opts.granularity === 'addresses' || opts.unnamedPerAddress ? 'addresses' : 'functions',
+  });
   const mangled = opts.mangled ?? false;
   const files = opts.symbolFiles ?? [];
   const demangle =
@@ -362,6 +380,8 @@ export async function runPipeline(
     granularity: opts.granularity,
     labelFilters: opts.labelFilters,
     groupBy: opts.groupBy,
+    names: opts.names,
+    unnamedPerAddress: opts.unnamedPerAddress,
   });
   const analysis = analyze(base, opts.view ?? { transforms: [], inverted: false }, {
     parseMs: loaded.parseMs,
@@ -371,8 +391,11 @@ export async function runPipeline(
 }
 
 /** Parse, fold and analyze without symbols, synchronously: for tests and small tools. */
-export function analyzeBytes(bytes: Uint8Array, opts: { fileName: string }): Analysis {
-  const loaded = parse(bytes, opts.fileName);
-  const { profile, foldMs } = fold(loaded);
+export function analyzeBytes(
+  bytes: Uint8Array,
+  opts: { fileName: string; names?: FrameNames; granularity?: FrameGranularity },
+): Analysis {
+  const loaded = parse(bytes, opts.fileName, { granularity: opts.granularity });
+  const { profile, foldMs } = fold(loaded, { names: opts.names, granularity: opts.granularity });
   return analyze(profile, { transforms: [], inverted: false }, { parseMs: loaded.parseMs, foldMs });
 }

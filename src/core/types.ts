@@ -34,6 +34,8 @@ export class ProfileError extends Error {
   }
   /** The message with its location, as shown in the UI and printed by the CLI. */
   describe(): string {
+    if (this.line !== undefined && this.offset !== undefined)
+      return `${this.message} (at line ${this.line}, byte ${this.offset})`;
     if (this.offset !== undefined) return `${this.message} (at byte ${this.offset})`;
     if (this.line !== undefined) return `${this.message} (at line ${this.line})`;
     return this.message;
@@ -213,6 +215,13 @@ export interface FoldedProfile {
     name: string[];
     /** Index into `modules`, or -1 when unknown. */
     module: Int32Array;
+    /**
+     * With short names (FoldOptions.names 'short'): the first full (demangled) name seen for each
+     * frame, for the tooltip; equal to `name` where nothing was cut. Absent with full names.
+     */
+    fullName?: string[];
+    /** What each frame is (FrameKind): a function, or code without a name and why. */
+    kind?: Uint8Array;
   };
   modules: string[];
   stacks: {
@@ -282,6 +291,11 @@ export interface Symbolizer {
    * granularity); null when no symbol holds it.
    */
   offsetInSymbol?(hi: number, lo: number): number | null;
+  /**
+   * Whether the address lies in a mapping that a symbol file describes (so a null `lookup` means
+   * no symbol covers it, not that there are no symbols). Absent: unknown, taken as false.
+   */
+  hasSymbolFile?(hi: number, lo: number): boolean;
 }
 
 /** One frame of an inline chain: a function name and, when known, its file and line. */
@@ -291,3 +305,17 @@ export interface SymbolFrame {
   file?: string;
   line?: number;
 }
+
+/**
+ * What a frame of a FoldedProfile stands for (`frames.kind`): a named function (or any name a
+ * profile gave), or unnamed code — in a module no symbol file describes (`[libfoo.so]`,
+ * `libfoo.so+0x…`), in a module whose symbol file has no symbol covering it (pprof's `[python3.11]`
+ * for code between symbols, PLT stubs, stripped static functions), or outside every mapping (`0x…`).
+ */
+export const FrameKind = {
+  Function: 0,
+  NoSymbolFile: 1,
+  OutsideSymbols: 2,
+  NoModule: 3,
+} as const;
+export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];

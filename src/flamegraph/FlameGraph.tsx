@@ -13,7 +13,7 @@ import {
   type ValueKind,
 } from '../core/text/format';
 import { basename, shortName } from '../core/text/names';
-import type { FoldedProfile } from '../core/types';
+import { type FoldedProfile, FrameKind } from '../core/types';
 import { type DiffScale, diffColor, diffScale } from './diffColor';
 import {
   type ChildOrder,
@@ -418,7 +418,9 @@ export function FlameGraph(props: FlameGraphProps) {
             className="fg-canvas"
             role="img"
             aria-label={`${props.title} of ${profile.meta.fileName}: ${formatValue(total, { ...valueKind(profile.meta), periodUs: 0 })}. Arrow keys select frames, Enter zooms.`}
-            style={{ top: scrollTop }}
+            // The box follows the size in the same render (the paint sets the backing store later):
+            // a box measured between a resize and the next paint is where the graph is drawn.
+            style={{ top: scrollTop, width: size.width, height: size.height }}
           />
         </div>
         {pointer && (
@@ -503,9 +505,20 @@ function Tooltip(props: {
   const total = totalOf(tree, node);
   return (
     <div ref={ref} className="tooltip" role="tooltip" style={style} data-testid="tooltip">
-      <div className="tt-name" title={profile.frames.name[frame]}>
+      <div className="tt-name" title={profile.frames.fullName?.[frame] ?? profile.frames.name[frame]}>
         {profile.frames.name[frame]}
       </div>
+      {profile.frames.fullName && profile.frames.fullName[frame] !== profile.frames.name[frame] && (
+        <div className="tt-full" data-testid="tt-full">
+          {profile.frames.fullName[frame]}
+        </div>
+      )}
+      {profile.frames.kind?.[frame] === FrameKind.OutsideSymbols && (
+        <div className="tt-hint">No symbol covers these addresses: drop the binary's debug file.</div>
+      )}
+      {profile.frames.kind?.[frame] === FrameKind.NoSymbolFile && (
+        <div className="tt-hint">No binary for this module: drop it to see function names.</div>
+      )}
       {mod && (
         <div className="tt-module" title={mod}>
           {basename(mod)}

@@ -24,7 +24,8 @@ function recordingSession(): { s: WorkerSession; previews: Analysis[] } {
   return { s, previews };
 }
 
-const V = workerViewOf(DEFAULT_VIEW);
+// Per-address frames: one frame per module would make the unsymbolized synthetic profile tiny.
+const V = workerViewOf({ ...DEFAULT_VIEW, granularity: 'addresses' });
 const text = (a: Analysis) => canonical(nodesOf(a.tree, a.profile));
 
 describe('WorkerSession raw preview', () => {

@@ -22,7 +22,8 @@ describe('WorkerSession', () => {
     const a = await s.drop([file('gperf/tiny.prof')], V());
     expect(a.newProfile).toBe(true);
     expect(a.symbols).toBeNull();
-    expect(names(a).some((n) => n.startsWith('tiny+0x'))).toBe(true);
+    // Unsymbolized code is one frame per module, as pprof shows it.
+    expect(names(a)).toContain('[tiny]');
     const b = await s.drop([file('gperf/bin/tiny')], V());
     expect(b.newProfile).toBe(false);
     expect(names(b)).toEqual(expect.arrayContaining(['main', 'alpha', 'beta', 'gamma_', 'spin']));
@@ -113,7 +114,7 @@ describe('WorkerSession', () => {
     await s.drop([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
     const m = await s.apply(V({ mangled: true }));
     expect(names(m).some((n) => n.startsWith('_ZN'))).toBe(true);
-    const d = await s.apply(V({ mangled: false }));
+    const d = await s.apply(V({ mangled: false, fullNames: true }));
     expect(names(d)).toContain('(anonymous namespace)::Circle::area(int) const');
   });
 });

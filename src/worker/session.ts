@@ -6,6 +6,7 @@
 import { writePprof } from '../core/formats/pprof-write';
 import { sampleTypeIndex, sampleTypesOf, withSampleType } from '../core/formats/sample-types';
 import { mergeSides } from '../core/model/diff';
+import type { FrameGranularity } from '../core/model/fold';
 import { type LabelSummary, labelSummary } from '../core/model/labels';
 import { matchSources, sourceListing } from '../core/model/lines';
 import { type SearchResult, searchProfile } from '../core/model/search';
@@ -128,7 +129,11 @@ export class WorkerSession {
         : undefined;
     for (const f of others) {
       try {
-        const loaded = parse(f.bytes, f.name, { onProgress: progress, onPreview });
+        const loaded = parse(f.bytes, f.name, {
+          onProgress: progress,
+          onPreview,
+          granularity: foldGranularity(view),
+        });
         if (profile) {
           throw new ProfileError(
             `drop one profile at a time (got ${profile.file.name} and ${f.name}); binaries and libraries may come with it`,
@@ -216,6 +221,7 @@ export class WorkerSession {
       view.baseSampleType !== before.baseSampleType ||
       view.keepDropFrames !== before.keepDropFrames ||
       view.granularity !== before.granularity ||
+      view.fullNames !== before.fullNames ||
       !sameLabels(view, before);
     if (refold) await this.refold(progress);
     const diffChanged =
@@ -255,7 +261,12 @@ export class WorkerSession {
   source(name: string): SourceReply {
     if (!this.loaded) throw noProfile();
     const raw = withSampleType(this.loaded.raw, sampleTypeIndex(this.loaded.raw, this.view.sampleType));
-    const listing = sourceListing(raw, this.symbols?.symbolizer, name);
+    const listing = sourceListing(
+      raw,
+      this.symbols?.symbolizer,
+      name,
+      this.view.fullNames ? 'full' : 'short',
+    );
     const files = [...new Set(listing.lines.map((l) => l.file).filter((f) => f !== ''))];
     const matched = matchSources(files, [...this.sources.keys()]);
     const texts: Record<string, string> = {};
@@ -300,6 +311,7 @@ export class WorkerSession {
     }
     progress?.('fold', 0);
     const { sampleType, labelFilters, groupBy, keepDropFrames, granularity } = this.view;
+    const names = this.view.fullNames ? 'full' : 'short';
     const r = fold(loaded, {
       symbols: this.symbols,
       sampleType,
@@ -307,6 +319,7 @@ export class WorkerSession {
       groupBy,
       keepDropFrames,
       granularity,
+      names,
     });
     this.base = r.profile;
     this.foldMs = r.foldMs;
@@ -325,6 +338,7 @@ export class WorkerSession {
         groupBy,
         keepDropFrames,
         granularity,
+        names,
       }).profile;
     }
   }
@@ -358,4 +372,9 @@ export class WorkerSession {
       mode: mode === 'diff' && !this.baseFolded ? 'graph' : mode,
     };
   }
+}
+
+/** The fold's naming of unnamed code for a view: per address only when the view asks for addresses. */
+function foldGranularity(view: WorkerView): FrameGranularity {
+  return view.granularity === 'addresses' ? 'addresses' : 'functions';
 }

@@ -36,6 +36,8 @@ export interface DcpiHeaderLine {
   raw: string;
   /** 1-based line number. */
   line: number;
+  /** Byte offset of the line's first byte. */
+  offset: number;
 }
 
 export interface DcpiHeader {
@@ -44,11 +46,16 @@ export interface DcpiHeader {
   binaryOffset: number;
   /** 1-based line number of the `samples` terminator. */
   terminatorLine: number;
+  /** Byte offset of the `samples` terminator line. */
+  terminatorOffset: number;
 }
 
 function fail(message: string, where: { offset?: number; line?: number }): never {
   throw new ProfileError(message, 'dcpi', where);
 }
+
+/** Where a header line is, for errors: its line number and byte offset. */
+const at = (h: DcpiHeaderLine) => ({ line: h.line, offset: h.offset });
 
 const isBlank = (b: number): boolean => b === 0x20 || b === 0x09;
 /** Bytes a header line may not contain: control characters other than tab (the newline ends the line). */
@@ -138,12 +145,13 @@ export function readDcpiHeader(bytes: Uint8Array): DcpiHeader {
         lineNo === 1
           ? 'The file is empty.'
           : `The header has no 'samples' line: the file ends after line ${lineNo - 1}.`,
-        { line: lineNo },
+        { line: lineNo, offset: pos },
       );
     }
     if (pos > MAX_HEADER_BYTES) {
       fail(`No 'samples' line within the first ${MAX_HEADER_BYTES} bytes: this is not a DCPI header.`, {
         line: lineNo,
+        offset: pos,
       });
     }
     let end = pos;
@@ -154,23 +162,27 @@ export function readDcpiHeader(bytes: Uint8Array): DcpiHeader {
           fail(
             `A header line ends in a carriage return: DCPI headers use bare newlines. The file was probably ` +
               'converted as text, which also damages its binary part.',
-            { line: lineNo },
+            { line: lineNo, offset: end },
           );
         }
         fail(
           `A header line holds binary data (byte 0x${b.toString(16).padStart(2, '0')}) before any ` +
             "'samples' line: the header's 'samples' terminator is missing, or this is not a DCPI profile.",
-          { line: lineNo },
+          { line: lineNo, offset: end },
         );
       }
       end++;
     }
     if (end === bytes.length) {
-      fail(`The header has no 'samples' line: line ${lineNo} runs to the end of the file.`, { line: lineNo });
+      fail(`The header has no 'samples' line: line ${lineNo} runs to the end of the file.`, {
+        line: lineNo,
+        offset: pos,
+      });
     }
     if (isTerminator(bytes, pos, end)) {
-      if (lines.length === 0) fail("The header is empty: the first line is 'samples'.", { line: lineNo });
-      return { lines, binaryOffset: end + 1, terminatorLine: lineNo };
+      if (lines.length === 0)
+        fail("The header is empty: the first line is 'samples'.", { line: lineNo, offset: pos });
+      return { lines, binaryOffset: end + 1, terminatorLine: lineNo, terminatorOffset: pos };
     }
     let k = pos;
     while (k < end && !isBlank(bytes[k])) k++;
@@ -179,19 +191,20 @@ export function readDcpiHeader(bytes: Uint8Array): DcpiHeader {
         end === pos
           ? `A header line is empty: every header line must be '<keyword> <value>'.`
           : `A header line starts with a blank: every header line must be '<keyword> <value>'.`,
-        { line: lineNo },
+        { line: lineNo, offset: pos },
       );
     }
     let v = k;
     while (v < end && isBlank(bytes[v])) v++;
     const key = decodeText(bytes, pos, k);
-    if (v === end) fail(`The header line '${key}' has no value.`, { line: lineNo });
+    if (v === end) fail(`The header line '${key}' has no value.`, { line: lineNo, offset: pos });
     lines.push({
       key,
       value: decodeText(bytes, v, end),
       known: KNOWN.has(key),
       raw: decodeText(bytes, pos, end),
       line: lineNo,
+      offset: pos,
     });
     pos = end + 1;
   }
@@ -304,9 +317,10 @@ function validHeader(header: DcpiHeader, warnings: ProfileWarning[]): Map<string
     const prev = first.get(h.key);
     if (prev !== undefined) {
       if (ONCE_KEYS.has(h.key)) {
-        fail(`'${h.key}' appears twice (lines ${prev.line} and ${h.line}); it must appear exactly once.`, {
-          line: h.line,
-        });
+        fail(
+          `'${h.key}' appears twice (lines ${prev.line} and ${h.line}); it must appear exactly once.`,
+          at(h),
+        );
       }
       if (h.known) {
         warnings.push({
@@ -323,7 +337,10 @@ function validHeader(header: DcpiHeader, warnings: ProfileWarning[]): Map<string
   }
   for (const key of DCPI_REQUIRED) {
     if (!first.has(key)) {
-      fail(`The header has no '${key}' line; it is required.`, { line: header.terminatorLine });
+      fail(`The header has no '${key}' line; it is required.`, {
+        line: header.terminatorLine,
+        offset: header.terminatorOffset,
+      });
     }
   }
   return first;
@@ -332,26 +349,24 @@ function validHeader(header: DcpiHeader, warnings: ProfileWarning[]): Map<string
 function checkValue(h: DcpiHeaderLine): void {
   const v = trimEnd(h.value);
   if (HEX_KEYS.has(h.key) && !/^[0-9a-fA-F]+$/.test(v)) {
-    fail(`'${h.key}' must be hexadecimal digits, not '${v}'.`, { line: h.line });
+    fail(`'${h.key}' must be hexadecimal digits, not '${v}'.`, at(h));
   }
   if (DEC_KEYS.has(h.key) && !/^[0-9]+$/.test(v)) {
-    fail(`'${h.key}' must be decimal digits, not '${v}'.`, { line: h.line });
+    fail(`'${h.key}' must be decimal digits, not '${v}'.`, at(h));
   }
   if (h.key === 'epoch' && !/^(?:[0-9]{10}|[0-9]{12}|[0-9]{14})$/.test(v)) {
-    fail(`'epoch' must be a UTC time YYMMDDHHMM (10 digits), not '${v}'.`, {
-      line: h.line,
-    });
+    fail(`'epoch' must be a UTC time YYMMDDHHMM (10 digits), not '${v}'.`, at(h));
   }
   if (h.key === 'version') {
     const m = /^pdb-([0-9]+)\.([0-9]+)$/.exec(v);
     if (m === null) {
-      fail(`'version' must look like 'pdb-0.07', not '${v}'.`, { line: h.line });
+      fail(`'version' must look like 'pdb-0.07', not '${v}'.`, at(h));
     }
     if (Number(m[1]) !== 0) {
       fail(
         `Version ${v} is not supported. Only the binary layout of versions 0.06/0.07 is ` +
           'documented; the layout of major version 1 is not.',
-        { line: h.line },
+        at(h),
       );
     }
   }
@@ -379,12 +394,12 @@ function textSegment(
   const tstart = tstartText === undefined ? 0n : BigInt(`0x${tstartText}`);
   if (tstart > MAX_U64) {
     fail(`'tstart' ${tstartText} is beyond 64 bits.`, {
-      line: first.get('tstart')!.line,
+      ...at(first.get('tstart')!),
     });
   }
   if (tstart + tsize > MAX_U64 + 1n) {
     fail(`the text segment (tstart + tsize) runs past the 64-bit end.`, {
-      line: first.get('tsize')!.line,
+      ...at(first.get('tsize')!),
     });
   }
   const version = value('version');

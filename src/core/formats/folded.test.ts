@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ProfileError } from '../types.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
@@ -41,5 +42,36 @@ describe('looksLikeFolded', () => {
     expect(looksLikeFolded(enc('{"a": 1}\n'))).toBe(false);
     expect(looksLikeFolded(new Uint8Array([0, 0, 0, 0, 3, 0, 0, 0]))).toBe(false);
     expect(looksLikeFolded(enc(''))).toBe(false);
+  });
+});
+
+describe("google-pprof --collapsed's address tags", () => {
+  const dir = 'test/fixtures/gperf-own';
+  const files = readdirSync(dir).filter((f) => f.endsWith('.pprof-collapsed.txt'));
+
+  it.each(files)('%s: names lose their <hex> tags, nothing else changes', (f) => {
+    const text = readFileSync(`${dir}/${f}`, 'utf8');
+    expect(text).toMatch(/[A-Za-z_]<[0-9a-f]{16}>[; ]/); // the tags are there to strip
+    const raw = parseFolded(enc(text));
+    const names = new Set(raw.strings);
+    for (const n of names) expect(n).not.toMatch(/<[0-9a-f]+>$/);
+    expect(names).toContain('main');
+    // The same stacks as the text with the tags removed by hand.
+    const untagged = parseFolded(enc(text.replace(/<[0-9a-f]{16}>/g, '')));
+    const stacks = (r: typeof raw) =>
+      Array.from({ length: r.samples.count }, (_, s) =>
+        Array.from(r.samples.stackLocs.subarray(r.samples.stackStart[s], r.samples.stackStart[s + 1]))
+          .map((l) => r.strings[r.locations.locName[l]])
+          .join(';'),
+      );
+    expect(stacks(raw)).toEqual(stacks(untagged));
+    expect(Array.from(raw.samples.weight)).toEqual(Array.from(untagged.samples.weight));
+  });
+
+  it('keeps names that only look alike', () => {
+    const raw = parseFolded(enc('main;Foo<int>;x<12> 1\n<0000000000001340> 1\n'));
+    expect(raw.strings).toEqual(expect.arrayContaining(['Foo<int>', 'x<12>', '<0000000000001340>']));
+    const tagged = parseFolded(enc('main<0000000000001340>;f<00401000> 2\n'));
+    expect(tagged.strings).toEqual(expect.arrayContaining(['main', 'f']));
   });
 });

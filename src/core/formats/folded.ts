@@ -64,6 +64,22 @@ export function looksLikeFolded(bytes: Uint8Array): boolean {
   return seen > 0;
 }
 
+/**
+ * google-pprof's `--collapsed` output tags names with the function's address (`main<00000000000011f9>`,
+ * 16 hex digits, 8 for 32-bit programs): not part of the name.
+ */
+const ADDRESS_TAG = /<[0-9a-f]{8}(?:[0-9a-f]{8})?>$/;
+
+/** A frame name as written, without google-pprof's trailing address tag. */
+function frameName(written: string): string {
+  const name = written.trim();
+  if (name.charCodeAt(name.length - 1) !== 62 /* > */) return name;
+  const cut = name.replace(ADDRESS_TAG, '');
+  return cut === '' ? name : cut;
+}
+
+/** Parses folded stacks into name-only locations, stacks stored leaf first. */
+
 /** True when the text's content lines (the first 50) all have two counts: `stack BASE NEW`. */
 function isDiffText(text: string): boolean {
   let seen = 0;
@@ -117,7 +133,7 @@ export function parseFolded(bytes: Uint8Array): RawProfile {
     const names = parsed.stack.split(';');
     // Leaf first: the last name of the line is the leaf.
     for (let k = names.length - 1; k >= 0; k--) {
-      const name = names[k].trim();
+      const name = frameName(names[k]);
       if (name !== '') stackLocs.push(strings.intern(name));
     }
     stackStart.push(stackLocs.length);

@@ -11,7 +11,7 @@
 
 import { AddrTable, minusOne } from '../address.ts';
 import { LIGHT_CHILDREN, PREVIEW_FRACTION, PREVIEW_MIN_FRAMES } from '../model/calltree.ts';
-import { FrameNaming, foldedMeta } from '../model/fold.ts';
+import { type FrameGranularity, FrameNaming, foldedMeta } from '../model/fold.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
 import { type GperftoolsScan, internGperftools, scanGperftools } from './gperftools.ts';
 import type { ImporterPreview, ParseProfileOptions } from './importer.ts';
@@ -23,6 +23,8 @@ export interface PreviewOptions {
   fileName: string;
   /** Defaults to PREVIEW_FRACTION; 0 keeps every node (the whole tree, for tests). */
   fraction?: number;
+  /** As FoldOptions.granularity (default 'addresses'). */
+  granularity?: FrameGranularity;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface PreviewOptions {
 export function gperftoolsPreview(scan: GperftoolsScan, opts: PreviewOptions): FoldedProfile {
   let total = 0;
   for (let r = 0; r < scan.recordCount; r++) total += scan.weight[r];
-  const naming = new FrameNaming(scan.meta.mappings);
+  const naming = new FrameNaming(scan.meta.mappings, { granularity: opts.granularity });
   const tree = new CutTree(scan, new RecordFrames(scan, naming), total * (opts.fraction ?? PREVIEW_FRACTION));
   return {
     meta: foldedMeta(
@@ -301,7 +303,10 @@ export function parseGperftoolsWithPreview(
   const scan = scanGperftools(bytes);
   if (scan.totalPcs >= PREVIEW_MIN_FRAMES) {
     try {
-      const profile = gperftoolsPreview(scan, { fileName: opts.fileName ?? '' });
+      const profile = gperftoolsPreview(scan, {
+        fileName: opts.fileName ?? '',
+        granularity: opts.granularity,
+      });
       // The height of the full graph from the start: the deepest stack (one frame per PC).
       opts.onPreview({ profile, maxDepth: scan.maxPcs, ms: performance.now() - t0 });
     } catch {

@@ -111,6 +111,12 @@ describe('parseGperftools', () => {
     expect(rawStacks(noTrailer)).toEqual(expected);
     expect(noTrailer.warnings[0].message).toMatch(/^truncated at byte 112: no trailer/);
     expect(noTrailer.meta.mappings).toEqual([]);
+    // Said plainly: the addresses have no module, whatever symbols are given.
+    for (const r of [cut, noTrailer]) {
+      expect(r.warnings.at(-1)?.message).toMatch(/^no mapped-objects text .*bare addresses .*no module/);
+    }
+    // A whole file says nothing of the kind.
+    expect(parseGperftools(full).warnings).toEqual([]);
   });
 
   it('reports progress', () => {

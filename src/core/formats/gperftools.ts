@@ -228,6 +228,8 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
   let trailerEnd = -1;
   let zeroPcsRecords = 0;
   let zeroLeafRecords = 0;
+  /** Where reading stopped without a trailer (truncated or corrupt), else -1. */
+  let stoppedAt = -1;
 
   for (;;) {
     const at = i * ws;
@@ -236,10 +238,8 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
         i === nslots && bytes.length === at
           ? `no trailer after ${records} records`
           : `incomplete record (the file ends at byte ${bytes.length}), no trailer`;
-      warnings.push({
-        message: `truncated at byte ${at}: ${what}, so no mapped-objects list (addresses stay unsymbolized)`,
-        offset: at,
-      });
+      warnings.push({ message: `truncated at byte ${at}: ${what}`, offset: at });
+      stoppedAt = at;
       break;
     }
     const count = slotNum(i);
@@ -251,7 +251,7 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
         warnings.push({
           message:
             `truncated at byte ${at}: the record there needs ${n} PCs but the file ends at byte ` +
-            `${bytes.length}; kept the ${records} complete records, no mapped-objects list`,
+            `${bytes.length}; kept the ${records} complete records`,
           offset: at,
         });
       } else {
@@ -262,6 +262,7 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
           offset: at,
         });
       }
+      stoppedAt = at;
       break;
     }
     if (n === 0) {
@@ -305,6 +306,15 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
     warnings.push({ message: `${zeroLeafRecords - MAX_REPEATED_WARNINGS} more records with leaf PC 0` });
   }
 
+  if (stoppedAt >= 0 && records > 0) {
+    // The mapped-objects text follows the trailer: without it no address has a module.
+    warnings.push({
+      message:
+        'no mapped-objects text (the file ends before it): frames are bare addresses (0x…) with no ' +
+        'module, and binaries or symbol files cannot be matched to them',
+      offset: stoppedAt,
+    });
+  }
   let mappings: Mapping[] = [];
   const headerLines: { key: string; value: string; known: boolean }[] = [];
   const extra: Record<string, string> = { records: String(records) };

@@ -1,11 +1,14 @@
 // What an importer is: the contract every formats/NAME.ts fulfils, listed in detect.ts's IMPORTERS.
 
+import type { FrameGranularity } from '../model/fold.ts';
 import type { FoldedProfile, FormatId, RawProfile } from '../types.ts';
 
 export interface ParseProfileOptions {
   onProgress?: (fraction: number) => void;
   /** The file's name, for previews' metadata. */
   fileName?: string;
+  /** The granularity the fold will use, so that a preview names unnamed code as the fold will. */
+  granularity?: FrameGranularity;
 }
 
 /**

@@ -177,7 +177,7 @@ export function parsePprofRaw(bytes: Uint8Array): RawProfile {
 
   // The binary part has no trailer and no maps by design: drop that warning, shift the others.
   for (const w of raw.warnings) {
-    if (/no trailer after \d+ records/.test(w.message)) continue;
+    if (/no trailer after \d+ records|^no mapped-objects text/.test(w.message)) continue;
     warnings.push(w.offset !== undefined ? { ...w, offset: w.offset + binaryStart } : w);
   }
   const filePeriod = raw.meta.periodUs;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFolded } from '../formats/folded.ts';
-import type { RawProfile, Symbolizer } from '../types.ts';
+import { FrameKind, type RawProfile, type Symbolizer } from '../types.ts';
 import { foldProfile, simplifyFuncName } from './fold.ts';
 import { toFoldedText } from './serialize.ts';
 
@@ -132,6 +132,88 @@ describe('foldProfile', () => {
     expect(p.meta.totalSamples).toBe(20000);
     expect(p.stacks.count).toBe(20000);
     expect(p.frames.count).toBeLessThanOrEqual(6000);
+  });
+});
+
+describe('foldProfile: short names and per-module frames', () => {
+  // Two mappings: /bin/demo (a symbol file: f at 0x400100..0x400110, two instantiations of a
+  // template at 0x400200 and 0x400300, 16 bytes each) and /lib/libx.so (no symbol file).
+  const mappings = [
+    { start: 0x400000n, end: 0x500000n, offset: 0x1000n, path: '/bin/demo' },
+    { start: 0x700000n, end: 0x800000n, offset: 0n, path: '/lib/libx.so' },
+  ];
+  const sym: Symbolizer = {
+    lookup: (_hi, lo) =>
+      lo >= 0x400100 && lo < 0x400110
+        ? ['void run<int>(std::vector<int, std::allocator<int> > const&)']
+        : lo >> 4 === 0x40020
+          ? ['Box<int>::get() const']
+          : lo >> 4 === 0x40030
+            ? ['Box<double>::get() const']
+            : null,
+    hasSymbolFile: (_hi, lo) => lo >= 0x400000 && lo < 0x500000,
+  };
+  const raw = () =>
+    rawOf(
+      [
+        [[0x400201n, 0x400105n, 0x700011n], 1],
+        [[0x400301n, 0x400105n, 0x700021n], 2],
+        [[0x400481n, 0x400105n, 0x900001n], 4],
+      ],
+      { meta: { periodUs: 10000, mappings } },
+    );
+
+  it("full names and per-address frames: the core API's default", () => {
+    const p = foldProfile(raw(), { fileName: 'x', symbolizer: sym });
+    expect(toFoldedText(p)).toBe(
+      [
+        '0x900000;void run<int>(std::vector<int, std::allocator<int> > const&);demo+0x1481 4',
+        'libx.so+0x10;void run<int>(std::vector<int, std::allocator<int> > const&);Box<int>::get() const 1',
+        'libx.so+0x20;void run<int>(std::vector<int, std::allocator<int> > const&);Box<double>::get() const 2',
+        '',
+      ].join('\n'),
+    );
+    expect(p.frames.fullName).toBeUndefined();
+  });
+
+  it('short names merge what pprof merges; the first full name stays for each frame', () => {
+    const p = foldProfile(raw(), { fileName: 'x', symbolizer: sym, names: 'short' });
+    expect(toFoldedText(p)).toBe(
+      '0x900000;run;demo+0x1481 4\nlibx.so+0x10;run;Box::get 1\nlibx.so+0x20;run;Box::get 2\n',
+    );
+    const get = p.frames.name.indexOf('Box::get');
+    expect(p.frames.fullName?.[get]).toBe('Box<int>::get() const');
+    expect(p.frames.fullName?.[p.frames.name.indexOf('demo+0x1481')]).toBe('demo+0x1481');
+    expect(p.frames.fullName).toHaveLength(p.frames.count);
+  });
+
+  it("functions granularity: [MODULE] for code no symbol names, 0x… outside every mapping, and each frame's kind", () => {
+    const p = foldProfile(raw(), {
+      fileName: 'x',
+      symbolizer: sym,
+      names: 'short',
+      granularity: 'functions',
+    });
+    expect(toFoldedText(p)).toBe('0x900000;run;[demo] 4\n[libx.so];run;Box::get 3\n');
+    const kind = (name: string) => p.frames.kind?.[p.frames.name.indexOf(name)];
+    expect(kind('run')).toBe(FrameKind.Function);
+    expect(kind('[demo]')).toBe(FrameKind.OutsideSymbols);
+    expect(kind('[libx.so]')).toBe(FrameKind.NoSymbolFile);
+    expect(kind('0x900000')).toBe(FrameKind.NoModule);
+    expect(p.modules[p.frames.module[p.frames.name.indexOf('[libx.so]')]]).toBe('/lib/libx.so');
+  });
+
+  it('a flat (DCPI) profile keeps its image → function → address frames whatever the granularity', () => {
+    const flat = rawOf(
+      [
+        [[0x400100n], 4],
+        [[0x400104n], 1],
+        [[0x400480n], 2],
+      ],
+      { flat: true, adjustCallers: false, format: 'dcpi' },
+    );
+    const p = foldProfile(flat, { fileName: 'x', symbolizer: sym, names: 'short', granularity: 'functions' });
+    expect(toFoldedText(p)).toBe('demo;demo+0x1480 2\ndemo;run;demo+0x1100 4\ndemo;run;demo+0x1104 1\n');
   });
 });
 

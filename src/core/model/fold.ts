@@ -5,10 +5,42 @@
 import { F64Builder, hexOf, minusOne, StringInterner, U32Builder } from '../address.ts';
 import { defaultSampleTypeIndex, sampleTypesOf } from '../formats/sample-types.ts';
 import { MappingIndex, mappingInfo } from '../symbols/modules.ts';
-import type { FoldedMeta, FoldedProfile, LabelFilter, Mapping, RawProfile, Symbolizer } from '../types.ts';
+import { shortFunctionName } from '../text/names.ts';
+import {
+  type FoldedMeta,
+  type FoldedProfile,
+  FrameKind,
+  type LabelFilter,
+  type Mapping,
+  type RawProfile,
+  type Symbolizer,
+} from '../types.ts';
 import { groupFrames, labelKeepMask } from './labels.ts';
 
-export interface FoldOptions {
+/**
+ * How function names are shown: `short` as pprof and the Firefox Profiler show C++/Rust names
+ * (shortFunctionName: no template arguments, parameters or return type; frames whose short names
+ * are equal merge, as in pprof), or `full` as the demangler (or the profile) gives them.
+ */
+export type FrameNames = 'short' | 'full';
+
+/**
+ * Code that no symbol names: `addresses`, one frame per address (`MODULE+0xOFFSET`); `functions`,
+ * one frame per module (`[MODULE]`, as pprof names it). Addresses outside every mapping are `0x…`
+ * either way, and a flat (DCPI) profile keeps its image → function → address frames.
+ */
+export type FrameGranularity = 'functions' | 'addresses';
+
+export interface FrameNamingOptions {
+  /** Default 'full' (the core API's compatibility; the pipeline and the CLI default to 'short'). */
+  names?: FrameNames;
+  /** Default 'addresses' (the core API's compatibility; the pipeline and the CLI: 'functions'). */
+  granularity?: FrameGranularity;
+  /** Tells unnamed code in a module with a symbol file from code in one without (frames.kind). */
+  symbolizer?: Symbolizer;
+}
+
+export interface FoldOptions extends FrameNamingOptions {
   fileName: string;
   symbolizer?: Symbolizer;
   /**
@@ -24,22 +56,34 @@ export interface FoldOptions {
 
 /**
  * The frames of a profile: interned by (name, module), modules numbered by mapping path in
- * MappingIndex order, addresses without symbols named `MODULE+0xOFFSET`. foldProfile and the
- * gperftools raw preview (gperftools-preview.ts) both name frames through this, so a preview shows
- * exactly the names and modules the fold will.
+ * MappingIndex order, addresses without symbols named `MODULE+0xOFFSET` (or `[MODULE]`, by the
+ * granularity), function names shortened or not. foldProfile and the gperftools raw preview
+ * (gperftools-preview.ts) both name frames through this, so a preview shows exactly the names and
+ * modules the fold will.
  */
 export class FrameNaming {
   readonly index: MappingIndex;
   private readonly modules = new StringInterner();
   private readonly mappingModule: number[];
   private readonly frameNames: string[] = [];
+  private readonly fullNames: string[] | null;
+  private readonly kinds = new U32Builder(1024);
   private readonly module = new U32Builder(1024);
   /** Per module (+1), name → frame id. */
   private readonly ids: Map<string, number>[] = [];
+  /** Full name → short name, with short names. */
+  private readonly shortOf: Map<string, string> | null;
+  private readonly perModule: boolean;
+  private readonly symbolizer: Symbolizer | undefined;
 
-  constructor(mappings: readonly Mapping[]) {
+  constructor(mappings: readonly Mapping[], opts: FrameNamingOptions = {}) {
     this.index = new MappingIndex(mappings);
     this.mappingModule = this.index.mappings.map((m) => this.modules.intern(m.path));
+    const short = opts.names === 'short';
+    this.shortOf = short ? new Map() : null;
+    this.fullNames = short ? [] : null;
+    this.perModule = opts.granularity === 'functions';
+    this.symbolizer = opts.symbolizer;
   }
 
   get count(): number {
@@ -56,24 +100,51 @@ export class FrameNaming {
     return m < 0 ? -1 : this.mappingModule[m];
   }
 
-  intern(name: string, module: number): number {
+  /** The frame named exactly `name` in `module` (-1: none), of kind `kind`. */
+  intern(name: string, module: number, kind: FrameKind = FrameKind.Function, full = name): number {
     const byName = (this.ids[module + 1] ??= new Map());
     let id = byName.get(name);
     if (id === undefined) {
       id = this.frameNames.length;
       this.frameNames.push(name);
+      this.fullNames?.push(full);
+      this.kinds.push(kind);
       this.module.push(module + 1); // stored +1 so -1 fits in a uint32 builder
       byName.set(name, id);
     }
     return id;
   }
 
+  /** The frame of a function name (from symbols or the profile): shortened with short names. */
+  functionFrame(name: string, module: number): number {
+    const shortOf = this.shortOf;
+    if (shortOf === null) return this.intern(name, module);
+    let s = shortOf.get(name);
+    if (s === undefined) {
+      s = shortFunctionName(name);
+      shortOf.set(name, s);
+    }
+    return this.intern(s, module, FrameKind.Function, name);
+  }
+
   /**
    * The frame of an address that has no symbol, as looked up (callers' return addresses already
-   * moved to PC − 1): `MODULE+0xOFFSET` in the mapping `m` that holds it, `0x…` outside all.
+   * moved to PC − 1), in the mapping `m` that holds it: `MODULE+0xOFFSET` per address, or
+   * `[MODULE]` per module with the granularity `functions`; `0x…` outside all.
    */
   addressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
-    return this.intern(this.index.nameIn(m, hi, lo), this.moduleOf(m));
+    if (!this.perModule || m < 0) return this.exactAddressFrame(hi, lo, m);
+    return this.intern(`[${this.index.names[m]}]`, this.moduleOf(m), this.unnamedKind(hi, lo, m));
+  }
+
+  /** `MODULE+0xOFFSET` (or `0x…`) whatever the granularity: DCPI's address frames. */
+  exactAddressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
+    return this.intern(this.index.nameIn(m, hi, lo), this.moduleOf(m), this.unnamedKind(hi, lo, m));
+  }
+
+  private unnamedKind(hi: number, lo: number, m: number): FrameKind {
+    if (m < 0) return FrameKind.NoModule;
+    return this.symbolizer?.hasSymbolFile?.(hi, lo) ? FrameKind.OutsideSymbols : FrameKind.NoSymbolFile;
   }
 
   /** The frame table and module list of a FoldedProfile. */
@@ -82,7 +153,10 @@ export class FrameNaming {
     const module = new Int32Array(n);
     const stored = this.module.data;
     for (let f = 0; f < n; f++) module[f] = stored[f] - 1;
-    return { frames: { count: n, name: this.frameNames, module }, modules: this.modules.strings };
+    const kind = Uint8Array.from(this.kinds.data.subarray(0, n));
+    const frames: FoldedProfile['frames'] = { count: n, name: this.frameNames, module, kind };
+    if (this.fullNames !== null) frames.fullName = this.fullNames;
+    return { frames, modules: this.modules.strings };
   }
 }
 
@@ -251,11 +325,15 @@ class DropTest {
 
 /** Folds a RawProfile into unique root-first stacks of named frames. */
 export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
-  const frames = new FrameNaming(raw.meta.mappings);
+  const symbolizer = opts.symbolizer;
+  const frames = new FrameNaming(raw.meta.mappings, {
+    names: opts.names,
+    granularity: opts.granularity,
+    symbolizer,
+  });
   const index = frames.index;
   const { locations: locs, samples } = raw;
   const embedded = raw.embeddedSymbols;
-  const symbolizer = opts.symbolizer;
   const flat = raw.flat === true;
 
   // Frame ids per location, for its use as leaf (0) and as caller (1): a range in `seqs`.
@@ -284,10 +362,10 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       // Frames the location names itself (pprof Lines), outermost first: symbols are not consulted.
       const mod = locs.hasAddr[loc] ? frames.moduleOf(index.find(locs.addrHi[loc], locs.addrLo[loc])) : -1;
       for (let k = lines.start[loc]; k < lines.start[loc + 1]; k++)
-        seqs.push(frames.intern(raw.strings[lines.name[k]], mod));
+        seqs.push(frames.functionFrame(raw.strings[lines.name[k]], mod));
     } else if (!locs.hasAddr[loc]) {
       const n = locs.locName[loc];
-      seqs.push(frames.intern(n >= 0 ? raw.strings[n] : '[unknown]', -1));
+      seqs.push(n >= 0 ? frames.functionFrame(raw.strings[n], -1) : frames.intern('[unknown]', -1));
     } else {
       let hi = locs.addrHi[loc];
       let lo = locs.addrLo[loc];
@@ -296,9 +374,9 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       const mod = frames.moduleOf(m);
       const names = symbolNames(hi, lo);
       if (names) {
-        for (const name of names) seqs.push(frames.intern(name, mod));
+        for (const name of names) seqs.push(frames.functionFrame(name, mod));
       } else if (locs.locName[loc] >= 0) {
-        seqs.push(frames.intern(raw.strings[locs.locName[loc]], mod));
+        seqs.push(frames.functionFrame(raw.strings[locs.locName[loc]], mod));
       } else {
         seqs.push(frames.addressFrame(hi, lo, m));
       }
@@ -313,7 +391,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     const begin = seqs.length;
     if (!locs.hasAddr[loc]) {
       const n = locs.locName[loc];
-      seqs.push(frames.intern(n >= 0 ? raw.strings[n] : '[unknown]', -1));
+      seqs.push(n >= 0 ? frames.functionFrame(raw.strings[n], -1) : frames.intern('[unknown]', -1));
     } else {
       const hi = locs.addrHi[loc];
       const lo = locs.addrLo[loc];
@@ -322,11 +400,12 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       if (m >= 0) seqs.push(frames.intern(index.names[m], mod));
       const names = symbolNames(hi, lo);
       if (names) {
-        for (const name of names) seqs.push(frames.intern(name, mod));
+        for (const name of names) seqs.push(frames.functionFrame(name, mod));
       } else if (locs.locName[loc] >= 0) {
-        seqs.push(frames.intern(raw.strings[locs.locName[loc]], mod));
+        seqs.push(frames.functionFrame(raw.strings[locs.locName[loc]], mod));
       }
-      seqs.push(frames.addressFrame(hi, lo, m));
+      // The address level stays per address whatever the granularity: DCPI's shape.
+      seqs.push(frames.exactAddressFrame(hi, lo, m));
     }
     rangeStart[slot] = begin;
     rangeLen[slot] = seqs.length - begin;

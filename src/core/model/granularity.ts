@@ -4,39 +4,53 @@
 // covers stay `MODULE+0xOFFSET`. Done by wrapping the symbolizer and renaming a profile's own
 // lines, so the fold itself does not change.
 
+import { shortFunctionName } from '../text/names';
 import type { RawProfile, Symbolizer } from '../types';
 import type { Granularity } from '../view/schema';
+import type { FrameNames } from './fold';
 
 const lineName = (name: string, file: string | undefined, line: number | undefined) =>
   file ? `${name} ${file}:${line ?? 0}` : name;
 
-/** A symbolizer whose names are the granularity's frames. */
-export function symbolizerFor(s: Symbolizer | undefined, g: Granularity): Symbolizer | undefined {
+/**
+ * A symbolizer whose names are the granularity's frames. At `lines` and `addresses` the names are
+ * shortened here (when `names` is short), before the file:line or offset is added: the fold then
+ * takes them as they are.
+ */
+export function symbolizerFor(
+  s: Symbolizer | undefined,
+  g: Granularity,
+  names: FrameNames = 'full',
+): Symbolizer | undefined {
   if (!s || g === 'functions') return s;
+  const nm = (n: string) => (names === 'short' ? shortFunctionName(n) : n);
+  const common = { hasSymbolFile: s.hasSymbolFile?.bind(s) };
   if (g === 'lines') {
     return {
+      ...common,
       lookup(hi, lo) {
         const frames = s.lookupFrames?.(hi, lo);
-        if (!frames) return s.lookup(hi, lo);
-        return frames.map((f) => lineName(f.name, f.file, f.line));
+        if (!frames) return s.lookup(hi, lo)?.map(nm) ?? null;
+        return frames.map((f) => lineName(nm(f.name), f.file, f.line));
       },
     };
   }
   return {
+    ...common,
     lookup(hi, lo) {
-      const names = s.lookup(hi, lo);
-      if (!names || names.length === 0) return names;
+      const found = s.lookup(hi, lo);
+      if (!found || found.length === 0) return found;
+      const out = found.map(nm);
       const off = s.offsetInSymbol?.(hi, lo);
-      if (off === null || off === undefined) return names;
-      const out = names.slice();
-      out[out.length - 1] = `${out[out.length - 1]}+0x${off.toString(16)}`;
+      if (off !== null && off !== undefined)
+        out[out.length - 1] = `${out[out.length - 1]}+0x${off.toString(16)}`;
       return out;
     },
   };
 }
 
 /** A profile whose own lines (pprof) are named `function file:line` at line granularity. */
-export function rawFor(raw: RawProfile, g: Granularity): RawProfile {
+export function rawFor(raw: RawProfile, g: Granularity, names: FrameNames = 'full'): RawProfile {
   const lines = raw.lines;
   if (g !== 'lines' || !lines) return raw;
   const strings = raw.strings.slice();
@@ -44,7 +58,12 @@ export function rawFor(raw: RawProfile, g: Granularity): RawProfile {
   const ids = new Map<string, number>();
   for (let i = 0; i < name.length; i++) {
     const f = lines.file[i];
-    const text = lineName(strings[lines.name[i]], f >= 0 ? strings[f] : undefined, lines.line[i]);
+    const fn = strings[lines.name[i]];
+    const text = lineName(
+      names === 'short' ? shortFunctionName(fn) : fn,
+      f >= 0 ? strings[f] : undefined,
+      lines.line[i],
+    );
     let id = ids.get(text);
     if (id === undefined) {
       id = strings.length;

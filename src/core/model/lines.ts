@@ -10,6 +10,7 @@
 // line where F is the innermost frame of the leaf location.
 
 import { hexOf, minusOne } from '../address';
+import { shortFunctionName } from '../text/names';
 import type { RawProfile, SymbolFrame, Symbolizer } from '../types';
 
 export interface LineCount {
@@ -81,14 +82,18 @@ function chains(raw: RawProfile, symbolizer: Symbolizer | null | undefined): Cha
 
 /**
  * Per line and per address counts of the function named `name` (as the fold names it: demangled
- * unless the symbolizer gives mangled names), weighed by `raw.samples.weight`.
+ * unless the symbolizer gives mangled names; short as pprof's with `names` short), weighed by
+ * `raw.samples.weight`.
  */
 export function sourceListing(
   raw: RawProfile,
   symbolizer: Symbolizer | null | undefined,
   name: string,
+  names: 'short' | 'full' = 'full',
 ): SourceListing {
   const chainOf = chains(raw, symbolizer);
+  // The frame's name as the fold shows it (short names: pprof's).
+  const shown = names === 'short' ? shortFunctionName : (n: string) => n;
   const { stackStart, stackLocs, weight } = raw.samples;
   const lineCounts = new Map<string, LineCount>();
   const addrCounts = new Map<string, AddressCount>();
@@ -110,7 +115,7 @@ export function sourceListing(
       const { frames, address } = chainOf(stackLocs[p], !leaf && !raw.flat);
       for (let k = 0; k < frames.length; k++) {
         const f = frames[k];
-        if (f.name !== name) continue;
+        if (f.name !== name && shown(f.name) !== name) continue;
         onStack = true;
         const file = f.file ?? '';
         const line = f.line ?? 0;

@@ -360,9 +360,17 @@ export class StackSink {
       name.push(f < nSrc ? src.frames.name[f] : extraNames[f - nSrc]);
     }
     const module = new Int32Array(next);
+    // Full names and kinds follow their frames (added frames: their name, a function).
+    const srcFull = src.frames.fullName;
+    const srcKind = src.frames.kind;
+    const fullName: string[] | undefined = srcFull ? [] : undefined;
+    const kind = srcKind ? new Uint8Array(next) : undefined;
     for (let f = 0; f < used.length; f++) {
       const id = map[f];
-      if (id >= 0) module[id] = f < nSrc ? src.frames.module[f] : extraModules[f - nSrc];
+      if (id < 0) continue;
+      module[id] = f < nSrc ? src.frames.module[f] : extraModules[f - nSrc];
+      if (fullName) fullName[id] = f < nSrc ? srcFull![f] : extraNames[f - nSrc];
+      if (kind && f < nSrc) kind[id] = srcKind![f];
     }
     const fr = this.frames;
     const len = this.pos;
@@ -383,7 +391,9 @@ export class StackSink {
     const same = identity && next === nSrc && extraNames.length === 0;
     return {
       meta: metaWithTotal(src.meta, total),
-      frames: same ? src.frames : { count: next, name, module },
+      frames: same
+        ? src.frames
+        : { count: next, name, module, ...(fullName ? { fullName } : {}), ...(kind ? { kind } : {}) },
       modules: same ? src.modules : src.modules.slice(),
       stacks: { count, start, frames, weight },
     };

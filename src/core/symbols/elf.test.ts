@@ -159,10 +159,12 @@ describe('readElf on real files', () => {
     expect(merged.loadSegments).toBe(libc.loadSegments);
     expect(merged.symbolSource).toBe('symtab+dynsym');
     expect(nameAt(merged, 0x27249n)).toBe('__libc_start_call_main');
-    // __libc_start_main_impl (LOCAL) and __libc_start_main (GLOBAL) share 0x27280: global wins.
-    expect(nameAt(merged, 0x27304n)).toBe('__libc_start_main');
-    // malloc / __libc_malloc (GLOBAL), __malloc, __GI___libc_malloc (LOCAL): fewer underscores.
-    expect(nameAt(merged, 0x98930n)).toBe('malloc');
+    // __libc_start_main_impl (LOCAL) and __libc_start_main (GLOBAL) share 0x27280: exported wins
+    // (the library's `__libc_start_main@@GLIBC_2.34`, shown without its version).
+    expect(nameAt(merged, 0x27304n)?.replace(/@.*$/, '')).toBe('__libc_start_main');
+    // malloc / __libc_malloc (GLOBAL), __malloc, __GI___libc_malloc (LOCAL): the exported alias the
+    // library's .dynsym defines last, as Go pprof names it (cxx_demangle's go.raw.txt).
+    expect(nameAt(merged, 0x98930n)?.replace(/@.*$/, '')).toBe('__libc_malloc');
   });
 
   it('converts file offsets to virtual addresses and back (PIE, shared object)', () => {
@@ -375,8 +377,9 @@ describe('readElf on synthetic files', () => {
       expect(e.loadSegments[0].vaddr).toBe(c.base + 0x1000n);
       expect(e.symbols.count).toBe(4); // first (+alias), ifunc_impl, unsized, last
       const b = c.base;
-      expect(nameAt(e, b + 0x1000n)).toBe('first'); // GLOBAL over WEAK alias
-      expect(nameAt(e, b + 0x101fn)).toBe('first');
+      // Aliases: the one defined later, whatever its binding (Go pprof's choice).
+      expect(nameAt(e, b + 0x1000n)).toBe('first_alias');
+      expect(nameAt(e, b + 0x101fn)).toBe('first_alias');
       expect(nameAt(e, b + 0x1020n)).toBe(null);
       expect(nameAt(e, b + 0x1045n)).toBe('ifunc_impl');
       expect(nameAt(e, b + 0x10ffn)).toBe('unsized'); // size 0: up to the next symbol
@@ -398,7 +401,7 @@ describe('readElf on synthetic files', () => {
     expect(nameAt(e, 0x2000n)).toBe(null);
   });
 
-  it('alias choice does not depend on symbol order', () => {
+  it('alias choice: exported, default version, then the one defined last in the table', () => {
     const names = ['__libc_malloc', 'malloc', '__malloc', 'malloc@GLIBC_2.2.5', 'zz'];
     const binds = [FUNC_GLOBAL, FUNC_GLOBAL, FUNC_LOCAL, FUNC_GLOBAL, FUNC_WEAK];
     const mk = (order: number[]) =>
@@ -412,9 +415,14 @@ describe('readElf on synthetic files', () => {
         }),
         'synth',
       );
-    expect(nameAt(mk([0, 1, 2, 3, 4]), 0x1000n)).toBe('malloc');
-    expect(nameAt(mk([4, 3, 2, 1, 0]), 0x1000n)).toBe('malloc');
-    expect(nameAt(mk([3, 0, 4, 2]), 0x1000n)).toBe('__libc_malloc');
+    // The last exported symbol of default version, whatever its binding or name.
+    expect(nameAt(mk([0, 1, 2, 3, 4]), 0x1000n)).toBe('zz');
+    expect(nameAt(mk([4, 3, 2, 1, 0]), 0x1000n)).toBe('__libc_malloc');
+    expect(nameAt(mk([3, 0, 4, 2]), 0x1000n)).toBe('zz');
+    expect(nameAt(mk([4, 0, 1]), 0x1000n)).toBe('malloc');
+    // A LOCAL or a non-default version only when nothing else is there.
+    expect(nameAt(mk([0, 2]), 0x1000n)).toBe('__libc_malloc');
+    expect(nameAt(mk([3, 2]), 0x1000n)).toBe('malloc@GLIBC_2.2.5');
   });
 });
 
@@ -485,5 +493,41 @@ describe('malformed ELF', () => {
         expect(e).toBeInstanceOf(ElfError);
       }
     }
+  });
+});
+
+describe('aliases as Go pprof names them', () => {
+  const root = new URL('../../../test/fixtures/', import.meta.url);
+  const read = (rel: string) => new Uint8Array(readFileSync(new URL(rel, root)));
+  const bare = (n: string | null) => n?.replace(/@.*$/, '') ?? null;
+
+  it("the 32-bit libc (.dynsym only): every libc location Go pprof named in cxx_demangle32's go.raw.txt", () => {
+    const libc = readElf(read('sysroot/usr/lib/i386-linux-gnu/libc.so.6'), 'libc.so.6');
+    const raw = readFileSync(new URL('gperf/oracle/cxx_demangle32/go.raw.txt', root), 'utf8');
+    const m =
+      /^(\d+): 0x([0-9a-f]+)\/0x[0-9a-f]+\/0x([0-9a-f]+) \/usr\/lib\/i386-linux-gnu\/libc\.so\.6/m.exec(raw)!;
+    const [start, offset] = [BigInt(`0x${m[2]}`), BigInt(`0x${m[3]}`)];
+    const named = [...raw.matchAll(new RegExp(`^\\s*\\d+: 0x([0-9a-f]+) M=${m[1]} (\\S+)`, 'gm'))];
+    expect(named.length).toBeGreaterThan(0);
+    const names = new Set<string>();
+    for (const [, addr, goName] of named) {
+      const v = offsetToVaddr(libc.loadSegments, Number(BigInt(`0x${addr}`) - start + offset))!;
+      const ours = bare(nameAt(libc, (BigInt(v[0]) << 32n) | BigInt(v[1])));
+      expect(ours).toBe(goName);
+      names.add(goName);
+    }
+    // malloc (not __libc_malloc) and __libc_free (not free or cfree): the alias defined last in
+    // this libc's .dynsym (the 64-bit one defines them in another order).
+    expect([...names].sort()).toEqual(['__libc_free', 'malloc']);
+  });
+
+  it('the 64-bit libc: __pread64, munmap (the issue), cfree and __libc_malloc (Go, cxx_demangle)', () => {
+    const libc = readElf(read('sysroot/usr/lib/x86_64-linux-gnu/libc.so.6'), 'libc.so.6');
+    // free: __libc_free, free, cfree@GLIBC_2.2.5 (all GLOBAL, in this .dynsym order).
+    expect(bare(nameAt(libc, 0x98ef5n))).toBe('cfree');
+    expect(bare(nameAt(libc, 0x98935n))).toBe('__libc_malloc');
+    // pread: __libc_pread (GLOBAL), pread64, pread, __pread64 (WEAK); munmap: __munmap (GLOBAL), munmap (WEAK).
+    expect(bare(nameAt(libc, 0xf63c5n))).toBe('__pread64');
+    expect(bare(nameAt(libc, 0x101a05n))).toBe('munmap');
   });
 });

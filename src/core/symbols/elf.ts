@@ -66,10 +66,15 @@ function hiddenVersion(s: string): boolean {
 }
 
 /**
- * Negative when candidate a should name an address rather than b (aliases at one address).
- * Order: a known size, then GLOBAL/UNIQUE over WEAK over LOCAL, then not a non-default symbol
- * version (`memcpy@GLIBC_2.2.5`), then fewer leading underscores (`malloc` over `__libc_malloc`),
- * then shorter, then code-unit order. A total order, so the choice never depends on input order.
+ * Negative when candidate a should name an address rather than b (aliases at one address), `aOrder`
+ * and `bOrder` being their positions in the file's symbol tables (`.dynsym` and `.symtab` in section
+ * order; a debug file's symbols before its library's). Order: a known size, then exported
+ * (GLOBAL/UNIQUE/WEAK) over LOCAL; between exported ones, the one defined later, whatever its
+ * binding, version or name — Go pprof's choice on every alias of the fixtures' libcs (`munmap` over
+ * `__munmap`, `__pread64` over `__libc_pread`, `cfree` over `free` in the 64-bit libc, `malloc` over
+ * `__libc_malloc` in the 32-bit one: docs/pprof-differences.md); between LOCAL ones, not a
+ * non-default version (`memcpy@GLIBC_2.2.5`), then fewer leading underscores (`clone3` over
+ * `__GI___clone3`), shorter, code-unit order.
  */
 export function compareAliases(
   aSize: number,
@@ -78,10 +83,13 @@ export function compareAliases(
   bSize: number,
   bBind: number,
   bName: string,
+  aOrder = 0,
+  bOrder = 0,
 ): number {
   if (aSize > 0 !== bSize > 0) return aSize > 0 ? -1 : 1;
-  const r = bindRank(bBind) - bindRank(aBind);
-  if (r !== 0) return r;
+  const aExported = bindRank(aBind) > 0;
+  if (aExported !== bindRank(bBind) > 0) return aExported ? -1 : 1;
+  if (aExported && aOrder !== bOrder) return bOrder - aOrder;
   const ha = hiddenVersion(aName);
   if (ha !== hiddenVersion(bName)) return ha ? 1 : -1;
   const u = leadingUnderscores(aName) - leadingUnderscores(bName);
@@ -125,6 +133,8 @@ export class SymbolTable {
         cols.size[b],
         cols.bind[b],
         cols.name[b],
+        a,
+        b,
       );
     });
     // One entry per address: the first of each run is the preferred alias; it takes the largest
@@ -726,7 +736,8 @@ function readSymbols(
 export function mergeDebugFile(lib: ElfFile, debug: ElfFile): ElfFile {
   const merged: ElfFile = {
     ...lib,
-    symbols: SymbolTable.merge(lib.symbols, debug.symbols),
+    // The library's own symbols last: between exported aliases its `.dynsym` order decides.
+    symbols: SymbolTable.merge(debug.symbols, lib.symbols),
     symbolSource: lib.symbolSource,
     warnings: [...lib.warnings, ...debug.warnings.map((w) => `${debug.fileName}: ${w}`)],
   };

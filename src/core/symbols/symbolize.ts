@@ -317,6 +317,11 @@ export function createSymbolizer(
 
   const hasDwarf = bindings.some((b) => b !== null && b.dwarf !== null);
   const symbolizer: Symbolizer = {
+    hasSymbolFile(hi: number, lo: number): boolean {
+      const i = index.find(hi, lo);
+      const b = i < 0 ? null : bindings[i];
+      return b !== null && b.source.symbols.count > 0;
+    },
     lookup(hi: number, lo: number): string[] | null {
       const r = resolve(hi, lo);
       if (r === null) return null;

@@ -24,6 +24,7 @@ describe('view schema in the URL', () => {
       ],
       mangled: true,
       keepDropFrames: true,
+      fullNames: true,
       theme: 'dark',
       diff: { width: 'both', normalized: false },
       labelFilters: [
@@ -94,6 +95,7 @@ describe('view schema in the URL', () => {
       granularity: 'functions',
       mangled: false,
       keepDropFrames: false,
+      fullNames: false,
       diffWidth: 'comparison',
       labelFilters: [],
     });

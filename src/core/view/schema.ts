@@ -62,6 +62,8 @@ export interface ViewState {
   mangled: boolean;
   /** Keep the frames the profile asks to drop (heap profiles' allocator frames, pprof drop_frames). */
   keepDropFrames: boolean;
+  /** C++/Rust names whole as demangled, rather than short as pprof shows them (the default). */
+  fullNames: boolean;
   /** A theme the user chose; absent: the system's. */
   theme?: ThemeName;
   /**
@@ -86,6 +88,7 @@ export const DEFAULT_VIEW: ViewState = {
   orientation: 'flame',
   mangled: false,
   keepDropFrames: false,
+  fullNames: false,
   diff: { width: 'comparison', normalized: true },
   labelFilters: [],
 };
@@ -99,6 +102,7 @@ export interface WorkerView {
   granularity: Granularity;
   mangled: boolean;
   keepDropFrames: boolean;
+  fullNames: boolean;
   sampleType?: string;
   baseSampleType?: string;
   diffWidth: DiffWidth;
@@ -115,6 +119,7 @@ export function workerViewOf(v: ViewState): WorkerView {
     granularity: v.granularity,
     mangled: v.mangled,
     keepDropFrames: v.keepDropFrames,
+    fullNames: v.fullNames,
     diffWidth: v.diff.width,
     labelFilters: v.labelFilters,
   };
@@ -186,6 +191,7 @@ export function encodeView(v: ViewState): string {
   if (v.groupBy) p.set('group', v.groupBy);
   if (v.mangled) p.set('mangled', '1');
   if (v.keepDropFrames) p.set('keepframes', '1');
+  if (v.fullNames) p.set('names', 'full');
   if (v.diff.width !== 'comparison') p.set('width', v.diff.width);
   if (!v.diff.normalized) p.set('absolute', '1');
   if (v.theme) p.set('theme', v.theme);
@@ -257,6 +263,7 @@ export function decodeView(hash: string): ViewState {
   if (group) v.groupBy = group;
   if (p.get('mangled') === '1') v.mangled = true;
   if (p.get('keepframes') === '1') v.keepDropFrames = true;
+  if (p.get('names') === 'full') v.fullNames = true;
   const width = p.get('width');
   if (width === 'baseline' || width === 'both') v.diff.width = width;
   if (p.get('absolute') === '1') v.diff.normalized = false;
