@@ -6,6 +6,8 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'fflate';
+import { scanGperftools } from '../../src/core/formats/gperftools.ts';
+import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
 import { fold, parse } from '../../src/core/pipeline.ts';
 import { readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
 import { nmToElfLike } from '../../src/core/symbols/nm.ts';
@@ -59,6 +61,11 @@ export interface FuzzFormat {
   mutators: Mutator[];
   /** Share of the total inputs (relative weight). */
   weight: number;
+  /**
+   * Also build the importer's preview of a quarter of the inputs (gperftools: the worker builds it
+   * only for large files and ignores its failures, so only a direct call finds them).
+   */
+  preview?: boolean;
 }
 
 // ─── seeds ──────────────────────────────────────────────────────────────────────────────────
@@ -227,6 +234,7 @@ function formats(): FuzzFormat[] {
       ],
       mutators: gperfMutators(8, true),
       weight: 12,
+      preview: true,
     },
     {
       id: 'gperf-32le',
@@ -234,6 +242,7 @@ function formats(): FuzzFormat[] {
       seeds: [load('gperf/tiny32.prof'), load('gperf/deep_recursion32.prof')],
       mutators: gperfMutators(4, true),
       weight: 8,
+      preview: true,
     },
     {
       id: 'gperf-64be',
@@ -241,6 +250,7 @@ function formats(): FuzzFormat[] {
       seeds: [load('bad/ok_synthetic64_be.prof'), load('bad/real_tiny64_be.prof')],
       mutators: gperfMutators(8, false),
       weight: 8,
+      preview: true,
     },
     {
       id: 'gperf-32be',
@@ -248,6 +258,7 @@ function formats(): FuzzFormat[] {
       seeds: [load('bad/ok_synthetic32_be.prof'), load('bad/real_tiny32_be.prof')],
       mutators: gperfMutators(4, false),
       weight: 8,
+      preview: true,
     },
     {
       id: 'dcpi',
@@ -432,6 +443,15 @@ export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng)
         throw new Error(`fold gave a total of ${profile.meta.totalSamples}`);
       }
     }
+    if (f.preview && loaded.raw.format === 'gperftools' && r() < 0.25) {
+      const fraction = pick(r, [0, 0.01, 1 / 4096]);
+      try {
+        const p = gperftoolsPreview(scanGperftools(bytes), { fileName, fraction });
+        if (Number.isNaN(p.meta.totalSamples)) throw new Error('the preview gave a total of NaN');
+      } catch (e) {
+        if (!(e instanceof ProfileError)) throw e;
+      }
+    }
     return 'result';
   }
   let outcome: Outcome = 'result';
@@ -456,6 +476,8 @@ export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng)
     }
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
+    // readElf turns any other exception into an ElfError: that safety net must not catch anything
+    if (/: cannot read ELF file: /.test(e.message)) throw new Error(`readElf wrapped ${e.message}`);
     outcome = 'error';
   }
   // symbolizerFromFiles never throws for a bad file: it reports it.
@@ -499,7 +521,7 @@ export interface RunOptions {
   maxFailures?: number;
 }
 
-const DEFAULT_FAILURE_DIR = new URL('../../test-results/fuzz-failures/', import.meta.url);
+export const DEFAULT_FAILURE_DIR = new URL('../../test-results/fuzz-failures/', import.meta.url);
 
 function describeError(e: unknown): string {
   if (e instanceof Error)
@@ -507,7 +529,7 @@ function describeError(e: unknown): string {
   return String(e);
 }
 
-function writeFailure(dir: string | URL, fl: Failure, bytes: Uint8Array): string | undefined {
+export function writeFailure(dir: string | URL, fl: Failure, bytes: Uint8Array): string | undefined {
   try {
     mkdirSync(dir, { recursive: true });
     const stem = `${fl.format}-seed${fl.seed}-i${fl.index}`;

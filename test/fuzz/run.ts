@@ -2,7 +2,16 @@
 // the formats by weight, under FUZZ_SEED (default 1); FUZZ_FORMATS=a,b limits the formats.
 // FUZZ_REPRO=format:seed:index runs one input again and prints what happened.
 
-import { budget, formatFailure, formatStats, fuzzFormat, fuzzFormats, runIndex } from './engine.ts';
+import {
+  budget,
+  DEFAULT_FAILURE_DIR,
+  formatFailure,
+  formatStats,
+  fuzzFormat,
+  fuzzFormats,
+  runIndex,
+  writeFailure,
+} from './engine.ts';
 
 const env = process.env;
 
@@ -17,8 +26,10 @@ if (env.FUZZ_REPRO) {
     );
   const res = runIndex(f, Number(seed), Number(index));
   console.log(`${id} seed ${seed} input ${index}: ${res.bytes.length} bytes, ${res.ms.toFixed(1)} ms`);
-  if (res.failure) console.log(formatFailure(res.failure));
-  else console.log(`outcome: ${res.outcome}`);
+  if (res.failure) {
+    res.failure.file = writeFailure(DEFAULT_FAILURE_DIR, res.failure, res.bytes);
+    console.log(formatFailure(res.failure));
+  } else console.log(`outcome: ${res.outcome}`);
   process.exit(res.failure ? 1 : 0);
 }
 
@@ -41,6 +52,6 @@ for (const [f, count] of plan) {
 const s = (performance.now() - t0) / 1000;
 console.log(
   `total: ${total} inputs in ${s.toFixed(1)} s (${Math.round(total / s)} inputs/s), node ${process.version}, ` +
-    `${failed} failure${failed === 1 ? '' : 's'}`,
+    `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB, ${failed} failure${failed === 1 ? '' : 's'}`,
 );
 process.exit(failed > 0 ? 1 : 0);

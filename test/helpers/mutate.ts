@@ -209,6 +209,8 @@ export const SEPARATORS = [
   '%',
   ',',
   '\0',
+  '\r',
+  '\u2028',
   '\u00e9',
 ] as const;
 
@@ -289,7 +291,9 @@ export function longLine(text: string, r: Rng, maxLen = 20000): string {
   const times = Math.max(1, Math.floor((1 + int(r, maxLen)) / unit.length));
   const w = words.length > 0 ? int(r, words.length) : 0;
   if (words.length > 0) words.splice(w, 1, unit.repeat(times));
-  lines[i] = words.length > 0 ? words.join('') : unit.repeat(times);
+  // a line terminator other than \n at the end makes `.*$` fail late (regexp backtracking)
+  const end = r() < 0.25 ? pick(r, ['\r', '\u2028', ' \r x']) : '';
+  lines[i] = (words.length > 0 ? words.join('') : unit.repeat(times)) + end;
   return lines.join('\n');
 }
 
