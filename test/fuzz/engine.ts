@@ -6,6 +6,7 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'fflate';
+import { isGzip } from '../../src/core/formats/detect.ts';
 import { scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
 import { fold, parse } from '../../src/core/pipeline.ts';
@@ -426,6 +427,21 @@ function lookups(
   sym.lookup(0, 0x400000 + int(r, 0x400000));
 }
 
+/** A ProfileError says where: a byte offset inside the file (gunzipped files aside) or a line. */
+function checkError(e: ProfileError, bytes: Uint8Array): void {
+  const where = e.describe();
+  if (e.message.length === 0) throw new Error('a ProfileError without a message');
+  if (e.offset !== undefined && !(Number.isInteger(e.offset) && e.offset >= 0)) {
+    throw new Error(`a ProfileError at byte ${e.offset}: ${where}`);
+  }
+  if (e.offset !== undefined && !isGzip(bytes) && e.offset > bytes.length) {
+    throw new Error(`a ProfileError past the end of the ${bytes.length}-byte file: ${where}`);
+  }
+  if (e.line !== undefined && !(Number.isInteger(e.line) && e.line >= 1)) {
+    throw new Error(`a ProfileError at line ${e.line}: ${where}`);
+  }
+}
+
 /** Runs one input through the core; returns what came out, or throws what escaped. */
 export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng): Outcome {
   const fileName = name.replace(/ \(.*$/, '');
@@ -434,7 +450,10 @@ export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng)
     try {
       loaded = parse(bytes, fileName);
     } catch (e) {
-      if (e instanceof ProfileError) return 'error';
+      if (e instanceof ProfileError) {
+        checkError(e, bytes);
+        return 'error';
+      }
       throw e;
     }
     if (loaded.raw.samples.stackLocs.length <= MAX_FOLD_LOCS) {
