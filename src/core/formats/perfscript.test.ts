@@ -137,6 +137,20 @@ describe('perf script sniffing', () => {
     expect(raw.samples.weight[0]).toBe(2004008);
   });
 
+  it('reads lines with blanks before a CR or U+2028 in linear time (fuzz: 20 s for one frame line)', () => {
+    const blanks = ' '.repeat(200_000);
+    const t0 = performance.now();
+    const raw = parsePerfScript(
+      enc(
+        `sorter 7799 322.494863: 2004008 cpu-clock:${blanks}\u2028\n` +
+          `\t1186${blanks}slow_key+0xd (/tmp/sorter)\u2028\n\t3fbf4${blanks}main (/tmp/sorter)\r\n`,
+      ),
+    );
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(raw.samples.count).toBe(1);
+    expect(raw.samples.stackStart[1]).toBe(2);
+  });
+
   it('parses frame lines', () => {
     expect(parsePerfFrame('ffffffff821f2521 sysvec_apic_timer_interrupt+0x31 ([kernel.kallsyms])')).toEqual({
       hi: 0xffffffff,

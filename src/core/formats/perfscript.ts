@@ -17,8 +17,10 @@ import { ProfileError } from '../types.ts';
 
 /** A sample header after its COMM: `[PID/]TID [CPU] [TIME:] [PERIOD] EVENT:[ rest]`, from a blank run on. */
 const HEADER_TAIL_RE =
-  /\s+(?:(\d+)\/)?(\d+)\s+(?:\[(\d+)\]\s+)?(?:(\d+\.\d+):\s+)?(?:(\d+)\s+)?(\S+?):(?:\s+(.*))?$/y;
-const FRAME_RE = /^\s*([0-9a-fA-F]{1,16})(?:\s+(.*))?$/;
+  /\s+(?:(\d+)\/)?(\d+)\s+(?:\[(\d+)\]\s+)?(?:(\d+\.\d+):\s+)?(?:(\d+)\s+)?(\S+?):(?:\s+([\s\S]*))?$/y;
+// The rest of a line is `[\s\S]*`, not `.*`: `.*` stopped at a CR or U+2028 and made `$` fail, and
+// `\s+` before it backtracked quadratically over the blanks (20 s for one 80 000-character frame).
+const FRAME_RE = /^\s*([0-9a-fA-F]{1,16})(?:\s+([\s\S]*))?$/;
 const OFFSET_RE = /\+0x[0-9a-fA-F]+$/;
 const MAX_LINE_WARNINGS = 10;
 /** Synthetic high words for DSOs whose addresses perf printed DSO-relative: non-canonical, never real. */
