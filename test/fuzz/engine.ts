@@ -5,7 +5,7 @@
 // failure is reproduced from its three numbers alone (`FUZZ_REPRO=f:s:i npm run fuzz`).
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync } from 'fflate';
+import { gunzipSync, gzipSync } from 'fflate';
 import { isGzip } from '../../src/core/formats/detect.ts';
 import { scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
@@ -174,6 +174,8 @@ const PROTO: Mutator[] = [
   (b, r) => setWords(b, r, { size: 4, align: 1 }),
   (b, r) => duplicateRange(b, r, { maxLen: 128, times: 4 }),
   (b, r, o) => crossover(b, r, o),
+  // .pb.gz as written: later mutations damage the gzip stream (gunzip errors, wrong lengths)
+  (b) => gzipSync(b, { level: 1 }),
 ];
 
 /** `pprof --raw`: a `--- symbol` text section, then a gperftools profile (64- or 32-bit). */
