@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseProfile } from '../src/core/formats/detect.ts';
 import { foldProfile } from '../src/core/model/fold.ts';
 import { ProfileError } from '../src/core/types.ts';
+import { bitflips, editLines, int, onText, replaceTokens, truncate } from './helpers/mutate.ts';
 import { prng } from './helpers/prng';
 
 const load = (rel: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${rel}`, import.meta.url)));
@@ -15,7 +16,6 @@ const BASES = [
   'perf/sorter.perf.txt',
   'perf/mixed.perf.txt',
 ].map((p) => ({ name: p, bytes: load(p) }));
-const int = (r: () => number, n: number) => Math.floor(r() * n);
 const GARBAGE = [
   '',
   ' ',
@@ -35,32 +35,10 @@ const GARBAGE = [
 ];
 
 const MUTATIONS: Record<string, (b: Uint8Array, r: () => number) => Uint8Array> = {
-  truncate: (b, r) => b.slice(0, int(r, b.length + 1)),
-  bitflips: (b, r) => {
-    const out = b.slice();
-    for (let k = 0; k < 1 + int(r, 8); k++) out[int(r, out.length)] ^= 1 << int(r, 8);
-    return out;
-  },
-  tokens: (b, r) => {
-    const text = new TextDecoder().decode(b);
-    let out = text;
-    for (let k = 0; k < 1 + int(r, 6); k++) {
-      const at = int(r, out.length);
-      const len = int(r, 12);
-      out = out.slice(0, at) + GARBAGE[int(r, GARBAGE.length)] + out.slice(at + len);
-    }
-    return new TextEncoder().encode(out);
-  },
-  lines: (b, r) => {
-    const lines = new TextDecoder().decode(b).split('\n');
-    for (let k = 0; k < 1 + int(r, 5); k++) {
-      const i = int(r, lines.length);
-      const j = int(r, lines.length);
-      if (r() < 0.5) [lines[i], lines[j]] = [lines[j], lines[i]];
-      else lines.splice(i, 1);
-    }
-    return new TextEncoder().encode(lines.join('\n'));
-  },
+  truncate: (b, r) => truncate(b, r),
+  bitflips: (b, r) => bitflips(b, r),
+  tokens: (b, r) => onText(b, (t) => replaceTokens(t, r, GARBAGE)),
+  lines: (b, r) => onText(b, (t) => editLines(t, r)),
 };
 
 describe('fuzz: mutated heap and perf script text', () => {

@@ -7,6 +7,7 @@ import { parseProfile } from '../src/core/formats/detect.ts';
 import { foldProfile } from '../src/core/model/fold.ts';
 import { toFoldedText } from '../src/core/model/serialize.ts';
 import { ProfileError } from '../src/core/types.ts';
+import { bitflips, dropRange, duplicateRange, int, setWords, splice, truncate } from './helpers/mutate.ts';
 import { prng } from './helpers/prng';
 
 const FIX = new URL('./fixtures/', import.meta.url);
@@ -24,65 +25,15 @@ const BASES = [
 ].map((p) => ({ name: p, bytes: load(p) }));
 
 type Mutation = (b: Uint8Array, r: () => number, other: Uint8Array) => Uint8Array;
-const int = (r: () => number, n: number) => Math.floor(r() * n);
 
 const MUTATIONS: Record<string, Mutation> = {
-  bitflips: (b, r) => {
-    const out = b.slice();
-    const n = 1 + int(r, 8);
-    for (let k = 0; k < n; k++) {
-      const i = int(r, out.length);
-      out[i] ^= 1 << int(r, 8);
-    }
-    return out;
-  },
-  truncate: (b, r) => b.slice(0, int(r, b.length + 1)),
-  overwriteWord: (b, r) => {
-    const out = b.slice();
-    const dv = new DataView(out.buffer);
-    const values = [0, 1, 2, 3, 0xffffffff, 0x7fffffff, 0x10000, int(r, 0x100000000)];
-    const n = 1 + int(r, 3);
-    for (let k = 0; k < n; k++) {
-      const i = int(r, Math.max(1, (out.length >>> 2) - 1)) * 4;
-      if (i + 4 <= out.length) dv.setUint32(i, values[int(r, values.length)], r() < 0.5);
-    }
-    return out;
-  },
-  overwriteSlotHuge: (b, r) => {
-    const out = b.slice();
-    const dv = new DataView(out.buffer);
-    const i = int(r, Math.max(1, (out.length >>> 3) - 1)) * 8;
-    if (i + 8 <= out.length) dv.setBigUint64(i, r() < 0.5 ? 1n << 40n : 0xffffffffffffffffn, true);
-    return out;
-  },
-  splice: (b, r, other) => {
-    const at = int(r, b.length >>> 3) * 8;
-    const from = int(r, other.length >>> 3) * 8;
-    const len = int(r, Math.min(4096, other.length - from + 1));
-    const out = new Uint8Array(at + len + (b.length - at));
-    out.set(b.subarray(0, at));
-    out.set(other.subarray(from, from + len), at);
-    out.set(b.subarray(at), at + len);
-    return out;
-  },
-  duplicateRange: (b, r) => {
-    const at = 40 + int(r, Math.max(1, (b.length - 40) >>> 3)) * 8;
-    const len = int(r, 512) & ~7;
-    const chunk = b.subarray(at, at + len);
-    const out = new Uint8Array(b.length + chunk.length);
-    out.set(b.subarray(0, at + chunk.length));
-    out.set(chunk, at + chunk.length);
-    out.set(b.subarray(at + chunk.length), at + 2 * chunk.length);
-    return out;
-  },
-  dropRange: (b, r) => {
-    const at = int(r, b.length);
-    const len = int(r, 256);
-    const out = new Uint8Array(Math.max(0, b.length - len));
-    out.set(b.subarray(0, at).subarray(0, out.length));
-    if (at < out.length) out.set(b.subarray(at + len), at);
-    return out;
-  },
+  bitflips: (b, r) => bitflips(b, r),
+  truncate: (b, r) => truncate(b, r),
+  overwriteWord: (b, r) => setWords(b, r, { size: 4 }),
+  overwriteSlotHuge: (b, r) => setWords(b, r, { size: 8, littleEndian: true, max: 1 }),
+  splice: (b, r, other) => splice(b, r, other, { align: 8, maxLen: 4096 }),
+  duplicateRange: (b, r) => duplicateRange(b, r, { align: 8, from: 40, maxLen: 512 }),
+  dropRange: (b, r) => dropRange(b, r, 256),
 };
 
 const CASES_PER_MUTATION = 500;

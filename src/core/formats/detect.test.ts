@@ -24,6 +24,18 @@ describe('detectFormat', () => {
     expect(detectFormat(gz)).toBe('gperftools');
     expect(parseProfile(gz).samples.count).toBe(5);
   });
+
+  it("does not trust the gzip trailer's length (fuzz: fflate allocated what it said, or cut short)", () => {
+    const text = enc('main;a;b 3\nmain;c 2\n');
+    const gz = gzipSync(text, { filename: 'x.folded', mtime: 0 });
+    for (const isize of [0xffffffff, 0x7fffffff, 1, 0]) {
+      const b = gz.slice();
+      new DataView(b.buffer).setUint32(b.length - 4, isize, true);
+      expect(detectFormat(b)).toBe('folded');
+      expect(parseProfile(b).samples.count, `ISIZE ${isize}`).toBe(2);
+    }
+    expect(errorOf(() => parseProfile(gz.subarray(0, gz.length - 12))).message).toMatch(/corrupt gzip/);
+  });
 });
 
 describe('parseProfile', () => {

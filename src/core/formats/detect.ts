@@ -1,7 +1,7 @@
 // Format detection by sniffing bytes (never the file name) and dispatch to the importers.
 // gzip input (1f 8b) is decompressed first.
 
-import { gunzipSync } from 'fflate';
+import { inflateSync } from 'fflate';
 import type { FormatId, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
@@ -44,11 +44,32 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/**
+ * The data of a gzip member. The deflate stream is inflated on its own, its output growing as it
+ * goes: fflate's gunzipSync sizes its output by the trailer's length field, so a damaged trailer
+ * made it allocate up to 4 GB, or cut the data short without an error.
+ */
+function gunzip(bytes: Uint8Array): Uint8Array {
+  if (bytes[2] !== 8) throw new Error(`unknown compression method ${bytes[2]}`);
+  const flags = bytes[3];
+  let start = 10;
+  if (flags & 4) start += (bytes[10] | (bytes[11] << 8)) + 2; // FEXTRA
+  for (const flag of [8, 16]) {
+    // FNAME, FCOMMENT: zero-terminated
+    if (!(flags & flag)) continue;
+    while (start < bytes.length && bytes[start] !== 0) start++;
+    start++;
+  }
+  if (flags & 2) start += 2; // FHCRC
+  if (start + 8 > bytes.length) throw new Error('invalid gzip data');
+  return inflateSync(bytes.subarray(start, bytes.length - 8));
+}
+
 /** Decompresses gzip input; other input is returned as is. */
 export function maybeGunzip(bytes: Uint8Array): Uint8Array {
   if (!isGzip(bytes)) return bytes;
   try {
-    return gunzipSync(bytes);
+    return gunzip(bytes);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new ProfileError(`corrupt gzip data: ${why}`, 'unknown', { offset: 0 });
@@ -71,7 +92,7 @@ export function detectFormat(bytes: Uint8Array): FormatId | null {
   let data = bytes;
   if (isGzip(bytes)) {
     try {
-      data = gunzipSync(bytes);
+      data = gunzip(bytes);
     } catch {
       return null;
     }

@@ -49,6 +49,16 @@ describe('heap header and sniffing', () => {
     expect(looksLikeHeap(enc('heap profile: nonsense\n'))).toBe(false);
     expect(looksLikeHeap(enc('main;a 1\n'))).toBe(false);
   });
+
+  it('reads a header with a long run of blanks in linear time (fuzz: 3.5 s for 50 000 blanks)', () => {
+    const blanks = ' '.repeat(200_000);
+    const t0 = performance.now();
+    const bad = errorOf(() => parseHeap(enc(`heap profile: 1: 2 [3: 4] @${blanks}x y\n1: 2 [3: 4] @ 0x1\n`)));
+    expect(bad.format).toBe('heap');
+    const p = parseHeap(enc(`heap profile: 1: 2 [3: 4] @${blanks}heap_v2/2\t${blanks}\n1: 2 [3: 4] @ 0x1\n`));
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(p.meta.extra?.['heap profile type']).toBe('heap_v2/2');
+  });
 });
 
 describe('heap samples', () => {

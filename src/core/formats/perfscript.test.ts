@@ -123,6 +123,34 @@ describe('perf script sniffing', () => {
     }
   });
 
+  it('reads a header with a long run of blanks in linear time (fuzz: the header regexp backtracked quadratically)', () => {
+    // 200 000 blanks took the old `^(\S.*?)\s+…` over 30 s, first in the sniff of every text file
+    const blanks = ' '.repeat(200_000);
+    const t0 = performance.now();
+    expect(looksLikePerfScript(enc(`a${blanks}x\n`))).toBe(false);
+    const raw = parsePerfScript(
+      enc(`my prog${blanks}7799 322.494863: 2004008 cpu-clock:\n\t1186 main (/tmp/x)\n`),
+    );
+    expect(performance.now() - t0).toBeLessThan(2000);
+    const comm = raw.labels!.find((l) => l.key === 'comm')!;
+    expect(comm.kind === 'string' && raw.strings[comm.value[0]]).toBe('my prog');
+    expect(raw.samples.weight[0]).toBe(2004008);
+  });
+
+  it('reads lines with blanks before a CR or U+2028 in linear time (fuzz: 20 s for one frame line)', () => {
+    const blanks = ' '.repeat(200_000);
+    const t0 = performance.now();
+    const raw = parsePerfScript(
+      enc(
+        `sorter 7799 322.494863: 2004008 cpu-clock:${blanks}\u2028\n` +
+          `\t1186${blanks}slow_key+0xd (/tmp/sorter)\u2028\n\t3fbf4${blanks}main (/tmp/sorter)\r\n`,
+      ),
+    );
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(raw.samples.count).toBe(1);
+    expect(raw.samples.stackStart[1]).toBe(2);
+  });
+
   it('parses frame lines', () => {
     expect(parsePerfFrame('ffffffff821f2521 sysvec_apic_timer_interrupt+0x31 ([kernel.kallsyms])')).toEqual({
       hi: 0xffffffff,

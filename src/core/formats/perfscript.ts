@@ -15,9 +15,12 @@ import { F64Builder, StringInterner, U32Builder } from '../address.ts';
 import type { Mapping, ProfileWarning, RawMeta, RawProfile, SampleLabel, SampleType } from '../types.ts';
 import { ProfileError } from '../types.ts';
 
-const HEADER_RE =
-  /^(\S.*?)\s+(?:(\d+)\/)?(\d+)\s+(?:\[(\d+)\]\s+)?(?:(\d+\.\d+):\s+)?(?:(\d+)\s+)?(\S+?):(?:\s+(.*))?$/;
-const FRAME_RE = /^\s*([0-9a-fA-F]{1,16})(?:\s+(.*))?$/;
+/** A sample header after its COMM: `[PID/]TID [CPU] [TIME:] [PERIOD] EVENT:[ rest]`, from a blank run on. */
+const HEADER_TAIL_RE =
+  /\s+(?:(\d+)\/)?(\d+)\s+(?:\[(\d+)\]\s+)?(?:(\d+\.\d+):\s+)?(?:(\d+)\s+)?(\S+?):(?:\s+([\s\S]*))?$/y;
+// The rest of a line is `[\s\S]*`, not `.*`: `.*` stopped at a CR or U+2028 and made `$` fail, and
+// `\s+` before it backtracked quadratically over the blanks (20 s for one 80 000-character frame).
+const FRAME_RE = /^\s*([0-9a-fA-F]{1,16})(?:\s+([\s\S]*))?$/;
 const OFFSET_RE = /\+0x[0-9a-fA-F]+$/;
 const MAX_LINE_WARNINGS = 10;
 /** Synthetic high words for DSOs whose addresses perf printed DSO-relative: non-canonical, never real. */
@@ -134,6 +137,48 @@ function firstLines(text: string): [string, string | null] | null {
 }
 
 /**
+ * A sample header's fields, as `^(\S.*?)` + HEADER_TAIL_RE would match them: [line, COMM, PID,
+ * TID, CPU, TIME, PERIOD, EVENT, rest], or null. COMM (which may hold blanks) ends at the first
+ * blank run from which the rest parses; trying only run starts keeps this linear where the one
+ * regular expression backtracked quadratically over a long run of blanks (a 40 000-blank line took
+ * 1.3 s to sniff).
+ */
+type Header = [
+  line: string,
+  comm: string,
+  pid: string | undefined,
+  tid: string,
+  cpu: string | undefined,
+  time: string | undefined,
+  period: string | undefined,
+  event: string,
+  rest: string | undefined,
+];
+
+function matchHeader(line: string): Header | null {
+  if (line.length === 0 || /\s/.test(line[0])) return null;
+  for (let p = 1; p < line.length; p++) {
+    const c = line.charCodeAt(p);
+    // COMM is `.`s: it cannot hold a line terminator, so no later start can match either.
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
+      if (!/\s/.test(line[p - 1])) return tailAt(line, p);
+      return null;
+    }
+    if (/\s/.test(line[p]) && !/\s/.test(line[p - 1])) {
+      const m = tailAt(line, p);
+      if (m !== null) return m;
+    }
+  }
+  return null;
+}
+
+function tailAt(line: string, p: number): Header | null {
+  HEADER_TAIL_RE.lastIndex = p;
+  const t = HEADER_TAIL_RE.exec(line);
+  return t === null ? null : ([line, line.slice(0, p), ...t.slice(1)] as Header);
+}
+
+/**
  * Sniffs `perf script` text: the first line that is not blank or a `#` comment is a sample header
  * (unindented, `COMM TID … EVENT:`), and the line after it is a frame, a blank line or the end
  * (then the header must have a time or a period), or another header (then both must, and the
@@ -146,14 +191,14 @@ export function looksLikePerfScript(bytes: Uint8Array): boolean {
   const first = firstLines(text);
   if (first === null) return false;
   const [header, next] = first;
-  const m = HEADER_RE.exec(header);
+  const m = matchHeader(header);
   if (m === null) return false;
   // A time stamp or a period makes a header unmistakable; without both, ask for a frame after it.
   const stamped = m[5] !== undefined || m[6] !== undefined;
   if (next === null || next.trim() === '') return stamped;
   if (/^\s/.test(next)) return parsePerfFrame(next) !== null;
   // samples without call chains: header after header, each with its frame
-  return stamped && m[8] !== undefined && HEADER_RE.test(next);
+  return stamped && m[8] !== undefined && matchHeader(next) !== null;
 }
 
 function unitOf(event: string, hasPeriod: boolean): string {
@@ -305,7 +350,7 @@ export function parsePerfScript(bytes: Uint8Array): RawProfile {
     }
     const line = text.slice(start, end);
     if (c === 35 /* # */) continue;
-    const h = HEADER_RE.exec(line);
+    const h = matchHeader(line);
     if (h === null) {
       const what = 'not a sample header (`COMM [PID/]TID [CPU] TIME: PERIOD EVENT:`)';
       if (inSample) {

@@ -5,6 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import {
+  bitflips,
+  insertBytes,
+  int,
+  setBytes,
+  splice,
+  truncate,
+  VARINT_RUN,
+} from '../../../test/helpers/mutate.ts';
 import { prng } from '../../../test/helpers/prng.ts';
 import { foldProfile } from '../model/fold.ts';
 import { toFoldedText } from '../model/serialize.ts';
@@ -29,42 +38,15 @@ const BASES = [
   'bad/ok_sparse_ids.pb',
 ].map((p) => ({ name: p, bytes: load(p) }));
 
-const int = (r: () => number, n: number) => Math.floor(r() * n);
 type Mutation = (b: Uint8Array, r: () => number, other: Uint8Array) => Uint8Array;
 
 const MUTATIONS: Record<string, Mutation> = {
-  bitflips: (b, r) => {
-    const out = b.slice();
-    for (let k = 1 + int(r, 6); k > 0; k--) out[int(r, out.length)] ^= 1 << int(r, 8);
-    return out;
-  },
-  bytes: (b, r) => {
-    // varint-hostile bytes: continuation bits, all ones, zeros, big lengths
-    const out = b.slice();
-    const values = [0x00, 0x80, 0xff, 0x7f, 0x01, 0x0a, 0x12, 0x08];
-    for (let k = 1 + int(r, 4); k > 0; k--) out[int(r, out.length)] = values[int(r, values.length)];
-    return out;
-  },
-  truncate: (b, r) => b.slice(0, int(r, b.length + 1)),
-  insertVarint: (b, r) => {
-    const at = int(r, b.length + 1);
-    const run = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01].slice(int(r, 10));
-    const out = new Uint8Array(b.length + run.length);
-    out.set(b.subarray(0, at));
-    out.set(run, at);
-    out.set(b.subarray(at), at + run.length);
-    return out;
-  },
-  splice: (b, r, other) => {
-    const at = int(r, b.length);
-    const from = int(r, other.length);
-    const len = int(r, Math.min(512, other.length - from + 1));
-    const out = new Uint8Array(b.length + len);
-    out.set(b.subarray(0, at));
-    out.set(other.subarray(from, from + len), at);
-    out.set(b.subarray(at), at + len);
-    return out;
-  },
+  bitflips: (b, r) => bitflips(b, r, 6),
+  // varint-hostile bytes: continuation bits, all ones, zeros, big lengths
+  bytes: (b, r) => setBytes(b, r),
+  truncate: (b, r) => truncate(b, r),
+  insertVarint: (b, r) => insertBytes(b, r, VARINT_RUN),
+  splice: (b, r, other) => splice(b, r, other, { maxLen: 512 }),
 };
 
 const CASES_PER_MUTATION = 400; // × 5 mutations = 2000 cases

@@ -116,6 +116,20 @@ describe('pprof --raw text details', () => {
     expect(total(p)).toBe(18);
   });
 
+  it('reads long symbol lines in linear time (fuzz: the symbol-line regexp backtracked quadratically)', () => {
+    const t0 = performance.now();
+    const p = parsePprofRaw(
+      rewrap(
+        `--- symbol\nbinary=bin/tiny\n0x${'0'.repeat(50_000)} ${'a'.repeat(50_000)}\u2028\n` +
+          `0x1${' '.repeat(100_000)}b\r\u2028\n0x0000a1 c\n0x000 zero\n--- profile\n`,
+      ),
+    );
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(p.embeddedSymbols!.get('a1')).toEqual(['c']);
+    expect(p.embeddedSymbols!.get('0')).toEqual(['zero']);
+    expect(p.embeddedSymbols!.get('1')).toEqual(['b']); // trimmed
+  });
+
   it('keeps operator-- whole when splitting inline chains', () => {
     expect(splitInlineChain('f()--std::_Rb_tree_iterator<int>::operator--()--g()')).toEqual([
       'f()',

@@ -477,6 +477,20 @@ describe('malformed ELF', () => {
     expect(e.symbolSource).toBe('none'); // tiny's .dynsym has no defined functions
   });
 
+  it('skips a load segment whose size is 2^53 or more (fuzz: vaddrToOffset threw a RangeError)', () => {
+    const b = tiny.slice();
+    const dv = new DataView(b.buffer);
+    const phoff = Number(dv.getBigUint64(32, true));
+    const ph = phoff + 2 * 56; // the third program header is the first PT_LOAD
+    expect(dv.getUint32(ph, true)).toBe(1);
+    dv.setBigUint64(ph + 32, 0xffffff00000000n, true); // its p_filesz
+    const e = readElf(b, 'broken.so');
+    expect(e.warnings.join('\n')).toMatch(/program header 2: .* absurdly large: skipped/);
+    expect(e.loadSegments.every((s) => Number.isFinite(s.offset + s.filesz))).toBe(true);
+    expect(vaddrToOffset(e.loadSegments, 0x100n)).toBe(-1);
+    expect(vaddrToOffset(e.loadSegments, 0x1100n)).toBe(0x1100);
+  });
+
   it('never throws anything but ElfError on random damage', () => {
     let seed = 12345;
     const rnd = () => {

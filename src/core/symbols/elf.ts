@@ -533,7 +533,10 @@ function readElfUnchecked(bytes: Uint8Array, fileName: string): ElfFile {
         flags = r.u32(o + 24);
         align = r.u32(o + 28);
       }
-      if (ptype === PT_LOAD) {
+      if (ptype === PT_LOAD && !Number.isFinite(offset + filesz)) {
+        // u64n's Infinity (2^53 or more): no file is that large, so the header is damaged.
+        warnings.push(`program header ${i}: a load segment's offset or size is absurdly large: skipped`);
+      } else if (ptype === PT_LOAD) {
         loadSegments.push({
           offset,
           filesz,

@@ -61,6 +61,16 @@ describe('parseNm', () => {
     expect(posix.functions).toBe(2);
   });
 
+  it('reads POSIX lines with long runs of blanks in linear time (fuzz: a quadratic regexp took 7 s)', () => {
+    const blanks = ' '.repeat(200_000);
+    const t0 = performance.now();
+    const t = parseNm(`a${blanks}x\nop new(int)${blanks}T${blanks}1000${blanks}10\n`, 'x');
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(t.functions).toBe(1);
+    expect(nameAt(t, 0x100f)).toBe('op new(int)');
+    expect(t.warnings.join()).toMatch(/1 lines are not nm symbol lines \(first at line 1\)/);
+  });
+
   it('keeps 64-bit addresses exact and skips undefined, data and junk lines', () => {
     const t = parseNm(
       [

@@ -19,8 +19,26 @@ export interface NmFile {
 // nm pads BSD addresses (and sizes) to 8 or 16 digits: that tells `f T 1000` (POSIX) apart.
 const HEX = '([0-9a-fA-F]{16}|[0-9a-fA-F]{8})';
 const BSD = new RegExp(`^${HEX}(?:\\s+${HEX})?\\s+([A-Za-z?-])\\s+(\\S.*)$`);
-const POSIX = /^(\S.*?)\s+([A-Za-z?-])\s+([0-9a-fA-F]{1,16})(?:\s+([0-9a-fA-F]{1,16}))?\s*$/;
+/** POSIX `NAME TYPE ADDR [SIZE]` after NAME: matched from the blank before TYPE (see matchPosix). */
+const POSIX_TAIL = /\s([A-Za-z?-])\s+([0-9a-fA-F]{1,16})(?:\s+([0-9a-fA-F]{1,16}))?\s*$/g;
 const UNDEF = /^\s+[UvVw]\s+\S/;
+
+/**
+ * A POSIX line's [line, NAME, TYPE, ADDR, SIZE] as `^(\S.*?)\s+` + the tail would match it, or
+ * null. NAME (which may hold blanks, `nm -C`) ends before the first TYPE from which the rest
+ * parses: the leftmost match of the tail. That one regular expression backtracked quadratically
+ * over a long run of blanks (an 80 000-blank line took 7 s); the tail alone does not.
+ */
+function matchPosix(line: string): [string, string, string, string, string | undefined] | null {
+  if (line.length === 0 || /\s/.test(line[0])) return null;
+  POSIX_TAIL.lastIndex = 1;
+  const t = POSIX_TAIL.exec(line);
+  if (t === null) return null;
+  const name = line.slice(0, t.index).replace(/\s+$/, '');
+  // NAME is `.`s: no line terminator in it (the blanks before TYPE may hold one)
+  if (/[\n\r\u2028\u2029]/.test(name)) return null;
+  return [line, name, t[1], t[2], t[3]];
+}
 
 function bindOf(type: string): number {
   if (type === 'W') return STB_WEAK;
@@ -102,7 +120,7 @@ export function parseNm(text: string, fileName: string): NmFile {
     if (m) {
       [, addr, size, type, name] = m as unknown as [string, string, string | undefined, string, string];
     } else {
-      const p = POSIX.exec(line);
+      const p = matchPosix(line);
       if (!p || UNDEF.test(line)) {
         if (!UNDEF.test(line) && !/^\S.*:$/.test(line)) {
           if (skipped === 0) firstSkipped = ln + 1;

@@ -1,0 +1,43 @@
+// In-process fuzzing (test/fuzz/engine.ts): 100 000 seeded mutations of small real files of every
+// format, split by weight; each must end in a result or a ProfileError in under a second. A
+// failure names its format, seed and input index (FUZZ_REPRO=format:seed:index npm run fuzz) and
+// its bytes are written to test-results/fuzz-failures/. The long run is `npm run fuzz`.
+
+import { describe, expect, it } from 'vitest';
+import { budget, formatFailure, formatStats, fuzzFormat, fuzzFormats, MAX_INPUT_MS } from './fuzz/engine.ts';
+
+const SEED = 20261123;
+const TOTAL = 100_000;
+
+describe(`in-process fuzz: ${TOTAL} inputs, seed ${SEED}`, () => {
+  const plan = budget(TOTAL);
+  it('covers every format with at least 100 000 inputs in all', () => {
+    const ids = fuzzFormats().map((f) => f.id);
+    for (const id of [
+      'gperf-64le',
+      'gperf-32le',
+      'gperf-64be',
+      'gperf-32be',
+      'dcpi',
+      'folded',
+      'pprof-raw',
+    ]) {
+      expect(ids).toContain(id);
+    }
+    for (const id of ['pprof', 'heap', 'perf-script', 'elf', 'nm']) expect(ids).toContain(id);
+    expect([...plan.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(100_000);
+  });
+
+  for (const [f, n] of plan) {
+    it(`${f.id} × ${n}`, { timeout: 180_000 }, () => {
+      const { stats, failures } = fuzzFormat(f, { seed: SEED, n });
+      console.log(formatStats(stats));
+      expect(failures.map(formatFailure)).toEqual([]);
+      expect(stats.inputs).toBe(n);
+      expect(stats.results + stats.errors).toBe(n);
+      expect(stats.slowestMs).toBeLessThan(MAX_INPUT_MS);
+      // the mutations must leave enough inputs whole to reach past the first checks
+      expect(stats.results).toBeGreaterThan(n / 50);
+    });
+  }
+});

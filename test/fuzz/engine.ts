@@ -1,0 +1,659 @@
+// In-process fuzz engine: per input format, a corpus of small real files and mutators; each input
+// runs through the core (`parse`, `fold` when small; ELF and nm files through `readElf` /
+// `nmToElfLike`, `symbolizerFromFiles` and lookups) and must end in a result or a ProfileError,
+// in under a second. Input `i` of format `f` under seed `s` is a pure function of (s, f, i), so a
+// failure is reproduced from its three numbers alone (`FUZZ_REPRO=f:s:i npm run fuzz`).
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'fflate';
+import { isGzip } from '../../src/core/formats/detect.ts';
+import { scanGperftools } from '../../src/core/formats/gperftools.ts';
+import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
+import { fold, parse } from '../../src/core/pipeline.ts';
+import { readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
+import { nmToElfLike } from '../../src/core/symbols/nm.ts';
+import { symbolizerFromFiles } from '../../src/core/symbols/symbolize.ts';
+import type { Mapping } from '../../src/core/types.ts';
+import { ProfileError } from '../../src/core/types.ts';
+import {
+  bitflips,
+  crossover,
+  dropRange,
+  duplicateRange,
+  editLines,
+  editSeparators,
+  headLines,
+  insertBytes,
+  int,
+  longLine,
+  onText,
+  pick,
+  type Rng,
+  replaceNumbers,
+  replaceTokens,
+  SEPARATORS,
+  setBytes,
+  setWords,
+  splice,
+  truncate,
+  VARINT_RUN,
+} from '../helpers/mutate.ts';
+import { prng } from '../helpers/prng.ts';
+
+/** An input slower than this is a failure. */
+export const MAX_INPUT_MS = 1000;
+/** Results with more stack entries than this are not folded (keeps every input cheap). */
+const MAX_FOLD_LOCS = 200_000;
+
+export interface Seed {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export type Mutator = (b: Uint8Array, r: Rng, other: Uint8Array) => Uint8Array;
+
+/** How inputs of a format are checked. */
+type Target = 'profile' | 'elf' | 'nm';
+
+export interface FuzzFormat {
+  id: string;
+  target: Target;
+  seeds: Seed[];
+  mutators: Mutator[];
+  /** Share of the total inputs (relative weight). */
+  weight: number;
+  /**
+   * Also build the importer's preview of a quarter of the inputs (gperftools: the worker builds it
+   * only for large files and ignores its failures, so only a direct call finds them).
+   */
+  preview?: boolean;
+}
+
+// ─── seeds ──────────────────────────────────────────────────────────────────────────────────
+
+const FIX = new URL('../fixtures/', import.meta.url);
+const load = (rel: string): Seed => {
+  const b = new Uint8Array(readFileSync(new URL(rel, FIX)));
+  return { name: rel, bytes: rel.endsWith('.gz') ? gunzipSync(b) : b };
+};
+/** A big text fixture cut to its first `max` bytes at a record boundary. */
+const head = (rel: string, max: number, breakAt = '\n'): Seed => {
+  const s = load(rel);
+  return { name: `${rel} (first ${max} B)`, bytes: headLines(s.bytes, max, breakAt) };
+};
+
+// ─── mutators ───────────────────────────────────────────────────────────────────────────────
+
+/** Applies a text mutation to the text before the first NUL byte or after the last one. */
+function textPart(f: (t: string, r: Rng) => string): Mutator {
+  return (b, r) => {
+    const first = b.indexOf(0);
+    if (first < 0) return onText(b, (t) => f(t, r));
+    if (r() < 0.5)
+      return concat(
+        onText(b.subarray(0, first), (t) => f(t, r)),
+        b.subarray(first),
+      );
+    const last = b.lastIndexOf(0) + 1;
+    return concat(
+      b.subarray(0, last),
+      onText(b.subarray(last), (t) => f(t, r)),
+    );
+  };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+const text = (f: (t: string, r: Rng) => string): Mutator => {
+  return (b, r) => onText(b, (t) => f(t, r));
+};
+
+const BYTES: Mutator[] = [
+  (b, r) => bitflips(b, r),
+  (b, r) => setBytes(b, r),
+  (b, r) => truncate(b, r),
+  (b, r) => dropRange(b, r, 64),
+  (b, r, o) => splice(b, r, o, { maxLen: 256 }),
+];
+
+const TEXT: Mutator[] = [
+  text(replaceNumbers),
+  text(replaceNumbers),
+  text((t, r) => editSeparators(t, r)),
+  text((t, r) => editLines(t, r)),
+  text((t, r) => longLine(t, r, r() < 0.2 ? 100_000 : 4000)),
+  text((t, r) => replaceTokens(t, r, SEPARATORS)),
+  (b, r) => bitflips(b, r, 4),
+  (b, r) => truncate(b, r),
+  (b, r) => dropRange(b, r, 64),
+  (b, r, o) => splice(b, r, o, { maxLen: 512 }),
+  (b, r, o) => crossover(b, r, o),
+  (b, r) => duplicateRange(b, r, { maxLen: 256, times: 4 }),
+];
+
+/** gperftools CPU profiles: words of `ws` bytes in one byte order, then the maps text. */
+function gperfMutators(ws: 4 | 8, littleEndian: boolean): Mutator[] {
+  return [
+    ...BYTES,
+    (b, r) => setWords(b, r, { size: ws, littleEndian }),
+    (b, r) => setWords(b, r, { size: ws, littleEndian }),
+    (b, r) => setWords(b, r, { size: 4, align: ws, littleEndian: r() < 0.5 ? littleEndian : !littleEndian }),
+    (b, r) => duplicateRange(b, r, { align: ws, from: 5 * ws, maxLen: 64 * ws, times: 3 }),
+    (b, r, o) => splice(b, r, o, { align: ws, maxLen: 64 * ws }),
+    (b, r) => dropRange(b, r, 8 * ws),
+    textPart(replaceNumbers),
+    textPart((t, r) => editSeparators(t, r)),
+    textPart((t, r) => editLines(t, r)),
+    textPart((t, r) => longLine(t, r, 4000)),
+  ];
+}
+
+const DCPI: Mutator[] = [
+  ...BYTES,
+  (b, r) => setWords(b, r, { size: 4, littleEndian: true }),
+  (b, r) => setWords(b, r, { size: 4, align: 1 }),
+  (b, r) => setWords(b, r, { size: 8, align: 4 }),
+  (b, r) => duplicateRange(b, r, { align: 4, maxLen: 64, times: 3 }),
+  textPart(replaceNumbers),
+  textPart(replaceNumbers),
+  textPart((t, r) => editSeparators(t, r)),
+  textPart((t, r) => editLines(t, r)),
+  textPart((t, r) => longLine(t, r, r() < 0.2 ? 100_000 : 4000)),
+];
+
+const PROTO: Mutator[] = [
+  ...BYTES,
+  (b, r) => setBytes(b, r),
+  (b, r) => insertBytes(b, r, VARINT_RUN),
+  (b, r) => setWords(b, r, { size: 8, align: 1 }),
+  (b, r) => setWords(b, r, { size: 4, align: 1 }),
+  (b, r) => duplicateRange(b, r, { maxLen: 128, times: 4 }),
+  (b, r, o) => crossover(b, r, o),
+  // .pb.gz as written: later mutations damage the gzip stream (gunzip errors, wrong lengths)
+  (b) => gzipSync(b, { level: 1 }),
+];
+
+/** `pprof --raw`: a `--- symbol` text section, then a gperftools profile (64- or 32-bit). */
+const PPROF_RAW: Mutator[] = [
+  ...gperfMutators(8, true).slice(0, BYTES.length + 6),
+  (b, r) => setWords(b, r, { size: 4, littleEndian: true }),
+  textPart(replaceNumbers),
+  textPart(replaceNumbers),
+  textPart((t, r) => editSeparators(t, r)),
+  textPart((t, r) => editLines(t, r)),
+  textPart((t, r) => longLine(t, r, r() < 0.2 ? 100_000 : 4000)),
+  textPart((t, r) => replaceTokens(t, r, SEPARATORS)),
+];
+
+function elfMutators(seed: Uint8Array): Mutator[] {
+  const is64 = seed[4] === 2;
+  const le = seed[5] === 1;
+  const dv = new DataView(seed.buffer, seed.byteOffset, seed.byteLength);
+  const shoff = is64 ? Number(dv.getBigUint64(40, le)) : dv.getUint32(32, le);
+  const phoff = is64 ? Number(dv.getBigUint64(32, le)) : dv.getUint32(28, le);
+  const hdr = is64 ? 64 : 52;
+  const inRegion = (b: Uint8Array, r: Rng, from: number, to: number) => {
+    const part = b.subarray(Math.min(from, b.length), Math.min(to, b.length));
+    const m = setWords(part, r, { size: r() < 0.5 ? 4 : 8, align: 4, littleEndian: le, max: 2 });
+    const out = b.slice();
+    out.set(m, Math.min(from, b.length));
+    return out;
+  };
+  return [
+    ...BYTES,
+    (b, r) => inRegion(b, r, 0, hdr),
+    (b, r) => inRegion(b, r, phoff, phoff + 8 * (is64 ? 56 : 32)),
+    (b, r) => inRegion(b, r, shoff, b.length),
+    (b, r) => inRegion(b, r, shoff, b.length),
+    (b, r) => setWords(b, r, { size: 4, align: 4, littleEndian: le }),
+    (b, r) => setBytes(b, r, [0, 0xff, 0x7f, 0x80], 16),
+  ];
+}
+
+const NM: Mutator[] = TEXT;
+
+function formats(): FuzzFormat[] {
+  const elfSeeds = [
+    load('symbols/bin/libfoo.so'),
+    load('symbols/bin/tiny32'),
+    load('gperf-own/bin/spin'),
+    load('perf/bin/sorter-stripped'),
+  ];
+  return [
+    {
+      id: 'gperf-64le',
+      target: 'profile',
+      seeds: [
+        load('gperf/tiny.prof'),
+        load('gperf/threads_ptt.prof'),
+        load('gperf-own/spin.prof'),
+        load('bad/ok_synthetic64.prof'),
+        load('bad/maps_edge_cases.prof'),
+      ],
+      mutators: gperfMutators(8, true),
+      weight: 12,
+      preview: true,
+    },
+    {
+      id: 'gperf-32le',
+      target: 'profile',
+      seeds: [load('gperf/tiny32.prof'), load('gperf/deep_recursion32.prof')],
+      mutators: gperfMutators(4, true),
+      weight: 8,
+      preview: true,
+    },
+    {
+      id: 'gperf-64be',
+      target: 'profile',
+      seeds: [load('bad/ok_synthetic64_be.prof'), load('bad/real_tiny64_be.prof')],
+      mutators: gperfMutators(8, false),
+      weight: 8,
+      preview: true,
+    },
+    {
+      id: 'gperf-32be',
+      target: 'profile',
+      seeds: [load('bad/ok_synthetic32_be.prof'), load('bad/real_tiny32_be.prof')],
+      mutators: gperfMutators(4, false),
+      weight: 8,
+      preview: true,
+    },
+    {
+      id: 'dcpi',
+      target: 'profile',
+      seeds: [
+        load('dcpi/valid_basic.dcpi'),
+        load('dcpi/valid_unknown_lines.dcpi'),
+        load('dcpi/valid_no_padding.dcpi'),
+        load('dcpi/valid_tabs_and_trailing_ws.dcpi'),
+        load('dcpi/valid_long_epoch.dcpi'),
+      ],
+      mutators: DCPI,
+      weight: 8,
+    },
+    {
+      id: 'folded',
+      target: 'profile',
+      seeds: [
+        load('folded/simple.folded'),
+        load('folded/recursive.folded'),
+        load('xss/evil.folded'),
+        load('gperf/expected-fold/tiny.folded'),
+        load('gperf/expected-fold/shlib.folded'),
+        head('gperf/expected-fold/cxx_demangle32.folded', 3000),
+      ],
+      mutators: TEXT,
+      weight: 8,
+    },
+    {
+      id: 'pprof-raw',
+      target: 'profile',
+      seeds: [
+        load('symbols/oracle/tiny.perl.raw'),
+        load('symbols/oracle/tiny32.perl.raw'),
+        load('symbols/oracle/threads.perl.raw'),
+        load('symbols/oracle/threads_ptt.perl.raw'),
+        load('symbols/oracle/shlib.perl.raw'),
+      ],
+      mutators: PPROF_RAW,
+      weight: 8,
+    },
+    {
+      id: 'pprof',
+      target: 'profile',
+      seeds: [
+        load('pprof/corpus/tiny.pb.gz'),
+        load('pprof/corpus/shlib.pb.gz'),
+        load('pprof/go/cpu.pb.gz'),
+        load('pprof/go/heap.pb.gz'),
+        load('pprof/addr/threads.pb.gz'),
+        load('pprof/bad/ok.pb'),
+        load('pprof/bad/ok_sparse_ids.pb'),
+      ],
+      mutators: PROTO,
+      weight: 12,
+    },
+    {
+      id: 'heap',
+      target: 'profile',
+      seeds: [load('heap/synthetic-v2.heap'), load('heap/allocs.0001.heap'), head('heap/xz.0001.heap', 3000)],
+      mutators: TEXT,
+      weight: 8,
+    },
+    {
+      id: 'perf-script',
+      target: 'profile',
+      seeds: [
+        head('perf/sorter.perf.txt', 3000, '\n\n'),
+        head('perf/mixed.perf.txt', 3000, '\n\n'),
+        head('perf/sorter-stripped.perf.txt', 3000, '\n\n'),
+        head('perf/xz.perf.txt', 3000, '\n\n'),
+      ],
+      mutators: TEXT,
+      weight: 8,
+    },
+    {
+      id: 'elf',
+      target: 'elf',
+      seeds: elfSeeds,
+      mutators: elfSeeds.flatMap((s) => elfMutators(s.bytes)).concat(BYTES),
+      weight: 8,
+    },
+    {
+      id: 'nm',
+      target: 'nm',
+      seeds: [
+        load('symbols/nm/tiny.nm'),
+        load('symbols/nm/tiny32.nm'),
+        load('symbols/nm/tiny.S.nm'),
+        head('symbols/nm/cxx_demangle.C.nm', 3000),
+      ],
+      mutators: NM,
+      weight: 4,
+    },
+  ];
+}
+
+let cached: FuzzFormat[] | undefined;
+/** The formats fuzzed, with their seeds loaded (once). */
+export function fuzzFormats(): FuzzFormat[] {
+  cached ??= formats();
+  return cached;
+}
+
+// ─── inputs ─────────────────────────────────────────────────────────────────────────────────
+
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function mix(a: number, b: number, c: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be5ab, 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ Math.imul(c + 0x27d4eb2f, 0x165667b1);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** The random stream of input `index` of format `f` under `seed`. */
+export function inputRng(f: FuzzFormat, seed: number, index: number): Rng {
+  return prng(mix(seed >>> 0, hash32(f.id), index >>> 0));
+}
+
+/** Input `index` of format `f` under `seed`: a seed file with 1..4 stacked mutations. */
+export function inputFor(f: FuzzFormat, seed: number, index: number): { bytes: Uint8Array; base: string } {
+  const r = inputRng(f, seed, index);
+  const base = pick(r, f.seeds);
+  let bytes = base.bytes;
+  for (let k = 1 + int(r, r() < 0.7 ? 2 : 4); k > 0; k--) {
+    bytes = pick(r, f.mutators)(bytes, r, pick(r, f.seeds).bytes);
+  }
+  return { bytes, base: base.name };
+}
+
+// ─── running one input ──────────────────────────────────────────────────────────────────────
+
+export type Outcome = 'result' | 'error';
+
+const TWO32 = 4294967296;
+
+/** Mappings that bind a symbol file named `name` (by basename) at a high address. */
+function mappingsFor(name: string): Mapping[] {
+  const base = name.replace(/^.*\//, '').replace(/\.nm$/, '');
+  return [
+    { start: 0x7f0000000000n, end: 0x7f0000400000n, offset: 0n, path: `/usr/lib/${base}` },
+    { start: 0x400000n, end: 0x800000n, offset: 0n, path: '/usr/bin/main' },
+  ];
+}
+
+function lookups(
+  sym: { lookup(hi: number, lo: number): string[] | null },
+  r: Rng,
+  fileOffsets: number[],
+): void {
+  const start = 0x7f0000000000;
+  for (const off of fileOffsets) {
+    const a = start + off;
+    sym.lookup(Math.floor(a / TWO32), a % TWO32);
+  }
+  for (let k = 0; k < 4; k++) {
+    const a = start + int(r, 0x400000);
+    sym.lookup(Math.floor(a / TWO32), a % TWO32);
+  }
+  sym.lookup(0, 0x400000 + int(r, 0x400000));
+}
+
+/** A ProfileError says where: a byte offset inside the file (gunzipped files aside) or a line. */
+function checkError(e: ProfileError, bytes: Uint8Array): void {
+  const where = e.describe();
+  if (e.message.length === 0) throw new Error('a ProfileError without a message');
+  if (e.offset !== undefined && !(Number.isInteger(e.offset) && e.offset >= 0)) {
+    throw new Error(`a ProfileError at byte ${e.offset}: ${where}`);
+  }
+  if (e.offset !== undefined && !isGzip(bytes) && e.offset > bytes.length) {
+    throw new Error(`a ProfileError past the end of the ${bytes.length}-byte file: ${where}`);
+  }
+  if (e.line !== undefined && !(Number.isInteger(e.line) && e.line >= 1)) {
+    throw new Error(`a ProfileError at line ${e.line}: ${where}`);
+  }
+}
+
+/** Runs one input through the core; returns what came out, or throws what escaped. */
+export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng): Outcome {
+  const fileName = name.replace(/ \(.*$/, '');
+  if (f.target === 'profile') {
+    let loaded: ReturnType<typeof parse>;
+    try {
+      loaded = parse(bytes, fileName);
+    } catch (e) {
+      if (e instanceof ProfileError) {
+        checkError(e, bytes);
+        return 'error';
+      }
+      throw e;
+    }
+    if (loaded.raw.samples.stackLocs.length <= MAX_FOLD_LOCS) {
+      const { profile } = fold(loaded);
+      if (Number.isNaN(profile.meta.totalSamples)) {
+        throw new Error(`fold gave a total of ${profile.meta.totalSamples}`);
+      }
+    }
+    if (f.preview && loaded.raw.format === 'gperftools' && r() < 0.25) {
+      const fraction = pick(r, [0, 0.01, 1 / 4096]);
+      try {
+        const p = gperftoolsPreview(scanGperftools(bytes), { fileName, fraction });
+        if (Number.isNaN(p.meta.totalSamples)) throw new Error('the preview gave a total of NaN');
+      } catch (e) {
+        if (!(e instanceof ProfileError)) throw e;
+      }
+    }
+    return 'result';
+  }
+  let outcome: Outcome = 'result';
+  const offsets: number[] = [];
+  try {
+    if (f.target === 'elf') {
+      const elf = readElf(bytes, fileName);
+      const t = elf.symbols;
+      for (let k = 0; k < 4 && t.count > 0; k++) {
+        const i = int(r, t.count);
+        const vaddr = (BigInt(t.startHi[i]) << 32n) | BigInt(t.startLo[i]);
+        const off = vaddrToOffset(elf.loadSegments, vaddr + BigInt(int(r, 16)));
+        if (off >= 0) offsets.push(off);
+      }
+    } else {
+      const nm = nmToElfLike(bytes, fileName);
+      const t = nm.symbols;
+      for (let k = 0; k < 4 && t.count > 0; k++) {
+        const i = int(r, t.count);
+        offsets.push(t.startHi[i] * TWO32 + t.startLo[i] + int(r, 16));
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof ProfileError)) throw e;
+    // readElf turns any other exception into an ElfError: that safety net must not catch anything
+    if (/: cannot read ELF file: /.test(e.message)) throw new Error(`readElf wrapped ${e.message}`);
+    outcome = 'error';
+  }
+  // symbolizerFromFiles never throws for a bad file: it reports it.
+  const s = symbolizerFromFiles(mappingsFor(fileName), [{ name: fileName, bytes }]);
+  if (f.target === 'elf' && outcome === 'result' && s.errors.length > 0) {
+    throw new Error(`the file read alone but symbolizerFromFiles refused it: ${s.errors[0].message}`);
+  }
+  lookups(s.symbolizer, r, offsets);
+  return outcome;
+}
+
+// ─── running many ───────────────────────────────────────────────────────────────────────────
+
+export interface FormatStats {
+  format: string;
+  inputs: number;
+  results: number;
+  errors: number;
+  slowestMs: number;
+  slowestIndex: number;
+  totalMs: number;
+}
+
+export interface Failure {
+  format: string;
+  seed: number;
+  index: number;
+  base: string;
+  message: string;
+  /** Where the input bytes were written. */
+  file?: string;
+}
+
+export interface RunOptions {
+  seed: number;
+  /** Inputs for this format. */
+  n: number;
+  /** Where failing inputs are written; default test-results/fuzz-failures. */
+  failureDir?: string | null;
+  /** Stop after this many failures (default 10). */
+  maxFailures?: number;
+}
+
+export const DEFAULT_FAILURE_DIR = new URL('../../test-results/fuzz-failures/', import.meta.url);
+
+function describeError(e: unknown): string {
+  if (e instanceof Error)
+    return `${e.name}: ${e.message}\n${(e.stack ?? '').split('\n').slice(1, 6).join('\n')}`;
+  return String(e);
+}
+
+export function writeFailure(dir: string | URL, fl: Failure, bytes: Uint8Array): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const stem = `${fl.format}-seed${fl.seed}-i${fl.index}`;
+    const file = new URL(`${stem}.bin`, dir instanceof URL ? dir : `file://${dir.replace(/\/?$/, '/')}`);
+    writeFileSync(file, bytes);
+    writeFileSync(new URL(`${stem}.txt`, file), `${JSON.stringify({ ...fl, file: undefined }, null, 2)}\n`);
+    return file.pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs one input by its coordinates; the outcome, its time, and the failure if it failed. */
+export function runIndex(
+  f: FuzzFormat,
+  seed: number,
+  index: number,
+): { outcome?: Outcome; ms: number; failure?: Failure; bytes: Uint8Array } {
+  const { bytes, base } = inputFor(f, seed, index);
+  const r = prng(mix(seed, index, 0x10c4));
+  const t0 = performance.now();
+  let outcome: Outcome | undefined;
+  let failure: Failure | undefined;
+  try {
+    outcome = runInput(f, bytes, base, r);
+  } catch (e) {
+    failure = { format: f.id, seed, index, base, message: describeError(e) };
+  }
+  let ms = performance.now() - t0;
+  if (!failure && ms > MAX_INPUT_MS) {
+    // Once more before calling it slow: a GC pause or a busy shared machine does not repeat.
+    const t1 = performance.now();
+    runInput(f, bytes, base, prng(mix(seed, index, 0x10c4)));
+    ms = Math.min(ms, performance.now() - t1);
+  }
+  if (!failure && ms > MAX_INPUT_MS) {
+    failure = {
+      format: f.id,
+      seed,
+      index,
+      base,
+      message: `took ${ms.toFixed(0)} ms (limit ${MAX_INPUT_MS})`,
+    };
+  }
+  return { outcome, ms, failure, bytes };
+}
+
+/** Fuzzes one format with `n` inputs; failures are collected (and their inputs written out). */
+export function fuzzFormat(f: FuzzFormat, opts: RunOptions): { stats: FormatStats; failures: Failure[] } {
+  const stats: FormatStats = {
+    format: f.id,
+    inputs: 0,
+    results: 0,
+    errors: 0,
+    slowestMs: 0,
+    slowestIndex: -1,
+    totalMs: 0,
+  };
+  const failures: Failure[] = [];
+  const dir = opts.failureDir === undefined ? DEFAULT_FAILURE_DIR : opts.failureDir;
+  const t0 = performance.now();
+  for (let i = 0; i < opts.n && failures.length < (opts.maxFailures ?? 10); i++) {
+    const { outcome, ms, failure, bytes } = runIndex(f, opts.seed, i);
+    stats.inputs++;
+    if (ms > stats.slowestMs) {
+      stats.slowestMs = ms;
+      stats.slowestIndex = i;
+    }
+    if (failure) {
+      if (dir !== null) failure.file = writeFailure(dir, failure, bytes);
+      failures.push(failure);
+    } else if (outcome === 'result') stats.results++;
+    else stats.errors++;
+  }
+  stats.totalMs = performance.now() - t0;
+  return { stats, failures };
+}
+
+/** Splits `total` inputs over the formats by weight. */
+export function budget(total: number, list: readonly FuzzFormat[] = fuzzFormats()): Map<FuzzFormat, number> {
+  const w = list.reduce((s, f) => s + f.weight, 0);
+  const out = new Map<FuzzFormat, number>();
+  let left = total;
+  list.forEach((f, k) => {
+    const n = k === list.length - 1 ? left : Math.round((total * f.weight) / w);
+    out.set(f, n);
+    left -= n;
+  });
+  return out;
+}
+
+export function formatStats(s: FormatStats): string {
+  const rate = s.totalMs > 0 ? Math.round((s.inputs * 1000) / s.totalMs) : 0;
+  return (
+    `${s.format.padEnd(12)} ${String(s.inputs).padStart(8)} inputs  ${String(s.results).padStart(7)} results  ` +
+    `${String(s.errors).padStart(7)} ProfileErrors  slowest ${s.slowestMs.toFixed(1)} ms (#${s.slowestIndex})  ` +
+    `${rate}/s`
+  );
+}
+
+export function formatFailure(fl: Failure): string {
+  return (
+    `${fl.format} seed ${fl.seed} input ${fl.index} (from ${fl.base}): ${fl.message}` +
+    `${fl.file ? `\n  input written to ${fl.file}` : ''}\n  reproduce: FUZZ_REPRO=${fl.format}:${fl.seed}:${fl.index} npm run fuzz`
+  );
+}
