@@ -18,8 +18,8 @@ test('the start page opens the bundled example profile', async ({ page }) => {
     /^Total/,
     /Total %/,
   ]);
-  // The example comes with its binary: names are symbolized and demangled.
-  await expect(table.getByRole('row').nth(1)).toContainText('(anonymous namespace)::Circle::area(int) const');
+  // The example comes with its binary: names are symbolized, demangled and short (as pprof's).
+  await expect(table.getByRole('row').nth(1)).toContainText('(anonymous namespace)::Circle::area');
   await expect(page.getByRole('region', { name: 'Symbols' })).toContainText('cxx_demangle from cxx_demangle');
   const meta = page.getByRole('region', { name: 'Profile metadata' });
   await expect(meta).toContainText('gperftools');
@@ -157,11 +157,15 @@ test('symbolize in the browser: drop a profile, then its binaries; names replace
     { path: `${FIXTURES}/gperf/cxx_demangle.prof`, name: 'cxx_demangle.prof' },
     { path: `${FIXTURES}/gperf/bin/cxx_demangle`, name: 'cxx_demangle' },
   ]);
-  await expect(table).toContainText('Circle::area(int) const');
+  await expect(table).toContainText('Circle::area');
   await page.getByLabel('Show mangled names').check();
   await expect(table).toContainText('_ZNK12_GLOBAL__N_16Circle4areaEi');
   await page.getByLabel('Show mangled names').uncheck();
+  await expect(table).not.toContainText('Circle::area(int) const');
+  // Full names on request (the URL keeps the choice).
+  await page.getByLabel('Full names').check();
   await expect(table).toContainText('Circle::area(int) const');
+  await expect(page).toHaveURL(/names=full/);
 });
 
 test('a malformed binary is reported by name and the profile stays symbolized by the others', async ({

@@ -19,11 +19,11 @@ test('the source panel shows a function’s lines and counts beside the dropped 
   const table = page.getByRole('table').last();
   await page.getByPlaceholder('Filter functions').fill('hot_chain');
   await table
-    .locator('tbody tr[aria-rowindex] td.fn', { hasText: 'fx::hot_chain(unsigned long)' })
+    .locator('tbody tr[aria-rowindex] td.fn', { hasText: /^fx::hot_chain$/ })
     .first()
     .click();
   const panel = page.getByRole('region', { name: 'Source' });
-  await expect(panel).toContainText('Source of fx::hot_chain(unsigned long)');
+  await expect(panel).toContainText('Source of fx::hot_chain');
   const hot = panel.locator('tr.hot').first();
   await expect(hot).toBeVisible();
   // The hot row's text is that line of the file, and it has samples.
@@ -47,7 +47,7 @@ test('lines granularity: frames are `function file:line`, and the URL keeps it',
   await expect(page).toHaveURL(/gran=lines/);
   await page.getByPlaceholder('Filter functions').fill('hot_chain');
   await expect(page.getByRole('table').last().locator('tbody tr[aria-rowindex] td.fn').first()).toHaveText(
-    /^fx::hot_chain\(unsigned long\) \/fixtures\/dwarf\/src\/inline\.cpp:\d+$/,
+    /^fx::hot_chain \/fixtures\/dwarf\/src\/inline\.cpp:\d+$/,
   );
   await page.screenshot({ path: `${SHOTS}/lines.png` });
 });
