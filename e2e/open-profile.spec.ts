@@ -19,7 +19,7 @@ test('the start page opens the bundled example profile', async ({ page }) => {
     /Total %/,
   ]);
   // The example comes with its binary: names are symbolized, demangled and short (as pprof's).
-  await expect(table.getByRole('row').nth(1)).toContainText('(anonymous namespace)::Circle::area');
+  await expect(table).toContainText('(anonymous namespace)::Circle::area');
   await expect(page.getByRole('region', { name: 'Symbols' })).toContainText('cxx_demangle from cxx_demangle');
   const meta = page.getByRole('region', { name: 'Profile metadata' });
   await expect(meta).toContainText('gperftools');
@@ -37,7 +37,8 @@ test('a profile chosen with the file input: table, hover tooltip, zoom, sort', a
   await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/cxx_demangle.prof`);
   await paintedGraph(page);
   const rows = page.getByRole('table').getByRole('row');
-  await expect(rows.nth(1)).toContainText('cxx_demangle+0x');
+  // Unsymbolized code: one frame per module, as pprof shows it.
+  await expect(rows.nth(1)).toContainText('[cxx_demangle]');
   await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('342');
 
   // Hover the bottom row (root at the bottom): the tooltip names the frame with its numbers.
@@ -84,7 +85,7 @@ test('a profile dropped on the page (DataTransfer drop event), 32-bit', async ({
   const meta = page.getByRole('region', { name: 'Profile metadata' });
   await expect(meta).toContainText('32-bit');
   await expect(meta).toContainText('37');
-  await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('tiny32+0x');
+  await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('[tiny32]');
   await page.screenshot({ path: `${SHOTS}/dropped32.png` });
 });
 
@@ -131,7 +132,7 @@ test('symbolize in the browser: drop a profile, then its binaries; names replace
   await dropFile(page, `${FIXTURES}/gperf/shlib.prof`, 'shlib.prof');
   await paintedGraph(page);
   const table = page.getByRole('table');
-  await expect(table).toContainText('shlib_main+0x');
+  await expect(table).toContainText('[shlib_main]');
   await expect(table).not.toContainText('foo_inner');
   await page.screenshot({ path: `${SHOTS}/before-symbols.png` });
 
@@ -141,7 +142,7 @@ test('symbolize in the browser: drop a profile, then its binaries; names replace
     { path: `${FIXTURES}/gperf/bin/libplugin_kept.so`, name: 'libplugin_kept.so' },
     { path: `${FIXTURES}/sysroot/usr/lib/x86_64-linux-gnu/libc.so.6`, name: 'libc.so.6' },
   ]);
-  await expect(table).not.toContainText('shlib_main+0x');
+  await expect(table).not.toContainText('[shlib_main]');
   await expect(table).toContainText('foo_work');
   await expect(table).toContainText('__libc_start_main');
   const symbols = page.getByRole('region', { name: 'Symbols' });

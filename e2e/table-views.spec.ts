@@ -167,7 +167,7 @@ test('collapse recursion and merge module', async ({ page }) => {
   // A gperftools profile: merge the libc module into one frame.
   await dropFile(page, `${FIXTURES}/gperf/tiny.prof`, 'tiny.prof');
   await paintedGraph(page);
-  await expect.poll(() => hoverName(page, point(page, 0.5, 1))).toMatch(/^libc\.so\.6\+0x/);
+  await expect.poll(() => hoverName(page, point(page, 0.5, 1))).toBe('[libc.so.6]');
   // Keyboard: select the frame, then the context-menu key.
   const graph = page.getByTestId('main-graph').locator('.fg-scroll');
   await graph.focus();

@@ -146,6 +146,9 @@ function freshView(source: ProfileSource | undefined): ViewState {
     orientation: v.orientation,
     search: v.search,
     mangled: v.mangled,
+    fullNames: v.fullNames,
+    granularity: v.granularity,
+    keepDropFrames: v.keepDropFrames,
     theme: v.theme,
   };
 }
