@@ -27,6 +27,7 @@ import { type Demangle, loadDemangler } from '../src/core/symbols/demangle.ts';
 import { symbolizerFromFiles } from '../src/core/symbols/symbolize.ts';
 import type { LocationLines, RawProfile } from '../src/core/types.ts';
 import { runCli } from './helpers/cli.ts';
+import { CORPUS_PROFILES } from './helpers/corpus';
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 const GPERF = here('./fixtures/gperf/');
@@ -34,20 +35,7 @@ const PPROF = here('./fixtures/pprof/');
 const CHECKS = here('./checks/');
 const read = (p: string) => new Uint8Array(readFileSync(p));
 
-const NAMES = [
-  'tiny',
-  'tiny_preload',
-  'tiny_f1000',
-  'tiny32',
-  'cxx_demangle',
-  'cxx_demangle32',
-  'deep_recursion',
-  'deep_recursion32',
-  'threads',
-  'threads_ptt',
-  'shlib',
-  'big_synth_small',
-];
+const NAMES = CORPUS_PROFILES;
 
 const tmp = mkdtempSync(join(tmpdir(), 'flamelens-pprof-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -14,26 +14,14 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli';
+import { CORPUS_PROFILES } from './helpers/corpus';
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 const GPERF = here('./fixtures/gperf/');
 const ORACLE = here('./fixtures/gperf/oracle/');
 const CHECKS = here('./checks/');
 
-const PROFILES = [
-  'tiny',
-  'tiny_preload',
-  'tiny_f1000',
-  'tiny32',
-  'cxx_demangle',
-  'cxx_demangle32',
-  'deep_recursion',
-  'deep_recursion32',
-  'threads',
-  'threads_ptt',
-  'shlib',
-  'big_synth_small',
-];
+const PROFILES = CORPUS_PROFILES;
 
 const tmp = mkdtempSync(join(tmpdir(), 'flamelens-symacc-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -163,3 +163,21 @@ export class AddrTable {
     for (let id = 0; id < this.count - 1; id++) this.place(nh[id], nl[id], id);
   }
 }
+
+/** The locations of a profile whose locations are all addresses, from its address table. */
+export function addressLocations(addrs: AddrTable): {
+  count: number;
+  addrHi: Uint32Array;
+  addrLo: Uint32Array;
+  hasAddr: Uint8Array;
+  locName: Int32Array;
+} {
+  const n = addrs.count;
+  return {
+    count: n,
+    addrHi: addrs.hi.slice(0, n),
+    addrLo: addrs.lo.slice(0, n),
+    hasAddr: new Uint8Array(n).fill(1),
+    locName: new Int32Array(n).fill(-1),
+  };
+}

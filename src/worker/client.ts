@@ -99,13 +99,18 @@ export class ProfileWorkerClient {
 
   /** The worker failed as a whole: every request fails with `message`; the next one starts a new worker. */
   private fail(message: string): void {
+    this.abandon(new WorkerFailure(message, undefined, undefined, true));
+  }
+
+  /** Terminates the worker (and its state) and rejects every request in flight with `reason`. */
+  private abandon(reason: Error): void {
     const all = [...this.pending.values()];
     this.pending.clear();
     this.stopWatchdog();
     this.worker?.terminate();
     this.worker = null;
     this.frames = null;
-    for (const p of all) p.reject(new WorkerFailure(message, undefined, undefined, true));
+    for (const p of all) p.reject(reason);
   }
 
   /** While requests are pending, a worker silent for `silenceMs` is taken as hung and replaced. */
@@ -256,14 +261,7 @@ export class ProfileWorkerClient {
 
   /** Abandons every request in flight by terminating the busy worker (and its state). */
   cancel(): void {
-    if (this.pending.size === 0) return;
-    const all = [...this.pending.values()];
-    this.pending.clear();
-    this.stopWatchdog();
-    this.worker?.terminate();
-    this.worker = null;
-    this.frames = null;
-    for (const p of all) p.reject(new CancelledError());
+    if (this.pending.size > 0) this.abandon(new CancelledError());
   }
 
   dispose(): void {

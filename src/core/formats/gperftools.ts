@@ -2,7 +2,7 @@
 // See docs: cpuprofile-fileformat. 32/64-bit × little/big endian, detected from the header.
 // Never allocates from a count read from the file: every record is checked against what remains.
 
-import { AddrTable, F64Builder, U32Builder } from '../address.ts';
+import { AddrTable, addressLocations, F64Builder, U32Builder } from '../address.ts';
 import type { ByteOrder, Mapping, ProfileWarning, RawMeta, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 
@@ -380,17 +380,10 @@ export function internGperftools(scan: GperftoolsScan, opts: ParseOptions = {}):
   }
   onProgress?.(1);
 
-  const nAddr = addrs.count;
   return {
     format: 'gperftools',
     meta: scan.meta,
-    locations: {
-      count: nAddr,
-      addrHi: addrs.hi.slice(0, nAddr),
-      addrLo: addrs.lo.slice(0, nAddr),
-      hasAddr: new Uint8Array(nAddr).fill(1),
-      locName: new Int32Array(nAddr).fill(-1),
-    },
+    locations: addressLocations(addrs),
     strings: [],
     samples: { count: n, stackStart, stackLocs, weight: scan.weight },
     adjustCallers: true,

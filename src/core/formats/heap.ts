@@ -13,7 +13,7 @@
 // parseHeapSample, scaleHeapSample, allocRxStr) and perl google-pprof (ReadHeapProfile,
 // FixCallerAddresses, RemoveUninterestingFrames); differences are noted where we choose.
 
-import { AddrTable, F64Builder, U32Builder } from '../address.ts';
+import { AddrTable, addressLocations, F64Builder, U32Builder } from '../address.ts';
 import type { ProfileWarning, RawMeta, RawProfile, SampleType } from '../types.ts';
 import { ProfileError } from '../types.ts';
 import { parseMapsText } from './gperftools.ts';
@@ -288,17 +288,10 @@ export function parseHeap(bytes: Uint8Array): RawProfile {
   }
 
   const values = cols.map((c) => c.finish());
-  const nAddr = addrs.count;
   return {
     format: 'heap',
     meta,
-    locations: {
-      count: nAddr,
-      addrHi: addrs.hi.slice(0, nAddr),
-      addrLo: addrs.lo.slice(0, nAddr),
-      hasAddr: new Uint8Array(nAddr).fill(1),
-      locName: new Int32Array(nAddr).fill(-1),
-    },
+    locations: addressLocations(addrs),
     strings: [],
     samples: {
       count,
