@@ -116,4 +116,9 @@ test('CSV has the header and a row per function; PNG is a PNG', async ({ page })
   expect(png.name).toBe('cxx_demangle.flamegraph.png');
   expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   expect(png.bytes.length).toBeGreaterThan(1000);
+  // A title bar above the graph (its height from the PNG header).
+  const graphHeight = await page
+    .getByRole('img', { name: /Flame graph of/ })
+    .evaluate((c: HTMLCanvasElement) => c.height);
+  expect(png.bytes.readUInt32BE(20)).toBeGreaterThan(graphHeight);
 });

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from 'react';
 import { functionTableCsv } from '../export/csv';
-import { canvasToPngBlob, downloadBlob, exportBaseName } from '../export/download';
+import { canvasToPngBlob, downloadBlob, exportBaseName, titledCanvas } from '../export/download';
 import { flameGraphSvg } from '../export/svg';
 import { DARK, LIGHT } from '../flamegraph/paint';
 import { sortFunctions } from '../table/FunctionTable';
@@ -109,7 +109,12 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
         case 'png': {
           const c = canvas();
           if (!c) throw new Error('the flame graph is not on screen');
-          downloadBlob(await canvasToPngBlob(c), `${base}.flamegraph.png`);
+          const title =
+            c.getAttribute('aria-label')?.replace(/\. Arrow keys.*$/, '') ?? analysis.profile.meta.fileName;
+          downloadBlob(
+            await canvasToPngBlob(titledCanvas(c, title, theme === 'dark')),
+            `${base}.flamegraph.png`,
+          );
           break;
         }
       }

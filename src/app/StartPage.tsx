@@ -2,9 +2,10 @@
 
 import { useEffect, useState } from 'react';
 import { formatBytes } from '../core/text/format';
-import { DEFAULT_VIEW } from '../core/view/schema';
-import { compareBuffers, openBuffers, openKept, setReopen } from './jobs';
+import { DEFAULT_VIEW, encodeView, type ViewState } from '../core/view/schema';
+import { compareBuffers, openBuffers, openKept } from './jobs';
 import { forgetRecent, listRecent, type RecentEntry } from './recent';
+import { openLink } from './useUrlState';
 
 /** A real libprofiler profile of a small C++ program, with the binary that symbolizes it. */
 export const EXAMPLE = {
@@ -31,14 +32,15 @@ async function fetchAll(urls: string[]) {
 
 export function StartPage() {
   const [failed, setFailed] = useState<string | null>(null);
-  const openExample = async () => {
-    performance.mark('flamelens:file-received');
-    try {
-      if (await openBuffers(await fetchAll(EXAMPLE.files)))
-        setReopen(async (view) => void (await openBuffers(await fetchAll(EXAMPLE.files), view)));
-    } catch (e) {
-      setFailed((e as Error).message);
-    }
+  // Opened as a link (#profileURL=…&bin=…), so the URL of what it shows can be shared.
+  const openExample = () => {
+    const [profile, ...binaries] = EXAMPLE.files;
+    const view: ViewState = {
+      ...DEFAULT_VIEW,
+      profiles: { main: { source: { kind: 'url', url: profile }, binaries } },
+    };
+    history.replaceState(null, '', `${location.pathname}${location.search}${encodeView(view)}`);
+    openLink(view);
   };
   const openComparison = async () => {
     try {

@@ -1,33 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  fetchProfile,
-  loadProfileFromHash,
-  ProfileFetchError,
-  profileNameFromUrl,
-  readProfileUrlFromHash,
-} from './profileUrl';
-
-describe('readProfileUrlFromHash', () => {
-  it('reads an encoded URL among other hash params', () => {
-    const url = 'https://ci.example.com/artifacts/run 1/out.prof?x=1&y=2';
-    expect(readProfileUrlFromHash(`#profileURL=${encodeURIComponent(url)}`)).toBe(url);
-    expect(readProfileUrlFromHash(`#zoom=3&profileURL=${encodeURIComponent(url)}&theme=dark`)).toBe(url);
-    expect(readProfileUrlFromHash(`profileURL=${encodeURIComponent(url)}`)).toBe(url);
-  });
-
-  it('is null without the param, with an empty value, or with bad encoding', () => {
-    expect(readProfileUrlFromHash('')).toBeNull();
-    expect(readProfileUrlFromHash('#')).toBeNull();
-    expect(readProfileUrlFromHash('#zoom=3')).toBeNull();
-    expect(readProfileUrlFromHash('#profileURL=')).toBeNull();
-    expect(readProfileUrlFromHash('#profileurl=x')).toBeNull();
-    expect(readProfileUrlFromHash('#profileURL=%E0%A4%A')).toBeNull();
-  });
-
-  it('accepts an unencoded simple URL', () => {
-    expect(readProfileUrlFromHash('#profileURL=https://h/p.prof')).toBe('https://h/p.prof');
-  });
-});
+import { fetchProfile, ProfileFetchError, profileNameFromUrl } from './profileUrl';
 
 describe('profileNameFromUrl', () => {
   it('is the last path segment, decoded, else the host', () => {
@@ -107,43 +79,5 @@ describe('fetchProfile', () => {
     await expect(fetchProfile('https://h/p.prof', undefined, ac.signal)).rejects.toMatchObject({
       name: 'AbortError',
     });
-  });
-});
-
-describe('loadProfileFromHash', () => {
-  afterEach(() => vi.unstubAllGlobals());
-
-  it('does nothing without #profileURL=', () => {
-    const onLoaded = vi.fn();
-    loadProfileFromHash('#zoom=1', { onLoaded, onError: onLoaded })();
-    expect(onLoaded).not.toHaveBeenCalled();
-  });
-
-  it('loads, or reports the error with the name from the URL; a cancel silences both', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => new Response(new Uint8Array([1]), { status: 200 })),
-    );
-    const loaded = await new Promise<{ name: string }>((onLoaded) =>
-      loadProfileFromHash('#profileURL=https%3A%2F%2Fh%2Fa.prof', { onLoaded, onError: () => {} }),
-    );
-    expect(loaded.name).toBe('a.prof');
-
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => new Response('', { status: 500 })),
-    );
-    const err = await new Promise<string>((resolve) =>
-      loadProfileFromHash('#profileURL=https%3A%2F%2Fh%2Fb.prof', {
-        onLoaded: () => {},
-        onError: (name, message) => resolve(`${name}: ${message}`),
-      }),
-    );
-    expect(err).toBe('b.prof: could not fetch URL: HTTP 500');
-
-    const spy = vi.fn();
-    loadProfileFromHash('#profileURL=https%3A%2F%2Fh%2Fc.prof', { onLoaded: spy, onError: spy })();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(spy).not.toHaveBeenCalled();
   });
 });

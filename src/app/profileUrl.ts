@@ -1,24 +1,6 @@
 // `#profileURL=<url-encoded URL>`: open a profile hosted elsewhere (CI artifacts, a bucket).
 // The fetch goes straight from the browser to that server, which must allow CORS.
 
-/** The profile URL of a location hash (`#profileURL=…`, among other `&`-separated params), or null. */
-export function readProfileUrlFromHash(hash: string): string | null {
-  const body = hash.startsWith('#') ? hash.slice(1) : hash;
-  for (const part of body.split('&')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq) !== 'profileURL') continue;
-    let value: string;
-    try {
-      value = decodeURIComponent(part.slice(eq + 1).replace(/\+/g, '%20'));
-    } catch {
-      return null; // malformed percent-encoding
-    }
-    value = value.trim();
-    return value === '' ? null : value;
-  }
-  return null;
-}
-
 /** A file name for a fetched profile: the last path segment, else the host. */
 export function profileNameFromUrl(url: string): string {
   try {
@@ -103,33 +85,4 @@ export async function fetchProfile(
     at += c.byteLength;
   }
   return { name: profileNameFromUrl(res.url || url), buffer: out.buffer };
-}
-
-export interface ProfileUrlHandlers {
-  /** Download progress, 0..1 (only when the server sends Content-Length). */
-  onProgress?: (fraction: number, name: string) => void;
-  onLoaded: (file: { name: string; buffer: ArrayBuffer }) => void;
-  /** `name` is the file name taken from the URL; `message` starts with "could not fetch URL". */
-  onError: (name: string, message: string) => void;
-}
-
-/**
- * Opens the profile a location hash names (`#profileURL=…`), if any. Returns a cancel function
- * (for a React effect's cleanup): a cancelled download reports nothing.
- */
-export function loadProfileFromHash(hash: string, h: ProfileUrlHandlers): () => void {
-  const url = readProfileUrlFromHash(hash);
-  if (url === null) return () => {};
-  const name = profileNameFromUrl(url);
-  const ac = new AbortController();
-  h.onProgress?.(0, name);
-  fetchProfile(url, (f) => h.onProgress?.(f, name), ac.signal).then(
-    (file) => {
-      if (!ac.signal.aborted) h.onLoaded(file);
-    },
-    (e: unknown) => {
-      if (!ac.signal.aborted) h.onError(name, e instanceof Error ? e.message : String(e));
-    },
-  );
-  return () => ac.abort();
 }

@@ -5,8 +5,9 @@
 import { useEffect } from 'react';
 import { pathToNode } from '../core/model/calltree';
 import { decodeView, encodeView, sourceUrl, type ViewState } from '../core/view/schema';
+import type { FileBuffer } from '../worker/protocol';
 import { changeView, compareBuffers, namedPlaces, openBuffers, openKept, setReopen } from './jobs';
-import { fetchProfile, loadProfileFromHash } from './profileUrl';
+import { fetchProfile, profileNameFromUrl } from './profileUrl';
 import { type AppState, useStore } from './store';
 
 /** True while state read from the URL is being applied: the store must not write it back. */
@@ -44,6 +45,61 @@ async function applyUrlView(u: ViewState): Promise<void> {
   useStore.setState({ focusNode, selectedFrame });
 }
 
+/**
+ * Opens what a link names: the profile at its URL with the binaries it lists, then its baseline if
+ * any (the diff), with the link's view. Returns a cancel function (a cancelled download reports
+ * nothing). The bundled example is opened this way too, so its links work.
+ */
+export function openLink(initial: ViewState): () => void {
+  const mainUrl = sourceUrl(initial.profiles.main) ?? '';
+  const binUrls = initial.profiles.main.binaries ?? [];
+  const ac = new AbortController();
+  const progress = (name: string) => (fraction: number) =>
+    useStore.setState({ status: 'loading', loadingName: name, progress: { phase: 'download', fraction } });
+  const fail = (name: string, e: unknown) => {
+    if (ac.signal.aborted) return;
+    useStore.setState({
+      status: useStore.getState().analysis ? 'ready' : 'idle',
+      progress: null,
+      loadingName: null,
+      error: { fileName: name, message: e instanceof Error ? e.message : String(e) },
+    });
+  };
+  const fetchAll = () =>
+    Promise.all(
+      [mainUrl, ...binUrls].map((u) => fetchProfile(u, progress(profileNameFromUrl(u)), ac.signal)),
+    );
+  progress(profileNameFromUrl(mainUrl))(0);
+  void applyingUrl(async () => {
+    let files: FileBuffer[];
+    try {
+      files = await fetchAll();
+    } catch (e) {
+      return fail(profileNameFromUrl(mainUrl), e);
+    }
+    if (ac.signal.aborted) return;
+    performance.mark('flamelens:file-received');
+    // The link's baseline, if any, then the diff (the worker opens the main profile first).
+    const baseUrl = sourceUrl(initial.profiles.base);
+    const mainView = baseUrl ? { ...initial, mode: 'graph' as const } : initial;
+    if (await openBuffers(files, mainView))
+      // A crash or a cancel later opens the link's profile again from its URLs.
+      setReopen(async (view) => {
+        await openBuffers(await fetchAll(), { ...view, mode: view.mode === 'diff' ? 'graph' : view.mode });
+      });
+    if (!baseUrl || !useStore.getState().analysis) return;
+    try {
+      const base = await fetchProfile(baseUrl, progress(profileNameFromUrl(baseUrl)), ac.signal);
+      await compareBuffers([base], initial);
+      const a = useStore.getState().analysis;
+      if (a) useStore.setState(namedPlaces(a, initial));
+    } catch (e) {
+      fail(baseUrl, e);
+    }
+  });
+  return () => ac.abort();
+}
+
 export function useUrlState(): void {
   useEffect(() => {
     const initial = decodeView(location.hash);
@@ -66,58 +122,7 @@ export function useUrlState(): void {
           useStore.setState({ status: 'idle', progress: null, loadingName: null });
       });
     } else if (sourceUrl(initial.profiles.main)) {
-      cancel = loadProfileFromHash(location.hash, {
-        onProgress: (fraction, name) =>
-          useStore.setState({
-            status: 'loading',
-            loadingName: name,
-            progress: { phase: 'download', fraction },
-          }),
-        onLoaded: (file) => {
-          performance.mark('flamelens:file-received');
-          void applyingUrl(async () => {
-            // The link's baseline, if any, then the diff (the worker opens the main profile first).
-            const baseUrl = sourceUrl(initial.profiles.base);
-            const mainView = baseUrl ? { ...initial, mode: 'graph' as const } : initial;
-            // A crash or a cancel later opens the link's profile again from its URL.
-            const mainUrl = sourceUrl(initial.profiles.main) ?? '';
-            if (await openBuffers([file], mainView))
-              setReopen(async (view) => {
-                await openBuffers([await fetchProfile(mainUrl)], {
-                  ...view,
-                  mode: view.mode === 'diff' ? 'graph' : view.mode,
-                });
-              });
-            if (!baseUrl || !useStore.getState().analysis) return;
-            try {
-              const base = await fetchProfile(baseUrl, (f) =>
-                useStore.setState({
-                  status: 'loading',
-                  loadingName: baseUrl,
-                  progress: { phase: 'download', fraction: f },
-                }),
-              );
-              await compareBuffers([base], initial);
-              const a = useStore.getState().analysis;
-              if (a) useStore.setState(namedPlaces(a, initial));
-            } catch (e) {
-              useStore.setState({
-                status: 'ready',
-                progress: null,
-                loadingName: null,
-                error: { fileName: baseUrl, message: (e as Error).message },
-              });
-            }
-          });
-        },
-        onError: (name, message) =>
-          useStore.setState({
-            status: useStore.getState().analysis ? 'ready' : 'idle',
-            progress: null,
-            loadingName: null,
-            error: { fileName: name, message },
-          }),
-      });
+      cancel = openLink(initial);
     }
 
     let lastZoom = JSON.stringify(initial.zoom);

@@ -32,3 +32,25 @@ export function canvasToPngBlob(canvas: HTMLCanvasElement): Promise<Blob> {
     );
   });
 }
+
+/**
+ * The graph's canvas under a title bar (what it shows: file, view, totals), as a new canvas for the
+ * PNG export; the SVG export has the same title.
+ */
+export function titledCanvas(graph: HTMLCanvasElement, title: string, dark: boolean): HTMLCanvasElement {
+  const dpr = graph.width / Math.max(1, graph.clientWidth || graph.width);
+  const bar = Math.round(26 * dpr);
+  const out = document.createElement('canvas');
+  out.width = graph.width;
+  out.height = graph.height + bar;
+  const ctx = out.getContext('2d');
+  if (!ctx) return graph;
+  ctx.fillStyle = dark ? '#15171c' : '#ffffff';
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.fillStyle = dark ? '#f2f2f2' : '#111111';
+  ctx.font = `${Math.round(14 * dpr)}px "DejaVu Sans", sans-serif`;
+  ctx.textBaseline = 'middle';
+  ctx.fillText(title, Math.round(8 * dpr), bar / 2, out.width - 16 * dpr);
+  ctx.drawImage(graph, 0, bar);
+  return out;
+}

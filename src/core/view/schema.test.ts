@@ -61,6 +61,15 @@ describe('view schema in the URL', () => {
       { text: 'g', regex: true },
     ]);
   });
+  it('reads a profile URL among other params, encoded or not', () => {
+    const url = 'https://ci.example.com/artifacts/run 1/out.prof?x=1&y=2';
+    const src = (h: string) => decodeView(h).profiles.main.source;
+    expect(src(`#profileURL=${encodeURIComponent(url)}`)).toEqual({ kind: 'url', url });
+    expect(src(`#zoom=3&profileURL=${encodeURIComponent(url)}&theme=dark`)).toEqual({ kind: 'url', url });
+    expect(src(`profileURL=${encodeURIComponent(url)}`)).toEqual({ kind: 'url', url });
+    expect(src('#profileURL=https://h/p.prof')).toEqual({ kind: 'url', url: 'https://h/p.prof' });
+    for (const h of ['', '#', '#zoom=3', '#profileURL=', '#profileurl=x']) expect(src(h)).toBeUndefined();
+  });
   it('ignores what it does not understand', () => {
     expect(decodeView('#view=sideways&t=notjson&theme=pink&mode=x&gran=y')).toEqual(DEFAULT_VIEW);
     expect(decodeView('#t=[{"kind":"rm -rf"},{"kind":"hide-function","name":"f"}]').transforms).toEqual([
@@ -76,6 +85,14 @@ describe('view schema in the URL', () => {
       { key: 'k', op: 'focus', values: ['a'] },
       { key: 'n', op: 'ignore', min: 2 },
     ]);
+    // A linked profile with the binaries that symbolize it.
+    const withBins: ViewState = {
+      ...DEFAULT_VIEW,
+      profiles: {
+        main: { source: { kind: 'url', url: 'examples/a.prof' }, binaries: ['examples/a', 'libx.so'] },
+      },
+    };
+    expect(decodeView(encodeView(withBins))).toEqual(withBins);
     // A kept local file is restorable by its id in this browser.
     const kept = {
       ...DEFAULT_VIEW,

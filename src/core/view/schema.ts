@@ -30,6 +30,8 @@ export type ProfileSource = { kind: 'url'; url: string } | { kind: 'file'; name:
 
 export interface ProfileSlot {
   source?: ProfileSource;
+  /** URLs of binaries and debug files to symbolize a linked profile with (`bin=`, repeatable). */
+  binaries?: string[];
   /** The sample type used as the weight (`cpu`, `inuse_space`…); absent: the profile's default. */
   sampleType?: string;
 }
@@ -167,6 +169,7 @@ export function encodeView(v: ViewState): string {
   const { main, base } = v.profiles;
   if (main.source?.kind === 'url') p.set('profileURL', main.source.url);
   if (main.source?.kind === 'file' && main.source.id) p.set('local', main.source.id);
+  if (main.source?.kind === 'url') for (const b of main.binaries ?? []) p.append('bin', b);
   if (base?.source?.kind === 'url') p.set('baseURL', base.source.url);
   if (main.sampleType) p.set('st', main.sampleType);
   if (base?.sampleType) p.set('bst', base.sampleType);
@@ -211,6 +214,8 @@ export function decodeView(hash: string): ViewState {
   };
   const url = p.get('profileURL')?.trim();
   if (url) v.profiles.main.source = { kind: 'url', url };
+  const bins = p.getAll('bin').filter((b) => b.trim() !== '');
+  if (url && bins.length > 0) v.profiles.main.binaries = bins;
   const local = p.get('local')?.trim();
   if (!url && local && /^[0-9a-z]{1,16}$/.test(local))
     v.profiles.main.source = { kind: 'file', name: '', id: local };
