@@ -20,6 +20,8 @@ test('the start page opens the bundled example profile', async ({ page }) => {
   ]);
   // The example comes with its binary: names are symbolized, demangled and short (as pprof's).
   await expect(table).toContainText('(anonymous namespace)::Circle::area');
+  // Opened as a link: the URL names the profile and its binary, so it can be shared or reloaded.
+  await expect(page).toHaveURL(/profileURL=examples%2Fcxx_demangle\.prof&bin=examples%2Fcxx_demangle/);
   await expect(page.getByRole('region', { name: 'Symbols' })).toContainText('cxx_demangle from cxx_demangle');
   const meta = page.getByRole('region', { name: 'Profile metadata' });
   await expect(meta).toContainText('gperftools');
@@ -30,6 +32,10 @@ test('the start page opens the bundled example profile', async ({ page }) => {
   const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
   expect(marks).toEqual(expect.arrayContaining(['flamelens:file-received', 'flamelens:first-paint']));
   await page.screenshot({ path: `${SHOTS}/example.png` });
+  // A reload shows the same, symbolized.
+  await page.reload();
+  await paintedGraph(page);
+  await expect(table).toContainText('(anonymous namespace)::Circle::area');
 });
 
 test('a profile chosen with the file input: table, hover tooltip, zoom, sort', async ({ page }) => {
