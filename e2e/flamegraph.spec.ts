@@ -153,3 +153,23 @@ test('icicle puts the root at the top; the theme toggle repaints dark', async ({
   await page.getByLabel('Colour').selectOption('heat');
   await page.screenshot({ path: `${SHOTS}/fg-dark-heat.png` });
 });
+
+test('a graph deeper than its view says how many rows are above; Shift+wheel scrolls to them', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await dropFile(page, 'test/fixtures/gperf/deep_recursion.prof', 'deep_recursion.prof');
+  const canvas = await paintedGraph(page);
+  const more = page.getByTestId('more-rows');
+  await expect(more).toContainText(/▲ \d+ more rows/);
+  const before = Number((await more.textContent())!.match(/\d+/)![0]);
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.keyboard.down('Shift');
+  await page.mouse.wheel(0, -18 * 10);
+  await page.keyboard.up('Shift');
+  await expect
+    .poll(async () => Number(((await more.textContent()) ?? '0').match(/\d+/)?.[0] ?? 0))
+    .toBeLessThan(before);
+  await page.screenshot({ path: `${SHOTS}/deep.png` });
+});

@@ -20,7 +20,7 @@ export function SymbolsPanel() {
             ? 'Names come from the file’s own symbol section.'
             : format === 'pprof'
               ? 'Names come from the file itself; address-only locations take names from the binaries you drop here.'
-              : 'Frames show as module+offset. Drop the binary and its libraries here to see function names.'}
+              : 'Code without symbols shows as one frame per module ([libc.so.6]). Drop the binary and its libraries here to see function names.'}
         </p>
       )}
       {symbols && (

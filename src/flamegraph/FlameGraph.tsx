@@ -107,6 +107,14 @@ export function FlameGraph(props: FlameGraphProps) {
   // (a 100 MB profile has 250 rows and 12M nodes), in steps of 16 rows so scrolling rarely
   // needs a new layout.
   const graphHeight = Math.max(tree.maxDepth * ROW_HEIGHT, size.height);
+  /** Rows of a deep graph out of view on the leaf side: a cue says so. */
+  const hiddenRows =
+    size.height > 0
+      ? Math.floor(
+          (orientation === 'flame' ? scrollTop : Math.max(0, graphHeight - scrollTop - size.height)) /
+            ROW_HEIGHT,
+        )
+      : 0;
   const deepestVisibleRow =
     orientation === 'flame'
       ? Math.ceil((graphHeight - scrollTop) / ROW_HEIGHT)
@@ -285,8 +293,8 @@ export function FlameGraph(props: FlameGraphProps) {
     if (v) setViewport(v);
   };
 
-  // Wheel zooms around the cursor; horizontal wheel / shift+wheel pans. Non-passive, to prevent
-  // the page from scrolling.
+  // Wheel zooms around the cursor; horizontal wheel / shift+wheel pans (or, on a graph taller than
+  // its view, shift+wheel scrolls it). Non-passive, to prevent the page from scrolling.
   useEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
@@ -294,6 +302,11 @@ export function FlameGraph(props: FlameGraphProps) {
       e.preventDefault();
       const box = el.getBoundingClientRect();
       const at = Math.min(1, Math.max(0, (e.clientX - box.left) / Math.max(1, box.width)));
+      // Shift+wheel scrolls a graph taller than its view (deep stacks) vertically, else pans.
+      if (e.shiftKey && el.scrollHeight > el.clientHeight + 1 && Math.abs(e.deltaY) >= Math.abs(e.deltaX)) {
+        el.scrollTop += e.deltaY;
+        return;
+      }
       const horizontal = e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY);
       if (horizontal) {
         const d = e.shiftKey ? e.deltaY : e.deltaX;
@@ -423,6 +436,15 @@ export function FlameGraph(props: FlameGraphProps) {
             style={{ top: scrollTop, width: size.width, height: size.height }}
           />
         </div>
+        {hiddenRows > 0 && (
+          <div
+            className={`fg-more ${orientation === 'flame' ? 'top' : 'bottom'}`}
+            style={orientation === 'flame' ? { top: scrollTop } : { top: scrollTop + size.height - 22 }}
+            data-testid="more-rows"
+          >
+            {orientation === 'flame' ? '▲' : '▼'} {hiddenRows} more rows (scroll, or Shift+wheel)
+          </div>
+        )}
         {pointer && (
           <Tooltip
             graph={graph}
