@@ -112,7 +112,13 @@ test('CSV has the header and a row per function; PNG is a PNG', async ({ page })
   expect(lines.length).toBeGreaterThan(3);
   expect(lines[1]).toMatch(/^[^,]+,[^,]*,\d+,[\d.]+,\d+,[\d.]+$/);
 
+  // A selected function fades the rest of the graph; the PNG is taken without the fade, and the
+  // selection is back afterwards.
+  const row = page.getByRole('table').locator('tbody tr[aria-rowindex]').first();
+  await row.click();
+  await expect(row).toHaveAttribute('aria-selected', 'true');
   const png = await exportAs(page, 'Flame graph (PNG)');
+  await expect(row).toHaveAttribute('aria-selected', 'true');
   expect(png.name).toBe('cxx_demangle.flamegraph.png');
   expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   expect(png.bytes.length).toBeGreaterThan(1000);

@@ -44,6 +44,11 @@ function measureCharWidth(): number {
   return ctx.measureText('M').width || 7.22;
 }
 
+/** Resolves after the next two animation frames: the graph has painted what the store now says. */
+function nextPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+}
+
 export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
   const sort = useTableSort((s) => s.sort);
   const theme = useStore((s) => s.theme);
@@ -111,10 +116,25 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
           if (!c) throw new Error('the flame graph is not on screen');
           const title =
             c.getAttribute('aria-label')?.replace(/\. Arrow keys.*$/, '') ?? analysis.profile.meta.fileName;
-          downloadBlob(
-            await canvasToPngBlob(titledCanvas(c, title, theme === 'dark')),
-            `${base}.flamegraph.png`,
-          );
+          // The picture without the search's or the selection's fade: cleared for one paint.
+          const st = useStore.getState();
+          const saved = { search: st.view.search, frame: st.selectedFrame };
+          const faded = saved.search.text !== '' || saved.frame !== null;
+          let picture: HTMLCanvasElement;
+          try {
+            if (faded) {
+              st.setLocalView({ search: { ...saved.search, text: '' } });
+              st.selectFrame(null);
+              await nextPaint();
+            }
+            picture = titledCanvas(c, title, theme === 'dark');
+          } finally {
+            if (faded) {
+              useStore.getState().setLocalView({ search: saved.search });
+              useStore.getState().selectFrame(saved.frame);
+            }
+          }
+          downloadBlob(await canvasToPngBlob(picture), `${base}.flamegraph.png`);
           break;
         }
       }
