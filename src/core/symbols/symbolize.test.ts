@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { executableMappings } from '../../../test/helpers/maps';
 import { splitBig } from '../address.ts';
 import type { Mapping } from '../types.ts';
 import { type Demangle, loadDemangler, looksMangled } from './demangle.ts';
@@ -15,20 +16,8 @@ const file = (rel: string, name = rel.split('/').pop()!): DroppedFile => ({ name
 const LIBC = 'sysroot/usr/lib/x86_64-linux-gnu/libc.so.6';
 const LIBC_DEBUG = 'sysroot/usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug';
 
-/** Executable mappings from a gperftools profile's maps text (enough for these tests). */
 function mappingsOf(profile: string): Mapping[] {
-  const text = new TextDecoder('latin1').decode(load(`profiles/${profile}.prof`));
-  const out: Mapping[] = [];
-  for (const m of text.matchAll(/^([0-9a-f]+)-([0-9a-f]+) (\S+) ([0-9a-f]+) \S+ \d+\s+(\S+)$/gm)) {
-    if (!m[3].includes('x')) continue;
-    out.push({
-      start: BigInt(`0x${m[1]}`),
-      end: BigInt(`0x${m[2]}`),
-      offset: BigInt(`0x${m[4]}`),
-      path: m[5],
-    });
-  }
-  return out;
+  return executableMappings(load(`profiles/${profile}.prof`));
 }
 
 /** perl's symbol section: adjusted address → names (outermost first, nm tags removed). */

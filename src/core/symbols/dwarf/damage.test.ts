@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { executableMappings } from '../../../../test/helpers/maps';
 import { prng } from '../../../../test/helpers/prng.ts';
 import type { Mapping, Symbolizer } from '../../types.ts';
 import { readElf } from '../elf.ts';
@@ -13,18 +14,7 @@ const DIR = new URL('../../../../test/fixtures/dwarf/', import.meta.url).pathnam
 const load = (rel: string) => new Uint8Array(readFileSync(DIR + rel));
 
 function mappingsOf(profile: string): Mapping[] {
-  const text = new TextDecoder('latin1').decode(load(`${profile}.prof`));
-  const out: Mapping[] = [];
-  for (const m of text.matchAll(/^([0-9a-f]+)-([0-9a-f]+) (\S+) ([0-9a-f]+) \S+ \d+\s+(\S+)$/gm)) {
-    if (!m[3].includes('x')) continue;
-    out.push({
-      start: BigInt(`0x${m[1]}`),
-      end: BigInt(`0x${m[2]}`),
-      offset: BigInt(`0x${m[4]}`),
-      path: m[5],
-    });
-  }
-  return out;
+  return executableMappings(load(`${profile}.prof`));
 }
 
 /** The profile's sampled addresses (already PC − 1 for callers) as [hi, lo]. */

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { executableMappings } from '../../../../test/helpers/maps';
 import { splitBig } from '../../address.ts';
 import type { Mapping, SymbolFrame, Symbolizer } from '../../types.ts';
 import { type Demangle, loadDemangler } from '../demangle.ts';
@@ -16,20 +17,8 @@ const DIR = new URL('../../../../test/fixtures/dwarf/', import.meta.url).pathnam
 const load = (rel: string) => new Uint8Array(readFileSync(DIR + rel));
 const bin = (name: string, as = name): DroppedFile => ({ name: as, bytes: load(`bin/${name}`) });
 
-/** Executable mappings from a gperftools profile's maps text. */
 function mappingsOf(profile: string): Mapping[] {
-  const text = new TextDecoder('latin1').decode(load(`${profile}.prof`));
-  const out: Mapping[] = [];
-  for (const m of text.matchAll(/^([0-9a-f]+)-([0-9a-f]+) (\S+) ([0-9a-f]+) \S+ \d+\s+(\S+)$/gm)) {
-    if (!m[3].includes('x')) continue;
-    out.push({
-      start: BigInt(`0x${m[1]}`),
-      end: BigInt(`0x${m[2]}`),
-      offset: BigInt(`0x${m[4]}`),
-      path: m[5],
-    });
-  }
-  return out;
+  return executableMappings(load(`${profile}.prof`));
 }
 
 /** Link-time addresses: the address is the virtual address (for the .text sweeps). */
