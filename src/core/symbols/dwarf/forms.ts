@@ -178,8 +178,7 @@ export function isUnitRef(form: number): boolean {
 export function skipForm(r: Reader, form: number, u: FormContext): void {
   const n = formSize(form, u);
   if (n >= 0) {
-    r.need(n);
-    r.pos += n;
+    r.skip(n);
     return;
   }
   switch (form) {
@@ -197,31 +196,19 @@ export function skipForm(r: Reader, form: number, u: FormContext): void {
     case DW_FORM_GNU_str_index:
       r.skipLeb();
       return;
-    case DW_FORM_block1: {
-      const len = r.u8();
-      r.need(len);
-      r.pos += len;
+    case DW_FORM_block1:
+      r.skip(r.u8());
       return;
-    }
-    case DW_FORM_block2: {
-      const len = r.u16();
-      r.need(len);
-      r.pos += len;
+    case DW_FORM_block2:
+      r.skip(r.u16());
       return;
-    }
-    case DW_FORM_block4: {
-      const len = r.u32();
-      r.need(len);
-      r.pos += len;
+    case DW_FORM_block4:
+      r.skip(r.u32());
       return;
-    }
     case DW_FORM_block:
-    case DW_FORM_exprloc: {
-      const len = r.uleb();
-      r.need(len);
-      r.pos += len;
+    case DW_FORM_exprloc:
+      r.skip(r.uleb());
       return;
-    }
     case DW_FORM_indirect: {
       const f = r.uleb();
       if (f === DW_FORM_indirect || f === DW_FORM_implicit_const)
@@ -294,8 +281,7 @@ export function readForm(r: Reader, form: number, u: FormContext, implicitConst 
     case DW_FORM_sdata:
       return r.sleb();
     case DW_FORM_data16:
-      r.need(16);
-      r.pos += 16;
+      r.skip(16);
       return BIG;
     case DW_FORM_indirect: {
       const f = r.uleb();

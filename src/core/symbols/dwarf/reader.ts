@@ -56,6 +56,11 @@ export class Reader {
   need(n: number): void {
     if (n < 0 || this.pos + n > this.end) this.fail(`${n} bytes needed, ${this.end - this.pos} left`);
   }
+  /** Skips n bytes that must be there. */
+  skip(n: number): void {
+    this.need(n);
+    this.pos += n;
+  }
 
   u8(): number {
     if (this.pos >= this.end) this.fail('unexpected end of data');
