@@ -190,8 +190,15 @@ describe('differential folded text (difffolded.pl) and `flamelens diff`', () => 
     expect(d.base.whole).toBe(countsOfFolded(toFoldedText(A)).whole);
     expect(d.comp.whole).toBe(countsOfFolded(toFoldedText(B)).whole);
     expect(d.baseMeta.fileName).toBe('ab.diff.folded (baseline)');
-    // Exported again from the session: the same text.
+    // Exported again from the session: the same text; through a zoomed frame, its lines only.
     expect(s.foldedText([])).toBe(text);
+    const t = r.analysis!.tree;
+    const node = firstChildOf(t, firstChildOf(t, 0)); // _start's heaviest child
+    const path = pathToNode(t, node);
+    const prefix = `${path.map((f) => r.analysis!.profile.frames.name[f]).join(';')};`;
+    const through = text.split('\n').filter((l) => l.startsWith(prefix));
+    expect(through.length).toBeGreaterThan(0);
+    expect(s.foldedText(path)).toBe(`${through.join('\n')}\n`);
   });
 });
 

@@ -3,21 +3,30 @@
 import { toFoldedText } from '../core/model/serialize';
 import type { FoldedProfile } from '../core/types';
 
-/** The stacks of a profile that begin with a root-first frame path, as a smaller FoldedProfile. */
-export function stacksThrough(p: FoldedProfile, path: readonly number[]): FoldedProfile {
-  if (path.length === 0) return p;
-  const { start, frames, weight } = p.stacks;
+/** The ids of the stacks that begin with a root-first frame path. */
+export function keptStacks(p: FoldedProfile, path: readonly number[]): number[] {
+  const { start, frames } = p.stacks;
   const keep: number[] = [];
-  let frameCount = 0;
   for (let s = 0; s < p.stacks.count; s++) {
     const b = start[s];
     if (start[s + 1] - b < path.length) continue;
     let k = 0;
     while (k < path.length && frames[b + k] === path[k]) k++;
-    if (k < path.length) continue;
-    keep.push(s);
-    frameCount += start[s + 1] - b;
+    if (k === path.length) keep.push(s);
   }
+  return keep;
+}
+
+/** The stacks of a profile that begin with a root-first frame path, as a smaller FoldedProfile. */
+export function stacksThrough(
+  p: FoldedProfile,
+  path: readonly number[],
+  keep: readonly number[] = keptStacks(p, path),
+): FoldedProfile {
+  if (path.length === 0) return p;
+  const { start, frames, weight } = p.stacks;
+  let frameCount = 0;
+  for (const s of keep) frameCount += start[s + 1] - start[s];
   const nStart = new Uint32Array(keep.length + 1);
   const nFrames = new Uint32Array(frameCount);
   const nWeight = new Float64Array(keep.length);

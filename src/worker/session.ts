@@ -33,7 +33,7 @@ import { looksLikeNm } from '../core/symbols/nm';
 import type { DroppedFile } from '../core/symbols/symbolize';
 import { type FoldedProfile, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
-import { foldedTextThrough, stacksThrough } from '../export/folded';
+import { foldedTextThrough, keptStacks, stacksThrough } from '../export/folded';
 import type { SourceReply } from './protocol';
 
 export interface SessionResult {
@@ -248,11 +248,13 @@ export class WorkerSession {
     if (this.view.mode === 'diff' && this.baseFolded && this.base) {
       // Both sides' counts per stack, as difffolded.pl writes them.
       const merged = mergeSides(derive(this.base, this.view).graph, derive(this.baseFolded, this.view).graph);
-      const through = stacksThrough(merged.profile, path);
-      const keep = (w: Float64Array) =>
-        stacksThrough({ ...merged.profile, stacks: { ...merged.profile.stacks, weight: w } }, path).stacks
-          .weight;
-      return toDiffFoldedText({ profile: through, base: keep(merged.base), comp: keep(merged.comp) });
+      const keep = path.length > 0 ? keptStacks(merged.profile, path) : null;
+      const column = (w: Float64Array) => (keep ? Float64Array.from(keep, (s) => w[s]) : w);
+      return toDiffFoldedText({
+        profile: keep ? stacksThrough(merged.profile, path, keep) : merged.profile,
+        base: column(merged.base),
+        comp: column(merged.comp),
+      });
     }
     return foldedTextThrough(this.current, path);
   }
