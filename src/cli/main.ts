@@ -335,7 +335,7 @@ async function load(
  * A function's listing as `pprof -list` prints it: a ROUTINE header per file, then flat and cum
  * samples per line with the source text where the file can be read ('.' where a line has none).
  */
-export function listingText(l: SourceListing, whole: number, io: CliIo): string {
+function listingText(l: SourceListing, whole: number, io: CliIo): string {
   let out = '';
   const files = [...new Set(l.lines.map((x) => x.file))];
   for (const file of files) {
