@@ -3,6 +3,7 @@
 import { basename } from '../core/text/names';
 import { FilePicker } from './FilePicker';
 import { setMangled } from './jobs';
+import { PlacementForm } from './PlacementForm';
 import { useStore } from './store';
 
 /** Which mappings got symbols from which dropped files, and what stays unsymbolized. */
@@ -25,6 +26,7 @@ export function SymbolsPanel() {
       )}
       {symbols && (
         <>
+          <PlacementForm />
           <ul className="sym-list">
             {symbols.report.matched.map((m) => (
               <li key={m.mappingPath} className="ok">

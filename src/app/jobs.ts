@@ -377,6 +377,18 @@ export const removeTransform = (index: number) =>
   changeView({ transforms: get().view.transforms.filter((_, i) => i !== index) });
 export const setInverted = (inverted: boolean) => changeView({ inverted });
 export const setMangled = (mangled: boolean) => changeView({ mangled });
+/** Places an ELF file at a load address in a profile without mappings (null: unplaces it). */
+export const setPlacement = (file: string, base: string | null) => {
+  const v = get().view;
+  const others = (v.profiles.main.placements ?? []).filter((p) => p.file !== file);
+  const placements = base === null ? others : [...others, { file, base }];
+  return changeView({
+    profiles: {
+      ...v.profiles,
+      main: { ...v.profiles.main, placements: placements.length ? placements : undefined },
+    },
+  });
+};
 export const setSampleType = (sampleType: string) => {
   const v = get().view;
   return changeView({ profiles: { ...v.profiles, main: { ...v.profiles.main, sampleType } } });

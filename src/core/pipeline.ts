@@ -25,8 +25,15 @@ import { rawFor, symbolizerFor } from './model/granularity';
 import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
 import type { Demangle } from './symbols/demangle';
-import { type DroppedFile, type SymbolizeReport, symbolizerFromFiles } from './symbols/symbolize';
-import type { FoldedMeta, FoldedProfile, LabelFilter, RawProfile, Symbolizer } from './types';
+import type { ElfFile } from './symbols/elf';
+import { guessPlacement, type Placement, type PlacementHint, placedMappings } from './symbols/placement';
+import {
+  createSymbolizer,
+  type DroppedFile,
+  readSymbolFiles,
+  type SymbolizeReport,
+} from './symbols/symbolize';
+import type { FoldedMeta, FoldedProfile, LabelFilter, Mapping, RawProfile, Symbolizer } from './types';
 import type { Granularity } from './view/schema';
 
 export interface Timings {
@@ -105,29 +112,72 @@ export interface SymbolsState {
   /** Files that could not be used (not ELF/nm, malformed). */
   errors: { fileName: string; message: string }[];
   mangled: boolean;
+  /**
+   * A profile without mappings (no mapped-objects text): each dropped ELF file with where it would
+   * go (a guessed load address), and the placements in use (the user's, or fixed files at their
+   * link-time addresses). Absent when the profile has mappings.
+   */
+  placement?: { hints: PlacementHint[]; used: { file: string; base: string }[] };
 }
 
 export interface Symbols {
   symbolizer: Symbolizer;
   state: SymbolsState;
+  /** Mappings the placed ELF files add to a profile that had none (the fold names frames by them). */
+  placed?: Mapping[];
 }
 
-/** A symbolizer for the profile's mappings from the dropped files; null without files. */
+/**
+ * A symbolizer for the profile's mappings from the dropped files; null without files. A profile
+ * with no mappings gets them from `placements` (ELF files at the load addresses the user chose)
+ * and from files linked at fixed addresses, which go where they were linked unless placed.
+ */
 export function symbolize(
   raw: RawProfile,
   files: readonly DroppedFile[],
-  opts: { demangle?: Demangle; mangled: boolean; dwarf?: boolean },
+  opts: { demangle?: Demangle; mangled: boolean; dwarf?: boolean; placements?: readonly Placement[] },
 ): Symbols | null {
   if (files.length === 0) return null;
-  const r = symbolizerFromFiles(raw.meta.mappings, files, {
+  const { sources, errors } = readSymbolFiles(files);
+  let placement: SymbolsState['placement'];
+  let placed: Mapping[] = [];
+  if (raw.meta.mappings.length === 0 && raw.locations.hasAddr.includes(1)) {
+    placement = { hints: [], used: [] };
+    const bytesOf = new Map(files.map((f) => [f.name, f.bytes]));
+    const elfs = sources.filter((s): s is ElfFile => s.kind === 'elf' && !s.isDebugFile);
+    for (const elf of elfs) {
+      const hint = guessPlacement(elf, bytesOf.get(elf.fileName)!, raw);
+      placement.hints.push(hint);
+      const chosen = opts.placements?.find((p) => p.file === elf.fileName);
+      const base = chosen?.base ?? (hint.fixed ? 0n : null);
+      if (base === null) continue;
+      placement.used.push({ file: elf.fileName, base: `0x${base.toString(16)}` });
+      placed = placed.concat(placedMappings(elf, base));
+    }
+  }
+  const r = createSymbolizer([...raw.meta.mappings, ...placed], sources, {
     demangle: opts.demangle,
     mangled: opts.mangled,
     dwarf: opts.dwarf,
   });
   return {
     symbolizer: r.symbolizer,
-    state: { files: files.map((f) => f.name), report: r.report, errors: r.errors, mangled: opts.mangled },
+    state: {
+      files: files.map((f) => f.name),
+      report: r.report,
+      errors,
+      mangled: opts.mangled,
+      ...(placement && { placement }),
+    },
+    ...(placed.length > 0 && { placed }),
   };
+}
+
+/** The profile with the mappings placed files add (when any). */
+function withPlaced(raw: RawProfile, symbols: Symbols | null | undefined): RawProfile {
+  const placed = symbols?.placed;
+  if (!placed) return raw;
+  return { ...raw, meta: { ...raw.meta, mappings: [...raw.meta.mappings, ...placed] } };
 }
 
 // ─── fold ───────────────────────────────────────────────────────────────────────────────────
@@ -157,7 +207,8 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
   const t0 = now();
   const g = spec.granularity ?? 'functions';
   const names = spec.names ?? 'short';
-  const raw = rawFor(withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType)), g, names);
+  const typed = withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType));
+  const raw = rawFor(withPlaced(typed, spec.symbols), g, names);
   const profile = foldProfile(raw, {
     fileName: loaded.fileName,
     symbolizer: symbolizerFor(spec.symbols?.symbolizer, g, names),

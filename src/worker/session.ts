@@ -30,6 +30,7 @@ import {
 import { type Demangle, loadDemangler } from '../core/symbols/demangle';
 import { looksLikeElf } from '../core/symbols/elf';
 import { looksLikeNm } from '../core/symbols/nm';
+import { type Placement, parseBase } from '../core/symbols/placement';
 import type { DroppedFile } from '../core/symbols/symbolize';
 import { type FoldedProfile, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
@@ -225,6 +226,7 @@ export class WorkerSession {
       view.keepDropFrames !== before.keepDropFrames ||
       view.granularity !== before.granularity ||
       view.fullNames !== before.fullNames ||
+      JSON.stringify(view.placements) !== JSON.stringify(before.placements) ||
       !sameLabels(view, before);
     if (refold) await this.refold(progress);
     const diffChanged =
@@ -312,6 +314,7 @@ export class WorkerSession {
       this.symbols = symbolize(loaded.raw, this.symbolFiles, {
         demangle: this.demangle ?? undefined,
         mangled,
+        placements: placementsOf(this.view),
       });
     }
     progress?.('fold', 0);
@@ -377,6 +380,14 @@ export class WorkerSession {
       mode: mode === 'diff' && !this.baseFolded ? 'graph' : mode,
     };
   }
+}
+
+/** The view's placed ELF files, with their load addresses read (unreadable ones left out). */
+function placementsOf(view: WorkerView): Placement[] {
+  return (view.placements ?? []).flatMap((p) => {
+    const base = parseBase(p.base);
+    return base === null ? [] : [{ file: p.file, base }];
+  });
 }
 
 /** The fold's naming of unnamed code for a view: per address only when the view asks for addresses. */

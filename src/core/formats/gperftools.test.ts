@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { errorOf, rawStacks } from '../../../test/helpers/raw.ts';
 import { parseGperftools, parseMapsText } from './gperftools.ts';
 
-/** Builds a gperftools profile from slots (bigint or number) and an optional maps text. */
+/**
+ * Builds a gperftools profile from slots (bigint or number) and a maps text (by default one line
+ * mapping the test addresses: without one, the parser warns that the text is missing).
+ */
 function build(
   slots: (number | bigint)[],
   opts: { ws?: 4 | 8; le?: boolean; text?: string } = {},
 ): Uint8Array {
   const ws = opts.ws ?? 8;
   const le = opts.le ?? true;
-  const text = new TextEncoder().encode(opts.text ?? '');
+  const text = new TextEncoder().encode(opts.text ?? '400000-500000 r-xp 00000000 00:00 1 /bin/prog\n');
   const out = new Uint8Array(slots.length * ws + text.length);
   const dv = new DataView(out.buffer);
   slots.forEach((v, i) => {
@@ -75,8 +78,10 @@ describe('parseGperftools', () => {
       /not a gperftools/,
     );
     expect(errorOf(() => parseGperftools(build([0, 3, 2, 100, 0, ...TRAILER]))).message).toMatch(/version 2/);
-    expect(errorOf(() => parseGperftools(build([0, 1n << 40n, 0, 100, 0]))).message).toMatch(/header/);
-    const short = errorOf(() => parseGperftools(build([0, 3, 0])));
+    expect(errorOf(() => parseGperftools(build([0, 1n << 40n, 0, 100, 0], { text: '' }))).message).toMatch(
+      /header/,
+    );
+    const short = errorOf(() => parseGperftools(build([0, 3, 0], { text: '' })));
     expect(short.message).toMatch(/ends inside the gperftools header/);
     expect(short.offset).toBe(24);
   });
@@ -107,7 +112,7 @@ describe('parseGperftools', () => {
     const cut = parseGperftools(full.subarray(0, 40 + 5 * 8 + 12));
     expect(rawStacks(cut)).toEqual(new Map([['400300;400200;400100', 5]]));
     expect(cut.warnings[0].message).toMatch(/^truncated at byte 80/);
-    const noTrailer = parseGperftools(build([...HEADER, ...records]));
+    const noTrailer = parseGperftools(build([...HEADER, ...records], { text: '' }));
     expect(rawStacks(noTrailer)).toEqual(expected);
     expect(noTrailer.warnings[0].message).toMatch(/^truncated at byte 112: no trailer/);
     expect(noTrailer.meta.mappings).toEqual([]);

@@ -315,7 +315,7 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
     warnings.push({
       message:
         'no mapped-objects text (the file ends before it): frames are bare addresses (0x…) with no ' +
-        'module, and binaries or symbol files cannot be matched to them',
+        'module; drop the binaries and place them at their load addresses (Symbols panel)',
       offset: stoppedAt,
     });
   }
@@ -329,6 +329,15 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
     mappings = maps.mappings;
     if (maps.build !== undefined) headerLines.push({ key: 'build', value: maps.build, known: true });
     extra['mapped-objects lines'] = String(maps.lines);
+    if (mappings.length === 0 && records > 0) {
+      warnings.push({
+        message:
+          'no mapped-objects text after the trailer (the file was cut there?): frames are bare ' +
+          'addresses (0x…) with no module; drop the binaries and place them at their load addresses ' +
+          '(Symbols panel)',
+        offset: trailerEnd,
+      });
+    }
   }
   const meta: RawMeta = { wordSize: wide ? 64 : 32, byteOrder, periodUs, mappings, extra };
   if (headerLines.length > 0) meta.headerLines = headerLines;

@@ -418,6 +418,18 @@ export function symbolizerFromFiles(
   files: readonly DroppedFile[],
   opts: SymbolizeOptions = {},
 ): SymbolizerFromFilesResult {
+  const { sources, errors } = readSymbolFiles(files);
+  return { ...createSymbolizer(mappings, sources, opts), errors };
+}
+
+/**
+ * Reads dropped files as symbol sources (ELF binaries and libraries with their debug files merged
+ * in, nm listings); files that are neither, or malformed, are `errors`.
+ */
+export function readSymbolFiles(files: readonly DroppedFile[]): {
+  sources: SymbolSource[];
+  errors: FileError[];
+} {
   const errors: FileError[] = [];
   const elfs: ElfFile[] = [];
   const bytesOf = new Map<ElfFile, Uint8Array>();
@@ -440,9 +452,7 @@ export function symbolizerFromFiles(
     const b = bytesOf.get(e);
     return b === undefined ? -1 : crc32(b);
   };
-  const sources: SymbolSource[] = [...mergeDebugFiles(elfs, crcOf), ...nms];
-  const result = createSymbolizer(mappings, sources, opts);
-  return { ...result, errors };
+  return { sources: [...mergeDebugFiles(elfs, crcOf), ...nms], errors };
 }
 
 /**

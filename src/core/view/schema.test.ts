@@ -7,7 +7,14 @@ describe('view schema in the URL', () => {
   it('round-trips every field', () => {
     const v: ViewState = {
       profiles: {
-        main: { source: { kind: 'url', url: 'https://example.org/p/out.prof?x=1&y=2' }, sampleType: 'cpu' },
+        main: {
+          source: { kind: 'url', url: 'https://example.org/p/out.prof?x=1&y=2' },
+          sampleType: 'cpu',
+          placements: [
+            { file: 'xz', base: '0x560242d35000' },
+            { file: 'lib@odd.so', base: '0x0' },
+          ],
+        },
         base: { source: { kind: 'url', url: 'https://example.org/p/before.prof' }, sampleType: 'samples' },
       },
       orientation: 'icicle',

@@ -34,6 +34,11 @@ export interface ProfileSlot {
   binaries?: string[];
   /** The sample type used as the weight (`cpu`, `inuse_space`…); absent: the profile's default. */
   sampleType?: string;
+  /**
+   * ELF files placed at load addresses in a profile without mappings (`place=FILE@0xBASE`,
+   * repeatable): base is the run-time address of the file's virtual address 0, hex with 0x.
+   */
+  placements?: { file: string; base: string }[];
 }
 
 export interface SearchQuery {
@@ -111,6 +116,8 @@ export interface WorkerView {
   /** The fold's label filters and group-by key (a change re-folds). */
   labelFilters: LabelFilter[];
   groupBy?: string;
+  /** The main profile's placed ELF files (a change re-symbolizes). */
+  placements?: { file: string; base: string }[];
 }
 
 export function workerViewOf(v: ViewState): WorkerView {
@@ -129,6 +136,7 @@ export function workerViewOf(v: ViewState): WorkerView {
   if ((v.mode === 'sandwich' || v.mode === 'diff') && v.sandwich !== undefined) w.sandwich = v.sandwich;
   if (v.profiles.main.sampleType !== undefined) w.sampleType = v.profiles.main.sampleType;
   if (v.profiles.base?.sampleType !== undefined) w.baseSampleType = v.profiles.base.sampleType;
+  if (v.profiles.main.placements?.length) w.placements = v.profiles.main.placements;
   return w;
 }
 
@@ -172,6 +180,7 @@ export function encodeView(v: ViewState): string {
   if (main.source?.kind === 'url') for (const b of main.binaries ?? []) p.append('bin', b);
   if (base?.source?.kind === 'url') p.set('baseURL', base.source.url);
   if (main.sampleType) p.set('st', main.sampleType);
+  for (const pl of main.placements ?? []) p.append('place', `${pl.file}@${pl.base}`);
   if (base?.sampleType) p.set('bst', base.sampleType);
   // A baseline implies the diff: a link with baseURL= opens it; closed, the link says mode=graph.
   const implied = base?.source?.kind === 'url' ? 'diff' : 'graph';
@@ -223,6 +232,12 @@ export function decodeView(hash: string): ViewState {
   if (baseUrl) v.profiles.base = { source: { kind: 'url', url: baseUrl } };
   const st = p.get('st');
   if (st) v.profiles.main.sampleType = st;
+  const places = p
+    .getAll('place')
+    .map((t) => /^(.+)@(0x[0-9a-f]{1,16})$/i.exec(t.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ file: m[1], base: m[2].toLowerCase() }));
+  if (places.length > 0) v.profiles.main.placements = places;
   const bst = p.get('bst');
   if (bst) v.profiles.base = { ...v.profiles.base, sampleType: bst };
   const sandwich = p.get('sandwich');
