@@ -16,7 +16,9 @@ test('a maps-less profile: guessed load addresses, applied, name the code', asyn
   const table = page.getByRole('table');
   // Nothing is placed yet: bare addresses, and the panel asks where the files were loaded.
   await expect(table).not.toContainText('lzma_');
-  await expect(page.getByRole('region', { name: 'Errors and warnings' })).toContainText('no mapped-objects text');
+  await expect(page.getByRole('region', { name: 'Errors and warnings' })).toContainText(
+    'no mapped-objects text',
+  );
   const placing = page.getByRole('region', { name: 'Placement' });
   const lzma = placing.getByRole('textbox', { name: /liblzma\.so\.5\.4\.1/ });
   const xz = placing.getByRole('textbox', { name: /^– xz/ });
@@ -44,6 +46,9 @@ test('a maps-less profile: guessed load addresses, applied, name the code', asyn
   // A typed address that is no address cannot be applied.
   await lzma.fill('0xnot');
   await expect(
-    placing.getByRole('listitem').filter({ hasText: 'liblzma' }).getByRole('button', { name: 'Move', exact: true }),
+    placing
+      .getByRole('listitem')
+      .filter({ hasText: 'liblzma' })
+      .getByRole('button', { name: 'Move', exact: true }),
   ).toBeDisabled();
 });
