@@ -100,6 +100,35 @@ describe('flamelens CLI', () => {
     expect((await run(['fold'])).code).toBe(2);
   });
 
+  it('fold --place: a maps-less profile named by binaries placed at their load addresses', async () => {
+    const bins = [
+      '--binary',
+      'test/fixtures/heap/bin/xz',
+      '--binary',
+      'test/fixtures/sysroot/usr/lib/x86_64-linux-gnu/liblzma.so.5.4.1',
+    ];
+    const unplaced = await run(['fold', 'test/fixtures/debian/xz-no-maps.prof', ...bins]);
+    expect(unplaced.code).toBe(0);
+    expect(unplaced.out).not.toMatch(/lzma_code/);
+    expect(unplaced.err).toMatch(
+      /guessed --place xz@0x560242d35000 \(8 of 8 return addresses follow calls there\)/,
+    );
+    expect(unplaced.err).toMatch(/guessed --place liblzma\.so\.5\.4\.1@0x7f73047ec000/);
+    const placed = await run([
+      'fold',
+      'test/fixtures/debian/xz-no-maps.prof',
+      ...bins,
+      '--place',
+      'xz@0x560242d35000',
+      '--place',
+      'test/x/liblzma.so.5.4.1@7f73047ec000',
+    ]);
+    expect(placed.code).toBe(0);
+    expect(placed.out).toMatch(/^\[xz\];0x7f7304631304;0x7f7304631249;\[xz\];\[xz\];lzma_code;/m);
+    expect(placed.err).not.toMatch(/guessed/);
+    expect((await run(['fold', 'test/fixtures/debian/xz-no-maps.prof', '--place', 'xz'])).code).toBe(2);
+  });
+
   it('parses arguments generically', () => {
     const a = parseArgs(['fold', 'a.prof', '--help']);
     expect(a.command).toBe('fold');

@@ -15,6 +15,7 @@ import { type SourceListing, sourceListing } from '../core/model/lines.ts';
 import { toDiffFoldedText, toFoldedText } from '../core/model/serialize.ts';
 import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
+import { type Placement, parseBase } from '../core/symbols/placement.ts';
 import type { DroppedFile, SymbolizeReport } from '../core/symbols/symbolize.ts';
 import { basename } from '../core/text/names.ts';
 import type { FoldedProfile, LabelFilter, ProfileWarning } from '../core/types.ts';
@@ -134,6 +135,14 @@ const OPTIONS: OptionSpec[] = [
     repeatable: false,
     commands: [],
     help: 'one frame per address for code no symbol names (MODULE+0xOFFSET; default: one per module, [MODULE])',
+  },
+  {
+    name: 'place',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'FILE@0xBASE',
+    help: 'for a profile without mapped-objects text: the --binary named FILE was loaded at BASE (the address of its virtual address 0; /proc/PID/maps: start − offset of its first mapping)',
   },
   {
     name: 'output',
@@ -267,6 +276,7 @@ interface LoadOptions {
   fullNames: boolean;
   /** --addresses: code no symbol names as one frame per address, not per module. */
   unnamedPerAddress: boolean;
+  placements: Placement[];
   granularity: Granularity;
   /** Read DWARF (lines, inlined functions): for line granularity and `list`. */
   dwarf: boolean;
@@ -312,6 +322,7 @@ async function load(
       granularity: opts.granularity,
       names: opts.fullNames ? 'full' : 'short',
       unnamedPerAddress: opts.unnamedPerAddress,
+      placements: opts.placements,
       loadDemangler: nodeDemangler,
     });
   } catch (e) {
@@ -328,6 +339,15 @@ async function load(
   if (!run.symbols) return { profile: run.base, run, labels };
   for (const e of run.symbols.state.errors) io.stderr(`flamelens: warning: ${e.message}\n`);
   for (const w of run.symbols.state.report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
+  const placement = run.symbols.state.placement;
+  for (const h of placement?.hints ?? []) {
+    if (placement!.used.some((u) => u.file === h.file)) continue;
+    const why =
+      h.how === 'calls' ? `${h.calls} of ${h.callers} return addresses follow calls there` : 'unconfirmed';
+    io.stderr(
+      `flamelens: note: the profile has no mappings: ${h.file} is not placed; guessed --place ${h.file}@${h.base} (${why})\n`,
+    );
+  }
   return { profile: run.base, run, symbols: run.symbols.state.report, labels };
 }
 
@@ -449,11 +469,18 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     return 2;
   }
   const labelFilters: LabelFilter[] = [];
+  const placements: Placement[] = [];
   const groupBy = args.options.get('group-by')?.[0];
   try {
     for (const t of args.options.get('tagfocus') ?? []) labelFilters.push(parseLabelFilter(t, 'focus'));
     for (const t of args.options.get('tagignore') ?? []) labelFilters.push(parseLabelFilter(t, 'ignore'));
     if (groupBy === '') throw new Error('--group-by needs a label key');
+    for (const t of args.options.get('place') ?? []) {
+      const at = t.lastIndexOf('@');
+      const base = at > 0 ? parseBase(t.slice(at + 1)) : null;
+      if (base === null) throw new Error(`--place ${t}: expected FILE@0xBASE`);
+      placements.push({ file: basename(t.slice(0, at)), base });
+    }
   } catch (e) {
     io.stderr(`flamelens: ${e instanceof Error ? e.message : String(e)}\n${usage()}`);
     return 2;
@@ -467,6 +494,7 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
         // pprof -list shows whole names.
         fullNames: args.options.has('full-names') || args.command === 'list',
         unnamedPerAddress: args.options.has('addresses'),
+        placements,
         granularity,
         dwarf: granularity === 'lines' || args.command === 'list',
         sampleType: args.options.get('sample-type')?.[0],

@@ -398,6 +398,8 @@ export interface RunOptions {
   granularity?: Granularity;
   names?: FrameNames;
   unnamedPerAddress?: boolean;
+  /** ELF files placed at load addresses, for a profile without mappings. */
+  placements?: readonly Placement[];
   view?: ViewSpec;
   onProgress?: Progress;
 }
@@ -423,7 +425,12 @@ export async function runPipeline(
   const files = opts.symbolFiles ?? [];
   const demangle =
     files.length > 0 && !mangled && opts.loadDemangler ? await opts.loadDemangler() : undefined;
-  const symbols = symbolize(loaded.raw, files, { demangle, mangled, dwarf: opts.dwarf });
+  const symbols = symbolize(loaded.raw, files, {
+    demangle,
+    mangled,
+    dwarf: opts.dwarf,
+    placements: opts.placements,
+  });
   const { profile: base, foldMs } = fold(loaded, {
     symbols,
     sampleType: opts.sampleType,
