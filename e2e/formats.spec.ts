@@ -76,6 +76,10 @@ test('a gperftools heap profile with its binary: in-use bytes, allocated objects
     .selectOption({ label: 'alloc_objects (count)' });
   await expect.poll(() => rootTip(page)).toMatch(/objects/);
   await page.screenshot({ path: `${SHOTS}/heap.png` });
+  // Its numeric `bytes` label (block size) filters by value but is no Group by choice.
+  const labels = page.getByRole('group', { name: 'Labels' });
+  await expect(labels.getByRole('combobox', { name: 'Label filter' })).toContainText('bytes=');
+  await expect(labels.getByRole('combobox', { name: 'Group by' }).locator('option')).toHaveText(['nothing']);
   // Allocator frames are dropped as pprof does; the user may keep them (the view says so in the URL).
   await page.getByLabel('Keep allocator frames').check();
   await expect(page).toHaveURL(/keepframes=1/);

@@ -26,11 +26,14 @@ export function LabelControls() {
           onChange={(e) => void changeView({ groupBy: e.currentTarget.value || undefined })}
         >
           <option value="">nothing</option>
-          {labels.map((l) => (
-            <option key={l.key} value={l.key}>
-              {l.key} ({l.distinct} values)
-            </option>
-          ))}
+          {/* Numeric labels (a heap block's size) make one root per number: filter them by range instead. */}
+          {labels
+            .filter((l) => l.kind === 'string' || l.key === groupBy)
+            .map((l) => (
+              <option key={l.key} value={l.key}>
+                {l.key} ({l.distinct} values)
+              </option>
+            ))}
         </select>
       </label>
       <label>
