@@ -8,41 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'fflate';
+import { Writer } from '../src/core/formats/pprof-write';
 import { prng } from '../test/helpers/prng';
-
-class Buf {
-  data = new Uint8Array(1 << 20);
-  len = 0;
-  room(n: number): void {
-    if (this.len + n <= this.data.length) return;
-    let cap = this.data.length * 2;
-    while (cap < this.len + n) cap *= 2;
-    const d = new Uint8Array(cap);
-    d.set(this.data.subarray(0, this.len));
-    this.data = d;
-  }
-  varint(v: number): void {
-    this.room(10);
-    let n = v;
-    while (n >= 0x80) {
-      this.data[this.len++] = (n % 0x80) | 0x80;
-      n = Math.floor(n / 0x80);
-    }
-    this.data[this.len++] = n;
-  }
-  field(f: number, v: number): void {
-    this.varint(f << 3);
-    this.varint(v);
-  }
-  bytes(f: number, b: Buf | Uint8Array): void {
-    const src = b instanceof Buf ? b.data.subarray(0, b.len) : b;
-    this.varint((f << 3) | 2);
-    this.varint(src.length);
-    this.room(src.length);
-    this.data.set(src, this.len);
-    this.len += src.length;
-  }
-}
 
 const BIN_START = 0x5555_5555_5000;
 const LIBC_START = 0x7f12_3452_6000;
@@ -62,21 +29,17 @@ export function makeSyntheticPprof(targetBytes: number, seed: number): Uint8Arra
     }
     return i;
   };
-  const out = new Buf();
-  const sub = new Buf();
-  const sub2 = new Buf();
-  const msg = (f: number, body: (b: Buf) => void) => {
-    sub.len = 0;
-    body(sub);
-    out.bytes(f, sub);
-  };
+  const out = new Writer();
+  const sub = new Writer();
+  const sub2 = new Writer();
+  const msg = (f: number, body: (b: Writer) => void) => out.message(f, sub, body);
   for (const [t, u] of [
     ['samples', 'count'],
     ['cpu', 'nanoseconds'],
   ]) {
     msg(1, (b) => {
-      b.field(1, str(t));
-      b.field(2, str(u));
+      b.uint(1, str(t));
+      b.uint(2, str(u));
     });
   }
   // Functions: 2000 in the binary, 300 in libc; 4 call sites (locations) each.
@@ -103,15 +66,15 @@ export function makeSyntheticPprof(targetBytes: number, seed: number): Uint8Arra
     msg(2, (b) => {
       sub2.len = 0;
       for (let k = stack.length - 1; k >= 0; k--) sub2.varint(stack[k]); // leaf first
-      b.bytes(1, sub2);
+      b.bytes(1, sub2.buf, sub2.len);
       sub2.len = 0;
       sub2.varint(count);
       sub2.varint(count * period);
-      b.bytes(2, sub2);
+      b.bytes(2, sub2.buf, sub2.len);
       sub2.len = 0;
-      sub2.field(1, threads[0]);
-      sub2.field(2, threads[1 + pick(4)]);
-      b.bytes(3, sub2);
+      sub2.uint(1, threads[0]);
+      sub2.uint(2, threads[1 + pick(4)]);
+      b.bytes(3, sub2.buf, sub2.len);
     });
   }
   const maps: Array<[number, number, number, string]> = [
@@ -121,12 +84,12 @@ export function makeSyntheticPprof(targetBytes: number, seed: number): Uint8Arra
   ];
   maps.forEach(([start, limit, offset, file], i) => {
     msg(3, (b) => {
-      b.field(1, i + 1);
-      b.field(2, start);
-      b.field(3, limit);
-      b.field(4, offset);
-      b.field(5, str(file));
-      for (const flag of [7, 8, 9, 10]) b.field(flag, 1);
+      b.uint(1, i + 1);
+      b.uint(2, start);
+      b.uint(3, limit);
+      b.uint(4, offset);
+      b.uint(5, str(file));
+      for (const flag of [7, 8, 9, 10]) b.uint(flag, 1);
     });
   });
   for (let f = 0; f < nFunc; f++) {
@@ -134,20 +97,20 @@ export function makeSyntheticPprof(targetBytes: number, seed: number): Uint8Arra
     const base = inBin ? BIN_START + 0x1100 + f * 0x800 : LIBC_START + 0x200 + (f - nBin) * 0x1000;
     for (let k = 0; k < 4; k++) {
       msg(4, (b) => {
-        b.field(1, loc(f, k));
-        b.field(2, inBin ? 1 : 2);
-        b.field(3, base + 0x10 + k * 0x37);
+        b.uint(1, loc(f, k));
+        b.uint(2, inBin ? 1 : 2);
+        b.uint(3, base + 0x10 + k * 0x37);
         if (inBin && k === 3) {
           // an inlined callee first (innermost), then the function itself
           sub2.len = 0;
-          sub2.field(1, 1 + nFunc + (f % 100));
-          sub2.field(2, 7);
-          b.bytes(4, sub2);
+          sub2.uint(1, 1 + nFunc + (f % 100));
+          sub2.uint(2, 7);
+          b.bytes(4, sub2.buf, sub2.len);
         }
         sub2.len = 0;
-        sub2.field(1, 1 + f);
-        sub2.field(2, 10 + k);
-        b.bytes(4, sub2);
+        sub2.uint(1, 1 + f);
+        sub2.uint(2, 10 + k);
+        b.bytes(4, sub2.buf, sub2.len);
       });
     }
   }
@@ -159,23 +122,23 @@ export function makeSyntheticPprof(targetBytes: number, seed: number): Uint8Arra
           : f < nFunc
             ? `libc_fn_${f - nBin}`
             : `inlined_${f - nFunc}`;
-      b.field(1, 1 + f);
-      b.field(2, str(name));
-      b.field(3, str(name));
-      b.field(4, str(f < nFunc && f >= nBin ? 'libc.c' : `src/file${f % 50}.cc`));
+      b.uint(1, 1 + f);
+      b.uint(2, str(name));
+      b.uint(3, str(name));
+      b.uint(4, str(f < nFunc && f >= nBin ? 'libc.c' : `src/file${f % 50}.cc`));
     });
   }
   const enc = new TextEncoder();
   const periodType = [str('cpu'), str('nanoseconds')];
   for (const s of strings) out.bytes(6, enc.encode(s));
-  out.field(9, 1_700_000_000_000_000_000);
-  out.field(10, 60_000_000_000);
+  out.uint(9, 1_700_000_000_000_000_000);
+  out.uint(10, 60_000_000_000);
   msg(11, (b) => {
-    b.field(1, periodType[0]);
-    b.field(2, periodType[1]);
+    b.uint(1, periodType[0]);
+    b.uint(2, periodType[1]);
   });
-  out.field(12, period);
-  return out.data.slice(0, out.len);
+  out.uint(12, period);
+  return out.finish();
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -77,18 +77,7 @@ function Lines({ reply }: { reply: SourceReply }) {
               {!text && file && <span className="muted"> — drop {basename(file)} to see its text</span>}
             </h3>
             <table className="source-lines" data-testid="source-lines">
-              <thead>
-                <tr>
-                  <th scope="col">Line</th>
-                  <th scope="col" className="num">
-                    Self
-                  </th>
-                  <th scope="col" className="num">
-                    Total
-                  </th>
-                  {text && <th scope="col">Source</th>}
-                </tr>
-              </thead>
+              <Head first={['Line']} last={text ? ['Source'] : []} />
               <tbody>
                 {numbers.map((n) => {
                   const r = byLine.get(n);
@@ -119,21 +108,36 @@ function Lines({ reply }: { reply: SourceReply }) {
   );
 }
 
+/** A listing's header: its own columns around the Self and Total counts. */
+function Head({ first, last }: { first: string[]; last: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {first.map((c) => (
+          <th key={c} scope="col">
+            {c}
+          </th>
+        ))}
+        <th scope="col" className="num">
+          Self
+        </th>
+        <th scope="col" className="num">
+          Total
+        </th>
+        {last.map((c) => (
+          <th key={c} scope="col">
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 function Addresses({ reply }: { reply: SourceReply }) {
   return (
     <table className="source-lines" data-testid="source-addresses">
-      <thead>
-        <tr>
-          <th scope="col">Address</th>
-          <th scope="col">Line</th>
-          <th scope="col" className="num">
-            Self
-          </th>
-          <th scope="col" className="num">
-            Total
-          </th>
-        </tr>
-      </thead>
+      <Head first={['Address', 'Line']} last={[]} />
       <tbody>
         {reply.addresses.map((a) => (
           <tr key={a.address}>

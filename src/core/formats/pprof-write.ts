@@ -12,8 +12,8 @@ import { gzipSync } from 'fflate';
 import { basename } from '../text/names.ts';
 import type { FoldedProfile } from '../types.ts';
 
-/** A growable protobuf byte buffer. */
-class Writer {
+/** A growable protobuf byte buffer (also the benchmark's generator of pprof files). */
+export class Writer {
   buf = new Uint8Array(1 << 16);
   len = 0;
 
