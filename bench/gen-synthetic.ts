@@ -2,7 +2,7 @@
 // Shaped like a long real run: ~70k records of 120–250-frame stacks over a few thousand addresses
 // in a main binary (/opt/bench/bin/bench) and libc, a trailer and a /proc/maps text.
 //
-//   npx tsx bench/gen-synthetic.ts OUT.prof [MB]     (default 100 MB)
+//   npx tsx bench/gen-synthetic.ts OUT.prof [MB]     (default 100 MB; SHAPE=short: makeShortRecordsProfile)
 
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -116,13 +116,76 @@ export function makeSyntheticProfile(targetBytes: number, seed: number, perturb?
   return out;
 }
 
+/**
+ * The other shape of a long run: ~1.2M short records (4–13 frames) per 100 MB, drawn from 100k
+ * distinct stacks over 50k distinct PCs (12,500 functions, 4 call sites each), a few stacks far
+ * more often than most (half of the draws a power law), as a busy server's profile with evictions. Same mappings.
+ */
+export function makeShortRecordsProfile(targetBytes: number, seed: number): Uint8Array {
+  const rnd = prng(seed);
+  const pick = (n: number) => Math.floor(rnd() * n);
+  const nFn = 12_500;
+  const fnBase: number[] = [];
+  for (let f = 0; f < nFn; f++) fnBase.push(BIN_TEXT + 0x100 + f * 0x140);
+  const callees: number[][] = [];
+  for (let f = 0; f < nFn; f++) callees.push([pick(nFn), pick(nFn), pick(nFn), pick(nFn)]);
+  // The distinct stacks, leaf first, as the file stores them.
+  const nStacks = 100_000;
+  const stacks: number[][] = [];
+  for (let s = 0; s < nStacks; s++) {
+    const depth = 4 + pick(10);
+    const walk: number[] = [BIN_TEXT + 0x25];
+    let f = pick(64); // a few entry points, as threads' loops
+    while (walk.length < depth) {
+      walk.push(fnBase[f] + 0x10 + pick(4) * 0x37);
+      f = callees[f][pick(4)];
+    }
+    stacks.push(walk.reverse());
+  }
+  const words: number[] = [0, 3, 0, 250, 0];
+  const mapsText = `${MAPS.join('\n')}\n`;
+  const budget = targetBytes - 5 * 8 - 3 * 8 - mapsText.length;
+  let used = 0;
+  const picks: number[] = [];
+  while (used < budget) {
+    // Half uniform, half a power law (stack k ~ 1/(k+1)): every stack seen, a few very often.
+    const s =
+      rnd() < 0.5
+        ? pick(nStacks)
+        : Math.min(nStacks - 1, Math.floor(Math.exp(rnd() * Math.log(nStacks + 1))) - 1);
+    picks.push(s);
+    used += (2 + stacks[s].length) * 8;
+  }
+  const out = new Uint8Array(5 * 8 + used + 3 * 8 + mapsText.length);
+  const dv = new DataView(out.buffer);
+  let off = 0;
+  const put = (v: number) => {
+    dv.setUint32(off, v % 4294967296, true);
+    dv.setUint32(off + 4, Math.floor(v / 4294967296), true);
+    off += 8;
+  };
+  for (const v of words) put(v);
+  for (const s of picks) {
+    put(1 + (rnd() < 0.1 ? pick(4) : 0));
+    put(stacks[s].length);
+    for (const pc of stacks[s]) put(pc);
+  }
+  put(0);
+  put(1);
+  put(0);
+  out.set(new TextEncoder().encode(mapsText), off);
+  return out;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [outPath, mb] = process.argv.slice(2);
   if (!outPath) {
     process.stderr.write('usage: tsx bench/gen-synthetic.ts OUT.prof [MB]\n');
     process.exit(2);
   }
-  const bytes = makeSyntheticProfile(Math.round(Number(mb ?? 100) * 1e6), 1);
+  const size = Math.round(Number(mb ?? 100) * 1e6);
+  const bytes =
+    process.env.SHAPE === 'short' ? makeShortRecordsProfile(size, 1) : makeSyntheticProfile(size, 1);
   writeFileSync(outPath, bytes);
   process.stdout.write(`${outPath}: ${bytes.length} bytes\n`);
 }

@@ -113,4 +113,15 @@ describe('layoutFlameGraph', () => {
     expect(rowOf(coarseTree)).toEqual(['big 0+60', 'Frames too narrow to draw 60+40']);
     expect(rowOf(full)).toEqual(['big 0+60', '40 frames too narrow to draw 60+40']);
   });
+
+  it('a heavy node whose children are all light: its merged bar ends the run of single children', () => {
+    // main → a (heavy) → 40 light children only: in the coarse tree `a` has one child, the
+    // LIGHT_CHILDREN node, on the same chain; it must be drawn as a merged bar, never as a frame.
+    const q = profileFromText(Array.from({ length: 40 }, (_, i) => `main;a;f${i} 1`).join('\n'));
+    const coarseTree = buildCoarseTree(q, sortedStackOrder(q), 10);
+    const rows = layoutFlameGraph(coarseTree, { focus: 0, width: 100, minWidth: 2 }).rows;
+    const named = (r: (typeof rows)[number][number]) =>
+      r.node === MERGED ? mergedLabel(r) : q.frames.name[coarseTree.frame[r.node]];
+    expect(rows.map((row) => row.map(named))).toEqual([['main'], ['a'], ['Frames too narrow to draw']]);
+  });
 });

@@ -122,7 +122,10 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
   /** A datum for the run of single children from `v` down, within the levels laid out. */
   const run = (v: number, parent: number, value: number): Datum => {
     const c = tree.chain[v];
-    const chainLast = tree.chains.end[c] - 1;
+    let chainLast = tree.chains.end[c] - 1;
+    // A coarse tree's LIGHT_CHILDREN node, the only child of a heavy node, ends its chain: the
+    // run stops above it and the children's loop draws it as the merged bar it stands for.
+    if (chainLast > v && tree.frame[chainLast] === LIGHT_CHILDREN) chainLast--;
     const lastAllowed = v + (w.maxLevels - (depthOf(tree, v) - focusDepth));
     if (chainLast > lastAllowed) cut = true;
     return { node: v, last: Math.min(chainLast, lastAllowed), parent, value, mergedCount: 0 };
