@@ -13,7 +13,7 @@ import { AddrTable, minusOne } from '../address.ts';
 import { LIGHT_CHILDREN, PREVIEW_FRACTION, PREVIEW_MIN_FRAMES } from '../model/calltree.ts';
 import { type FrameGranularity, FrameNaming, foldedMeta } from '../model/fold.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
-import { type GperftoolsScan, internGperftools, scanGperftools } from './gperftools.ts';
+import { type GperftoolsScan, internGperftools, manyShortRecords, scanGperftools } from './gperftools.ts';
 import type { ImporterPreview, ParseProfileOptions } from './importer.ts';
 
 /** Root-side PCs per record copied to a compact array first (see RecordFrames). */
@@ -301,7 +301,9 @@ export function parseGperftoolsWithPreview(
 ): RawProfile {
   const t0 = performance.now();
   const scan = scanGperftools(bytes);
-  if (scan.totalPcs >= PREVIEW_MIN_FRAMES) {
+  // Many short records repeat few stacks: merged, they parse and fold in less time than the
+  // preview's level-by-level walk over every record would take.
+  if (scan.totalPcs >= PREVIEW_MIN_FRAMES && !manyShortRecords(scan)) {
     try {
       const profile = gperftoolsPreview(scan, {
         fileName: opts.fileName ?? '',

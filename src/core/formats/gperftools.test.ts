@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { errorOf, rawStacks } from '../../../test/helpers/raw.ts';
 import { parseGperftools, parseMapsText } from './gperftools.ts';
@@ -179,5 +180,41 @@ describe('parseMapsText', () => {
     );
     expect(performance.now() - t0).toBeLessThan(2000);
     expect(mappings.map((m) => m.path)).toEqual(['/path\rwith/cr', '/blanks']);
+  });
+
+  it('merges many short records by stack before interning: the same stacks and weights', () => {
+    // Real profiles, 64- and 32-bit, and one with many repeats (a stack 100 times, a different
+    // stack of the same length and first PC, a prefix of it).
+    const fx = (p: string) =>
+      new Uint8Array(readFileSync(new URL(`../../../test/fixtures/${p}`, import.meta.url)));
+    const repeats = build([
+      ...HEADER,
+      ...Array.from({ length: 100 }, () => [1, 3, 0x400100, 0x400200, 0x400300]).flat(),
+      ...[2, 3, 0x400100, 0x400200, 0x400301],
+      ...[4, 2, 0x400100, 0x400200],
+      ...[0, 3, 0x400100, 0x400200, 0x400300],
+      ...TRAILER,
+    ]);
+    for (const bytes of [
+      fx('gperf-own/sorter.prof'),
+      fx('debian/python3.prof'),
+      fx('bad/real_tiny32_be.prof'),
+      repeats,
+    ]) {
+      const plain = parseGperftools(bytes, { dedupeMinRecords: Number.POSITIVE_INFINITY });
+      const merged = parseGperftools(bytes, { dedupeMinRecords: 1 });
+      expect(merged.samples.count).toBeLessThanOrEqual(plain.samples.count);
+      expect(rawStacks(merged)).toEqual(rawStacks(plain));
+      expect(merged.meta.extra).toEqual(plain.meta.extra);
+    }
+    const r = parseGperftools(repeats, { dedupeMinRecords: 1 });
+    expect(r.samples.count).toBe(3);
+    expect(rawStacks(r)).toEqual(
+      new Map([
+        ['400300;400200;400100', 100],
+        ['400301;400200;400100', 2],
+        ['400200;400100', 4],
+      ]),
+    );
   });
 });
