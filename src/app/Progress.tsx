@@ -25,7 +25,7 @@ export function Progress() {
       ? (elapsed / progress.fraction) * (1 - progress.fraction)
       : 0;
   const bytes =
-    size > 0 && progress.phase === 'parse'
+    size > 0 && (progress.phase === 'parse' || progress.phase === 'read')
       ? ` · ${formatBytes(size * progress.fraction)} of ${formatBytes(size)}`
       : '';
   return (

@@ -25,7 +25,7 @@ async function fetchAll(urls: string[]) {
     urls.map(async (url) => {
       const res = await fetch(url);
       if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-      return { name: url.slice(url.lastIndexOf('/') + 1), buffer: await res.arrayBuffer() };
+      return { name: url.slice(url.lastIndexOf('/') + 1), data: await res.arrayBuffer() };
     }),
   );
 }

@@ -7,7 +7,13 @@ import { nodeByNames, pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
 import { DEFAULT_VIEW, type ProfileSource, type ViewState, workerViewOf } from '../core/view/schema';
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
-import type { FileBuffer, PageAnalysis, SourceReply, ViewResult } from '../worker/protocol';
+import {
+  type FileBuffer,
+  type PageAnalysis,
+  type SourceReply,
+  sizeOf,
+  type ViewResult,
+} from '../worker/protocol';
 import { carriedNode } from './carry';
 import { keepRecent, loadRecent, recentId } from './recent';
 import { type AppState, useStore } from './store';
@@ -157,20 +163,8 @@ function freshView(source: ProfileSource | undefined): ViewState {
 export async function openFiles(files: File[]): Promise<void> {
   if (files.length === 0) return;
   performance.mark('flamelens:file-received');
-  const names = files.map((f) => f.name).join(', ');
-  set({ status: 'loading', loadingName: names, progress: { phase: 'read', fraction: 0 }, error: null });
-  let buffers: FileBuffer[];
-  try {
-    buffers = await Promise.all(files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })));
-  } catch (e) {
-    set({
-      status: get().analysis ? 'ready' : 'idle',
-      progress: null,
-      error: { fileName: names, message: `could not read the file: ${(e as Error).message}` },
-    });
-    return;
-  }
-  if (!(await openBuffers(buffers))) return;
+  // The worker reads the files itself: the page never holds their bytes.
+  if (!(await openBuffers(files.map((f) => ({ name: f.name, data: f }))))) return;
   reopenShown = (view) => readAndOpen(files, view);
   await keepShown(files);
 }
@@ -209,22 +203,22 @@ export async function openKept(id: string, view: ViewState): Promise<boolean> {
     return false;
   }
   const files = entry.files.map((f) => new File([f.blob], f.name));
-  const buffers = await Promise.all(
-    files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })),
+  const ok = await openBuffers(
+    files.map((f) => ({ name: f.name, data: f })),
+    {
+      ...view,
+      profiles: { ...view.profiles, main: { source: { kind: 'file', name: entry.name, id } } },
+    },
   );
-  const ok = await openBuffers(buffers, {
-    ...view,
-    profiles: { ...view.profiles, main: { source: { kind: 'file', name: entry.name, id } } },
-  });
   if (ok) reopenShown = (v) => readAndOpen(files, v);
   return ok;
 }
 
 async function readAndOpen(files: File[], view: ViewState): Promise<void> {
-  const buffers = await Promise.all(
-    files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })),
+  await openBuffers(
+    files.map((f) => ({ name: f.name, data: f })),
+    view,
   );
-  await openBuffers(buffers, view);
 }
 
 /** How to open the shown profile again (a link's fetch, the example's), once it is shown. */
@@ -239,9 +233,9 @@ export function setReopen(f: (view: ViewState) => Promise<void>): void {
  */
 export async function openBuffers(files: FileBuffer[], view?: ViewState): Promise<boolean> {
   // Sizes before the buffers are transferred; the worker says which file was the profile.
-  const sizes = new Map(files.map((f) => [f.name, f.buffer.byteLength]));
+  const sizes = new Map(files.map((f) => [f.name, sizeOf(f)]));
   const names = files.map((f) => f.name).join(', ');
-  const loadingBytes = files.reduce((t, f) => t + f.buffer.byteLength, 0);
+  const loadingBytes = files.reduce((t, f) => t + sizeOf(f), 0);
   set({
     status: 'loading',
     loadingName: names,
@@ -350,15 +344,7 @@ export async function compareBuffers(files: FileBuffer[], view?: ViewState): Pro
 export async function compareFiles(files: File[]): Promise<boolean> {
   if (files.length === 0) return false;
   performance.mark('flamelens:compare-received');
-  let buffers: FileBuffer[];
-  try {
-    buffers = await Promise.all(files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })));
-  } catch (e) {
-    const names = files.map((f) => f.name).join(', ');
-    set({ error: { fileName: names, message: `could not read the file: ${(e as Error).message}` } });
-    return false;
-  }
-  return compareBuffers(buffers);
+  return compareBuffers(files.map((f) => ({ name: f.name, data: f })));
 }
 
 /** The comparison becomes the baseline and the baseline the comparison. */

@@ -29,7 +29,7 @@ describe('fetchProfile', () => {
     const seen: number[] = [];
     const r = await fetchProfile('https://h/x/p.prof', (f) => seen.push(f));
     expect(r.name).toBe('p.prof');
-    expect([...new Uint8Array(r.buffer)]).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect([...new Uint8Array(r.data)]).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(seen[0]).toBeCloseTo(3 / 7);
     expect(seen[seen.length - 1]).toBe(1);
   });

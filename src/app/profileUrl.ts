@@ -36,7 +36,7 @@ export async function fetchProfile(
   url: string,
   onProgress?: (fraction: number) => void,
   signal?: AbortSignal,
-): Promise<{ name: string; buffer: ArrayBuffer }> {
+): Promise<{ name: string; data: ArrayBuffer }> {
   let res: Response;
   try {
     // No credentials: a profile URL should not carry the user's cookies to another site.
@@ -84,5 +84,5 @@ export async function fetchProfile(
     out.set(c, at);
     at += c.byteLength;
   }
-  return { name: profileNameFromUrl(res.url || url), buffer: out.buffer };
+  return { name: profileNameFromUrl(res.url || url), data: out.buffer };
 }

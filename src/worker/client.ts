@@ -174,7 +174,8 @@ export class ProfileWorkerClient {
 
   /**
    * Sends files dropped together (a profile and/or binaries) to the worker, with the view a new
-   * profile is to be shown with. Their buffers are transferred: the caller must not use them again.
+   * profile is to be shown with. Buffers in memory are transferred (the caller must not use them
+   * again); files (Blobs) are passed by reference and read by the worker.
    * Jobs still running are abandoned. A large new profile first arrives coarse through `onPreview`.
    */
   drop(
@@ -184,13 +185,13 @@ export class ProfileWorkerClient {
     onPreview?: Preview,
   ): Promise<ViewResult> {
     this.cancel(); // a new profile makes any running job moot
-    const transfer = files.map((f) => f.buffer);
+    const transfer = buffersOf(files);
     return this.view({ type: 'drop', id: 0, files, view, slot: 'main' }, transfer, onProgress, onPreview);
   }
 
   /** Files with a profile to compare the open one with (its baseline); queued like a view. */
   compare(files: FileBuffer[], view: WorkerView, onProgress?: Progress): Promise<ViewResult> {
-    const transfer = files.map((f) => f.buffer);
+    const transfer = buffersOf(files);
     return this.view({ type: 'drop', id: 0, files, view, slot: 'base' }, transfer, onProgress);
   }
 
@@ -269,4 +270,9 @@ export class ProfileWorkerClient {
     this.worker?.terminate();
     this.worker = null;
   }
+}
+
+/** The files' in-memory buffers (transferred); Blobs are cloned by reference. */
+function buffersOf(files: FileBuffer[]): ArrayBuffer[] {
+  return files.flatMap((f) => (f.data instanceof ArrayBuffer ? [f.data] : []));
 }

@@ -13,6 +13,7 @@ import {
   toPageProfile,
   type WireAnalysis,
 } from './protocol';
+import { readFiles } from './read';
 import { WorkerSession } from './session';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -72,7 +73,7 @@ async function handle(msg: ToWorker): Promise<void> {
     } else {
       let result: Awaited<ReturnType<WorkerSession['apply']>>;
       if (msg.type === 'drop') {
-        const files = msg.files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buffer) }));
+        const files = await readFiles(msg.files, (f) => progress('read', f));
         session.onPreview = (a) => {
           const analysis = toWire(a);
           post({ type: 'preview', id, analysis }, analysisBuffers(analysis));

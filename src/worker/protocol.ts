@@ -33,10 +33,18 @@ export function toPageProfile(p: FoldedProfile): PageProfile {
  */
 export type WireAnalysis = PageAnalysis & { sameFrames?: true };
 
+/**
+ * A file for the worker: bytes in memory (a fetched link), transferred, or a local file (a `File`,
+ * a `Blob` kept in IndexedDB) that the worker reads itself, in chunks, so the page never holds
+ * its bytes.
+ */
 export interface FileBuffer {
   name: string;
-  buffer: ArrayBuffer;
+  data: ArrayBuffer | Blob;
 }
+
+/** A file's size in bytes, without reading it. */
+export const sizeOf = (f: FileBuffer): number => (f.data instanceof Blob ? f.data.size : f.data.byteLength);
 
 /** What the worker answers to a drop or a view: what changed, and the symbols in use. */
 export interface ViewResult {

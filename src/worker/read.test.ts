@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ProfileError } from '../core/types';
+import { readFiles } from './read';
+
+describe('reading dropped files in the worker', () => {
+  it('reads Blobs in chunks into one buffer with progress, and keeps buffers as they are', async () => {
+    const big = Uint8Array.from({ length: 1000 }, (_, i) => i % 251);
+    const seen: number[] = [];
+    const out = await readFiles(
+      [
+        { name: 'a.prof', data: new Blob([big]) },
+        { name: 'bin', data: Uint8Array.from([1, 2, 3]).buffer },
+      ],
+      (f) => seen.push(f),
+      64,
+    );
+    expect(out.map((f) => f.name)).toEqual(['a.prof', 'bin']);
+    expect([...out[0].bytes]).toEqual([...big]);
+    expect([...out[1].bytes]).toEqual([1, 2, 3]);
+    expect(seen).toHaveLength(16);
+    expect(seen.at(-1)).toBe(1);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
+  it('names a file that cannot be read', async () => {
+    const broken = new Blob([new Uint8Array(10)]);
+    broken.slice = () => {
+      throw new Error('NotReadableError: the file was moved');
+    };
+    const e = await readFiles([{ name: 'gone.prof', data: broken }]).catch((x) => x);
+    expect(e).toBeInstanceOf(ProfileError);
+    expect((e as ProfileError).message).toMatch(
+      /^gone\.prof: could not read the file \(at byte 0\): .*moved/,
+    );
+  });
+});
