@@ -6,7 +6,14 @@
 
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { depthOf, firstChildOf, nextSiblingOf, pathToNode, totalOf } from '../src/core/model/calltree';
+import {
+  chainOf,
+  depthOf,
+  firstChildOf,
+  nextSiblingOf,
+  pathToNode,
+  totalOf,
+} from '../src/core/model/calltree';
 import { deltaOf } from '../src/core/model/diff';
 import { toFoldedText } from '../src/core/model/serialize';
 import { analyzeDiff, runPipeline } from '../src/core/pipeline';
@@ -44,7 +51,7 @@ function nodes(a: DiffA): { path: string; comp: number; base: number; width: num
   while (stack.length > 0) {
     const v = stack.pop()!;
     if (v > 0) {
-      const c = tree.chain[v];
+      const c = chainOf(tree, v);
       out.push({
         path: pathToNode(tree, v)
           .map((f) => profile.frames.name[f])
@@ -252,11 +259,11 @@ describe('a comparison’s sandwich', () => {
       const path = pathToNode(t, v)
         .map((f) => d.callers.profile.frames.name[f])
         .join(';');
-      expect([path, d.callers.diff.base.total[t.chain[v]], d.callers.diff.comp.total[t.chain[v]]]).toEqual([
+      expect([
         path,
-        ca.get(path) ?? 0,
-        cb.get(path) ?? 0,
-      ]);
+        d.callers.diff.base.total[chainOf(t, v)],
+        d.callers.diff.comp.total[chainOf(t, v)],
+      ]).toEqual([path, ca.get(path) ?? 0, cb.get(path) ?? 0]);
     }
   });
 });

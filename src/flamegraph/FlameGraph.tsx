@@ -2,7 +2,7 @@
 // vertically. Used for the main graph and for both halves of the sandwich view.
 
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { type CallTree, parentOf, selfOf, totalOf } from '../core/model/calltree';
+import { type CallTree, chainOf, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
 import {
   formatCount,
@@ -156,7 +156,7 @@ export function FlameGraph(props: FlameGraphProps) {
   const labelOf = useCallback(
     (node: number) => {
       if (!diff) return nameOf(node);
-      const c = tree.chain[node];
+      const c = chainOf(tree, node);
       if (diff.totals.base.total[c] === 0) return `+ ${nameOf(node)}`;
       if (diff.totals.comp.total[c] === 0) return `− ${nameOf(node)}`;
       return nameOf(node);
@@ -168,7 +168,7 @@ export function FlameGraph(props: FlameGraphProps) {
   const colorOf = useCallback(
     (node: number) => {
       if (scale) {
-        const c = tree.chain[node];
+        const c = chainOf(tree, node);
         let col = colorCache.get(c);
         if (col === undefined) {
           col = diffColor(scale.delta(node), scale.maxAbs, dark ? DARK : LIGHT);
@@ -581,7 +581,7 @@ function DiffRows(props: {
   kind: ValueKind;
 }) {
   const { node, tree, diff, kind } = props;
-  const c = tree.chain[node];
+  const c = chainOf(tree, node);
   const { comp, base } = diff.totals;
   const b = base.total[c];
   const n = comp.total[c];

@@ -1,7 +1,7 @@
 // Colours of a differential flame graph: a diverging, colour-blind-safe scale (blue shrank, grey
 // unchanged, red grew), saturation and depth by the size of the change relative to the largest.
 
-import type { CallTree } from '../core/model/calltree';
+import { type CallTree, chainOf } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
 import { deltaOf } from '../core/model/diff';
 import type { Theme } from './paint';
@@ -26,7 +26,7 @@ export function diffScale(
     const a = Math.abs(of(c));
     if (a > maxAbs) maxAbs = a;
   }
-  return { delta: (node) => of(tree.chain[node]), maxAbs, normalized };
+  return { delta: (node) => of(chainOf(tree, node)), maxAbs, normalized };
 }
 
 /** Blue (shrank) … grey … red (grew); |change| below 0.5 % of the largest counts as unchanged. */

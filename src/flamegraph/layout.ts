@@ -8,6 +8,7 @@ import { type HierarchyRectangularNode, hierarchy, partition } from 'd3-hierarch
 import { type ScaleLinear, scaleLinear } from 'd3-scale';
 import {
   type CallTree,
+  chainOf,
   depthOf,
   firstChildOf,
   LIGHT_CHILDREN,
@@ -121,7 +122,7 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
   let cut = false;
   /** A datum for the run of single children from `v` down, within the levels laid out. */
   const run = (v: number, parent: number, value: number): Datum => {
-    const c = tree.chain[v];
+    const c = chainOf(tree, v);
     let chainLast = tree.chains.end[c] - 1;
     // A coarse tree's LIGHT_CHILDREN node, the only child of a heavy node, ends its chain: the
     // run stops above it and the children's loop draws it as the merged bar it stands for.

@@ -74,12 +74,13 @@ async function handle(msg: ToWorker): Promise<void> {
       let result: Awaited<ReturnType<WorkerSession['apply']>>;
       if (msg.type === 'drop') {
         const files = await readFiles(msg.files, (f) => progress('read', f));
+        msg.files.length = 0; // a link's transferred buffer: the session holds the only reference
         session.onPreview = (a) => {
           const analysis = toWire(a);
           post({ type: 'preview', id, analysis }, analysisBuffers(analysis));
         };
         try {
-          result = await session.drop(files, msg.view, progress, msg.slot);
+          result = await session.drop(files, msg.view, progress, msg.slot, { consume: true });
         } finally {
           session.onPreview = null;
         }

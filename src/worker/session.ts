@@ -107,13 +107,15 @@ export class WorkerSession {
   /**
    * Files dropped together: at most one profile, plus any ELF binaries, debug files and nm
    * listings. A new profile is shown with `view`; without a profile among them, the symbol files
-   * apply to the current profile and its view.
+   * apply to the current profile and its view. `consume`: the caller gives the files up, and the
+   * profile's bytes are released once parsed.
    */
   async drop(
     files: DroppedFile[],
     view: WorkerView,
     progress?: Progress,
     slot: Slot = 'main',
+    opts: { consume?: boolean } = {},
   ): Promise<SessionResult> {
     if (slot === 'base' && !this.loaded)
       throw new ProfileError('open a profile first, then compare it with another', 'unknown');
@@ -145,6 +147,9 @@ export class WorkerSession {
           );
         }
         profile = { file: f, loaded };
+        // The parsed columns are the only copy: with `consume` (the worker owns the files), the
+        // file's bytes go now, before the fold and the tree need their memory.
+        if (opts.consume) f.bytes = new Uint8Array(0);
       } catch (e) {
         if (e instanceof ProfileError && e.message.startsWith('drop one profile')) throw e;
         firstError ??= e;

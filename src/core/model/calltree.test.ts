@@ -4,6 +4,7 @@ import type { FoldedProfile } from '../types';
 import {
   buildCallTree,
   type CallTree,
+  chainOf,
   depthOf,
   firstChildOf,
   nextSiblingOf,
@@ -173,7 +174,7 @@ function checkLinks(t: CallTree): void {
       seen[c]++;
       kids++;
     }
-    const c = t.chain[v];
+    const c = chainOf(t, v);
     expect(v).toBeGreaterThanOrEqual(t.chains.start[c]);
     expect(v).toBeLessThan(t.chains.end[c]);
     if (v < t.chains.end[c] - 1) {
@@ -182,6 +183,8 @@ function checkLinks(t: CallTree): void {
     }
   }
   for (let v = 1; v < t.count; v++) expect(seen[v]).toBe(1);
+  // Chains are numbered in the order of their first nodes (chainOf's binary search needs it).
+  for (let c = 1; c < t.chains.count; c++) expect(t.chains.start[c]).toBe(t.chains.end[c - 1]);
 }
 
 describe('buildCoarseTree', () => {

@@ -10,18 +10,18 @@ import type { FoldedProfile } from '../types';
  * of a chain share its total, and their ids are consecutive.
  *
  * Why: deep stacks that share little (a long run of a real program, the bench's 100 MB profile)
- * give a tree of 12.6M nodes but only ~140k chains. Per node only the frame and the chain are
- * stored (8 bytes instead of 36 for parent, depth, total, self and child links), the builder
- * does per-chain work instead of per-node work, and far less crosses the worker boundary.
- * Read nodes through the accessors below (`totalOf`, `parentOf`, `firstChildOf`, …).
+ * give a tree of 12.6M nodes but only ~140k chains. Per node only the frame is stored (4 bytes
+ * instead of 36 for parent, depth, total, self and child links); chains are numbered in the order
+ * of their first node, so the chain of a node is found by a binary search of `chains.start`
+ * (`chainOf`). The builder does per-chain work instead of per-node work, and far less crosses the
+ * worker boundary. Read nodes through the accessors below (`totalOf`, `parentOf`, …).
  */
 export interface CallTree {
   /** Number of nodes. */
   count: number;
   /** Per node: its frame id (ROOT_FRAME for the root, LIGHT_CHILDREN in a coarse tree). */
   frame: Int32Array;
-  /** Per node: the chain that holds it. */
-  chain: Int32Array;
+  /** In the order of their first nodes: chain c holds nodes start[c] .. end[c] − 1. */
   chains: Chains;
   /** The deepest node's depth (the root is at depth 0). */
   maxDepth: number;
@@ -54,56 +54,60 @@ export interface FunctionTable {
   total: Float64Array;
 }
 
+/** The chain that holds node v: the last chain starting at or before v. */
+export function chainOf(t: CallTree, v: number): number {
+  const start = t.chains.start;
+  let lo = 0;
+  let hi = t.chains.count;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (start[mid] <= v) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Samples in the node's subtree. */
 export function totalOf(t: CallTree, v: number): number {
-  return t.chains.total[t.chain[v]];
+  return t.chains.total[chainOf(t, v)];
 }
 
 /** Samples whose stack ends at the node. */
 export function selfOf(t: CallTree, v: number): number {
-  const c = t.chain[v];
+  const c = chainOf(t, v);
   return v === t.chains.end[c] - 1 ? t.chains.self[c] : 0;
 }
 
 /** The parent node, -1 for the root. */
 export function parentOf(t: CallTree, v: number): number {
-  const c = t.chain[v];
+  const c = chainOf(t, v);
   return v > t.chains.start[c] ? v - 1 : t.chains.parent[c];
 }
 
 /** Depth from the root (the root is 0; its children are 1). */
 export function depthOf(t: CallTree, v: number): number {
-  const c = t.chain[v];
+  const c = chainOf(t, v);
   return t.chains.depth[c] + (v - t.chains.start[c]);
 }
 
 /** The heaviest child, -1 for a leaf. */
 export function firstChildOf(t: CallTree, v: number): number {
-  const c = t.chain[v];
+  const c = chainOf(t, v);
   return v < t.chains.end[c] - 1 ? v + 1 : t.chains.firstChild[c];
 }
 
 /** The next lighter sibling, -1 for the last. */
 export function nextSiblingOf(t: CallTree, v: number): number {
-  const c = t.chain[v];
+  const c = chainOf(t, v);
   return v === t.chains.start[c] ? t.chains.nextSibling[c] : -1;
 }
 
 /** The buffers of a tree, to transfer it to another thread. */
 export function treeBuffers(t: CallTree): ArrayBuffer[] {
   const c = t.chains;
-  return [
-    t.frame,
-    t.chain,
-    c.start,
-    c.end,
-    c.parent,
-    c.depth,
-    c.total,
-    c.self,
-    c.firstChild,
-    c.nextSibling,
-  ].map((a) => a.buffer as ArrayBuffer);
+  return [t.frame, c.start, c.end, c.parent, c.depth, c.total, c.self, c.firstChild, c.nextSibling].map(
+    (a) => a.buffer as ArrayBuffer,
+  );
 }
 
 /** Length of the common prefix of two stacks. */
@@ -248,26 +252,33 @@ export function buildCallTree(p: FoldedProfile, order?: Uint32Array, leafOut?: U
   cTotal[0] = acc[0];
   orderChildrenByWeight(branching, cFirst, cNext, cTotal, cStart);
 
-  const chain = new Int32Array(count);
+  // Chains renumbered in the order of their first nodes (a split makes a chain that starts inside
+  // an older one), so that a node's chain is a binary search away; links are node ids already.
+  const byStart = new Int32Array(chains);
+  for (let c = 0; c < chains; c++) byStart[c] = c;
+  byStart.sort((a, b) => cStart[a] - cStart[b]);
+  const pick = <A extends Int32Array | Float64Array>(from: A, into: A): A => {
+    for (let i = 0; i < chains; i++) into[i] = from[byStart[i]];
+    return into;
+  };
   const firstChild = new Int32Array(chains);
   const nextSibling = new Int32Array(chains);
-  for (let c = 0; c < chains; c++) {
-    if (c > 0) chain.fill(c, cStart[c], cEnd[c]);
-    firstChild[c] = cFirst[c] < 0 ? -1 : cStart[cFirst[c]];
-    nextSibling[c] = cNext[c] < 0 ? -1 : cStart[cNext[c]];
+  for (let i = 0; i < chains; i++) {
+    const c = byStart[i];
+    firstChild[i] = cFirst[c] < 0 ? -1 : cStart[cFirst[c]];
+    nextSibling[i] = cNext[c] < 0 ? -1 : cStart[cNext[c]];
   }
   return {
     count,
     frame,
-    chain,
     chains: {
       count: chains,
-      start: cStart.slice(0, chains),
-      end: cEnd.slice(0, chains),
-      parent: cParent.slice(0, chains),
-      depth: cDepth.slice(0, chains),
-      total: cTotal.slice(0, chains),
-      self: cSelf.slice(0, chains),
+      start: pick(cStart, new Int32Array(chains)),
+      end: pick(cEnd, new Int32Array(chains)),
+      parent: pick(cParent, new Int32Array(chains)),
+      depth: pick(cDepth, new Int32Array(chains)),
+      total: pick(cTotal, new Float64Array(chains)),
+      self: pick(cSelf, new Float64Array(chains)),
       firstChild,
       nextSibling,
     },
@@ -445,11 +456,11 @@ export function reweighTree(t: CallTree, total: Float64Array, self: Float64Array
   for (let p = 0; p < c.count; p++) {
     if (c.firstChild[p] === -1) continue;
     kids.length = 0;
-    for (let k = c.firstChild[p]; k !== -1; k = c.nextSibling[t.chain[k]]) kids.push(k);
+    for (let k = c.firstChild[p]; k !== -1; k = c.nextSibling[chainOf(t, k)]) kids.push(k);
     if (kids.length < 2) continue;
-    kids.sort((a, b) => c.total[t.chain[b]] - c.total[t.chain[a]] || a - b);
+    kids.sort((a, b) => c.total[chainOf(t, b)] - c.total[chainOf(t, a)] || a - b);
     c.firstChild[p] = kids[0];
-    for (let i = 0; i + 1 < kids.length; i++) c.nextSibling[t.chain[kids[i]]] = kids[i + 1];
-    c.nextSibling[t.chain[kids[kids.length - 1]]] = -1;
+    for (let i = 0; i + 1 < kids.length; i++) c.nextSibling[chainOf(t, kids[i])] = kids[i + 1];
+    c.nextSibling[chainOf(t, kids[kids.length - 1])] = -1;
   }
 }

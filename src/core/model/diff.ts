@@ -8,7 +8,14 @@
 
 import { basename } from '../text/names';
 import type { FoldedProfile } from '../types';
-import { buildCallTree, type CallTree, type FunctionTable, reweighTree, sortedStackOrder } from './calltree';
+import {
+  buildCallTree,
+  type CallTree,
+  chainOf,
+  type FunctionTable,
+  reweighTree,
+  sortedStackOrder,
+} from './calltree';
 import { functionTableOf } from './functions';
 import { StackSink } from './transforms';
 
@@ -130,12 +137,12 @@ export function diffTree(
       const x = w[s];
       if (x === 0) continue;
       whole += x;
-      let c = tree.chain[leaf[s]];
+      let c = chainOf(tree, leaf[s]);
       self[c] += x;
       for (;;) {
         total[c] += x;
         if (c === 0) break;
-        c = tree.chain[tree.chains.parent[c]];
+        c = chainOf(tree, tree.chains.parent[c]);
       }
     }
     return { total, self, whole };
