@@ -610,9 +610,11 @@ async function benchDiff(fresh: () => Promise<Page>): Promise<() => void> {
 async function benchOpen(fresh: () => Promise<Page>): Promise<() => void> {
   const opens: Open[] = [];
   const base: number[] = [];
+  let views: Awaited<ReturnType<typeof viewLongTasks>> | null = null;
   for (let r = 0; r < RUNS; r++) {
     const page = await fresh();
     opens.push(await openInApp(page));
+    if (r === RUNS - 1) views = await viewLongTasks(page);
     base.push(await baseline(page));
   }
   return () => {
@@ -628,6 +630,10 @@ async function benchOpen(fresh: () => Promise<Page>): Promise<() => void> {
       `  drop → full call tree + table: ${fmt(ready)} (${(ready / paint).toFixed(2)}× first paint; target ≤ 2×); worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
     );
     console.log(`  ${mem(opens)}: ${(peak / mb).toFixed(1)}× the file (target ≤ 2×)`);
+    if (views)
+      console.log(
+        `  views (step + its longest task in ms: ${views.steps.join(', ')}): longest main-thread task ${fmt(views.longest)} (target ≤ 100 ms)`,
+      );
   };
 }
 

@@ -9,11 +9,13 @@ import { type ScaleLinear, scaleLinear } from 'd3-scale';
 import {
   type CallTree,
   chainOf,
+  childCountOf,
   depthOf,
   firstChildOf,
   LIGHT_CHILDREN,
   nextSiblingOf,
   parentOf,
+  selfOf,
   totalOf,
 } from '../core/model/calltree';
 
@@ -147,11 +149,14 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
     const kids: Datum[] = [];
     const list = byName ? childrenByName(w, end, byName) : null;
     let i = 0;
+    /** Children of `end` visited so far, the current one included. */
+    let visited = 0;
     for (
       let c = list ? (list[0] ?? -1) : firstChildOf(tree, end);
       c !== -1;
       c = list ? (list[++i] ?? -1) : nextSiblingOf(tree, c)
     ) {
+      visited++;
       const v = totalOf(tree, c);
       if (v <= 0) continue;
       const cx0 = x0 + offset / w.focusTotal;
@@ -178,12 +183,11 @@ function visibleTree(w: Walk, focus: number): { root: Datum; cut: boolean } {
         if (lightChildren) continue; // how many, it does not know
         merged.mergedCount++;
         if (!list) {
-          // Heaviest first: every later sibling is narrower still. Count them into this bar
-          // without laying them out (a node can have thousands of children).
-          for (let r = nextSiblingOf(tree, c); r !== -1; r = nextSiblingOf(tree, r)) {
-            merged.value += totalOf(tree, r);
-            merged.mergedCount++;
-          }
+          // Heaviest first: every later sibling is narrower still. They join this bar without
+          // being visited (an inverted root has thousands of children): their weight is what the
+          // children's total lacks, their number what the count lacks.
+          merged.value += Math.max(0, totalOf(tree, end) - selfOf(tree, end) - offset);
+          merged.mergedCount += childCountOf(tree, end) - visited;
           break;
         }
         continue;

@@ -5,6 +5,7 @@ import {
   buildCallTree,
   type CallTree,
   chainOf,
+  childCountOf,
   depthOf,
   firstChildOf,
   nextSiblingOf,
@@ -174,6 +175,7 @@ function checkLinks(t: CallTree): void {
       seen[c]++;
       kids++;
     }
+    expect(childCountOf(t, v)).toBe(kids);
     const c = chainOf(t, v);
     expect(v).toBeGreaterThanOrEqual(t.chains.start[c]);
     expect(v).toBeLessThan(t.chains.end[c]);

@@ -44,6 +44,8 @@ export interface Chains {
   firstChild: Int32Array;
   /** The next sibling (a node id) of the chain's first node, -1 if none. */
   nextSibling: Int32Array;
+  /** How many children the chain's last node has. */
+  children: Int32Array;
 }
 
 export interface FunctionTable {
@@ -96,6 +98,12 @@ export function firstChildOf(t: CallTree, v: number): number {
   return v < t.chains.end[c] - 1 ? v + 1 : t.chains.firstChild[c];
 }
 
+/** How many children the node has. */
+export function childCountOf(t: CallTree, v: number): number {
+  const c = chainOf(t, v);
+  return v < t.chains.end[c] - 1 ? 1 : t.chains.children[c];
+}
+
 /** The next lighter sibling, -1 for the last. */
 export function nextSiblingOf(t: CallTree, v: number): number {
   const c = chainOf(t, v);
@@ -105,9 +113,18 @@ export function nextSiblingOf(t: CallTree, v: number): number {
 /** The buffers of a tree, to transfer it to another thread. */
 export function treeBuffers(t: CallTree): ArrayBuffer[] {
   const c = t.chains;
-  return [t.frame, c.start, c.end, c.parent, c.depth, c.total, c.self, c.firstChild, c.nextSibling].map(
-    (a) => a.buffer as ArrayBuffer,
-  );
+  return [
+    t.frame,
+    c.start,
+    c.end,
+    c.parent,
+    c.depth,
+    c.total,
+    c.self,
+    c.firstChild,
+    c.nextSibling,
+    c.children,
+  ].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Length of the common prefix of two stacks. */
@@ -164,6 +181,7 @@ export function buildCallTree(p: FoldedProfile, order?: Uint32Array, leafOut?: U
   const cFirst = new Int32Array(cap).fill(-1);
   const cLast = new Int32Array(cap).fill(-1);
   const cNext = new Int32Array(cap).fill(-1);
+  const cKids = new Int32Array(cap);
   const frame = new Int32Array(count);
   // Frame ids are < 2^31, so a Uint32 view of `frame` lets `set` copy a stack's frames as memcpy.
   const frameU32 = new Uint32Array(frame.buffer, frame.byteOffset, count);
@@ -181,6 +199,7 @@ export function buildCallTree(p: FoldedProfile, order?: Uint32Array, leafOut?: U
   let top = 0; // open[0] = the root chain
   let next = 1;
   const addChild = (par: number, child: number) => {
+    cKids[par]++;
     if (cFirst[par] < 0) cFirst[par] = child;
     else {
       cNext[cLast[par]] = child;
@@ -218,6 +237,8 @@ export function buildCallTree(p: FoldedProfile, order?: Uint32Array, leafOut?: U
       cSelf[x] = 0;
       cFirst[y] = cFirst[x];
       cLast[y] = cLast[x];
+      cKids[y] = cKids[x];
+      cKids[x] = 1;
       if (cFirst[x] >= 0 && cFirst[x] !== cLast[x]) branching.push(y);
       cFirst[x] = y;
       cLast[x] = y;
@@ -281,6 +302,7 @@ export function buildCallTree(p: FoldedProfile, order?: Uint32Array, leafOut?: U
       self: pick(cSelf, new Float64Array(chains)),
       firstChild,
       nextSibling,
+      children: pick(cKids, new Int32Array(chains)),
     },
     maxDepth,
   };
