@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ProfileError } from '../core/types';
 import { readFiles } from './read';
@@ -12,7 +13,7 @@ describe('reading dropped files in the worker', () => {
         { name: 'bin', data: Uint8Array.from([1, 2, 3]).buffer },
       ],
       (f) => seen.push(f),
-      64,
+      { chunk: 64 },
     );
     expect(out.map((f) => f.name)).toEqual(['a.prof', 'bin']);
     expect([...out[0].bytes]).toEqual([...big]);
@@ -31,6 +32,30 @@ describe('reading dropped files in the worker', () => {
     expect(e).toBeInstanceOf(ProfileError);
     expect((e as ProfileError).message).toMatch(
       /^gone\.prof: could not read the file \(at byte 0\): .*moved/,
+    );
+  });
+
+  it('samples a gperftools profile past the size it reads whole, and says so', async () => {
+    const prof = new Uint8Array(
+      readFileSync(new URL('../../test/fixtures/gperf-own/sorter.prof', import.meta.url)),
+    );
+    const [f] = await readFiles([{ name: 'big.prof', data: new Blob([prof]) }], undefined, {
+      maxWhole: 4096,
+      sampledBudget: Math.ceil(prof.length / 4),
+      chunk: 1000,
+    });
+    expect(f.bytes.length).toBeLessThan(prof.length / 2);
+    expect(f.warnings?.[0].message).toMatch(/^showing 1 in 4 records: /);
+    const other = await readFiles(
+      [{ name: 'big.txt', data: new Blob([new Uint8Array(5000).fill(65)]) }],
+      undefined,
+      {
+        maxWhole: 4096,
+      },
+    ).catch((e) => e);
+    expect(other).toBeInstanceOf(ProfileError);
+    expect((other as ProfileError).message).toMatch(
+      /^big\.txt: .* only gperftools CPU profiles can be sampled/,
     );
   });
 });

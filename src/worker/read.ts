@@ -2,10 +2,23 @@
 // of its size, with progress, so the page never holds the bytes and a large file shows how far
 // reading has come. Bytes already in memory (a fetched link) are used as they are.
 
+import { looksLikeGperftools } from '../core/formats/gperftools';
+import { sampleGperftools } from '../core/formats/gperftools-sample';
+import type { DroppedFile } from '../core/symbols/symbolize';
 import { ProfileError } from '../core/types';
 import type { FileBuffer } from './protocol';
 
 const CHUNK = 16 << 20;
+
+export interface ReadLimits {
+  /** Files up to this size are read whole (the 2 GB bench profile opens in 3.5 GB of RSS). */
+  maxWhole: number;
+  /** A larger gperftools profile is sampled down to about this many bytes of records. */
+  sampledBudget: number;
+  chunk: number;
+}
+
+export const READ_LIMITS: ReadLimits = { maxWhole: 2 ** 31, sampledBudget: 2 ** 30, chunk: CHUNK };
 
 /**
  * The files' bytes, read one after another; `onProgress` gets the fraction of all their bytes
@@ -15,17 +28,39 @@ const CHUNK = 16 << 20;
 export async function readFiles(
   files: readonly FileBuffer[],
   onProgress?: (fraction: number) => void,
-  chunk = CHUNK,
-): Promise<{ name: string; bytes: Uint8Array }[]> {
+  limits: Partial<ReadLimits> = {},
+): Promise<DroppedFile[]> {
+  const { maxWhole, sampledBudget, chunk } = { ...READ_LIMITS, ...limits };
   const total = files.reduce((t, f) => t + (f.data instanceof Blob ? f.data.size : 0), 0);
   let done = 0;
-  const out: { name: string; bytes: Uint8Array }[] = [];
+  const out: DroppedFile[] = [];
   for (const f of files) {
     if (!(f.data instanceof Blob)) {
       out.push({ name: f.name, bytes: new Uint8Array(f.data) });
       continue;
     }
     const blob = f.data;
+    if (blob.size > maxWhole) {
+      // Past what a tab holds: a gperftools profile is sampled as it is read; others cannot be.
+      const read = async (at: number, len: number) =>
+        new Uint8Array(await blob.slice(at, Math.min(blob.size, at + len)).arrayBuffer());
+      const head = await read(0, 64);
+      if (!looksLikeGperftools(head)) {
+        throw new ProfileError(
+          `${f.name}: ${(blob.size / 2 ** 30).toFixed(1)} GB is more than this tab can hold in memory, and only gperftools CPU profiles can be sampled while read`,
+          'unknown',
+        );
+      }
+      const s = await sampleGperftools(
+        { size: blob.size, read },
+        sampledBudget,
+        (x) => onProgress?.((done + x * blob.size) / total),
+        chunk,
+      );
+      done += blob.size;
+      out.push({ name: f.name, bytes: s.bytes, warnings: [s.warning] });
+      continue;
+    }
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(blob.size);

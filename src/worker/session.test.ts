@@ -31,6 +31,14 @@ describe('WorkerSession', () => {
     expect(totalOf(b.analysis!.tree, 0)).toBe(18);
   });
 
+  it('shows what reading said of a file (a sampled large profile) with its warnings; consumes its bytes', async () => {
+    const s = new WorkerSession();
+    const prof = { ...file('gperf/tiny.prof'), warnings: [{ message: 'showing 1 in 3 records: …' }] };
+    const r = await s.drop([prof], V(), undefined, 'main', { consume: true });
+    expect(r.analysis!.profile.meta.warnings[0].message).toBe('showing 1 in 3 records: …');
+    expect(prof.bytes.length).toBe(0);
+  });
+
   it('takes a profile and its binaries in one drop, in any order; junk files are reported, not fatal', async () => {
     const s = new WorkerSession();
     const r = await s.drop(

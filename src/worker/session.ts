@@ -146,6 +146,7 @@ export class WorkerSession {
             'unknown',
           );
         }
+        if (f.warnings) loaded.raw.warnings.unshift(...f.warnings);
         profile = { file: f, loaded };
         // The parsed columns are the only copy: with `consume` (the worker owns the files), the
         // file's bytes go now, before the fold and the tree need their memory.

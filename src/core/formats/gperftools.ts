@@ -36,7 +36,7 @@ const PROGRESS_STEP_BYTES = 4 << 20;
 
 const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-interface Layout {
+export interface Layout {
   wordSize: 4 | 8;
   le: boolean;
   hdrWords: number;
@@ -57,7 +57,7 @@ function headerSlot(dv: DataView, ws: 4 | 8, le: boolean, k: number): [number, n
  * Candidate layouts: slot 0 is 0 and 3 <= slot 1 < 65536. Preferred: header words exactly 3,
  * then version 0, then 64-bit, then little endian.
  */
-function detectLayouts(bytes: Uint8Array): Layout[] {
+export function detectLayouts(bytes: Uint8Array): Layout[] {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: Layout[] = [];
   for (const ws of [8, 4] as const) {

@@ -7,7 +7,7 @@
 // The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
 
 import { basename } from '../text/names.ts';
-import type { Mapping, SymbolFrame, Symbolizer } from '../types.ts';
+import type { Mapping, ProfileWarning, SymbolFrame, Symbolizer } from '../types.ts';
 import { DwarfInfo } from './dwarf/index.ts';
 import {
   ElfError,
@@ -396,6 +396,8 @@ const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 export interface DroppedFile {
   name: string;
   bytes: Uint8Array;
+  /** Said of the file while reading it (a sampled large profile), shown with its parser's. */
+  warnings?: ProfileWarning[];
 }
 
 export interface FileError {
