@@ -20,7 +20,7 @@ import {
 } from './model/calltree';
 import { type DiffTotals, type DiffWidth, diffTree, functionsIn, mergeSides } from './model/diff';
 import { type FrameGranularity, type FrameNames, foldProfile } from './model/fold';
-import { functionTableOf } from './model/functions';
+import { functionsBySelf, functionTableOf } from './model/functions';
 import { rawFor, symbolizerFor } from './model/granularity';
 import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
@@ -257,7 +257,9 @@ export function treeAndFunctions(
     const copy = { count: functions.count, self: functions.self.slice(), total: functions.total.slice() };
     opts.preview!(buildCoarseTree(graph, order, graph.meta.totalSamples * PREVIEW_FRACTION), copy);
   }
-  return { tree: buildCallTree(graph, order), functions };
+  const tree = buildCallTree(graph, order);
+  functions.bySelf = functionsBySelf(functions);
+  return { tree, functions };
 }
 
 /**

@@ -55,8 +55,11 @@ export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
   const name = profile.frames.name;
   const mod = (f: number) => profile.modules[profile.frames.module[f]] ?? '';
   const needle = q.filter.trim().toLowerCase();
-  const ids: number[] = [];
   const base = a.diff?.baseFunctions;
+  // The default order comes sorted from the worker.
+  if (q.key === 'self' && q.desc && !needle && !q.exclude && !base && functions.bySelf)
+    return functions.bySelf;
+  const ids: number[] = [];
   for (let f = 0; f < functions.count; f++) {
     if ((functions.total[f] <= 0 && !(base && base.total[f] > 0)) || q.exclude?.[f]) continue;
     if (needle && !name[f].toLowerCase().includes(needle) && !basename(mod(f)).toLowerCase().includes(needle))
@@ -104,7 +107,7 @@ export function flatFunctions(
       self[tree.frame[v]] = a.functions.total[tree.frame[v]];
     }
   }
-  return { addresses, functions: self ? { ...a.functions, self } : null };
+  return { addresses, functions: self ? { ...a.functions, self, bySelf: undefined } : null };
 }
 
 export interface FunctionTableProps {

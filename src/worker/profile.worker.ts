@@ -114,6 +114,7 @@ function analysisBuffers(a: WireAnalysis): ArrayBuffer[] {
     ...treeBuffers(a.tree),
     a.functions.self.buffer as ArrayBuffer,
     a.functions.total.buffer as ArrayBuffer,
+    ...(a.functions.bySelf ? [a.functions.bySelf.buffer as ArrayBuffer] : []),
   ];
 }
 

@@ -13,7 +13,7 @@ describe('reading dropped files in the worker', () => {
         { name: 'bin', data: Uint8Array.from([1, 2, 3]).buffer },
       ],
       (f) => seen.push(f),
-      { chunk: 64 },
+      { chunk: 64, oneRead: 0 },
     );
     expect(out.map((f) => f.name)).toEqual(['a.prof', 'bin']);
     expect([...out[0].bytes]).toEqual([...big]);
@@ -25,9 +25,7 @@ describe('reading dropped files in the worker', () => {
 
   it('names a file that cannot be read', async () => {
     const broken = new Blob([new Uint8Array(10)]);
-    broken.slice = () => {
-      throw new Error('NotReadableError: the file was moved');
-    };
+    broken.arrayBuffer = () => Promise.reject(new Error('NotReadableError: the file was moved'));
     const e = await readFiles([{ name: 'gone.prof', data: broken }]).catch((x) => x);
     expect(e).toBeInstanceOf(ProfileError);
     expect((e as ProfileError).message).toMatch(

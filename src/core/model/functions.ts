@@ -5,6 +5,14 @@ import type { FoldedProfile } from '../types';
 import type { FunctionTable } from './calltree';
 
 /** Self = samples with the function as leaf; Total = samples with it anywhere, counted once. */
+/** The functions with samples by self, then total, heaviest first, then by id (FunctionTable.bySelf). */
+export function functionsBySelf(t: FunctionTable): Int32Array {
+  const { self, total } = t;
+  const ids: number[] = [];
+  for (let f = 0; f < t.count; f++) if (total[f] > 0) ids.push(f);
+  return Int32Array.from(ids.sort((x, y) => self[y] - self[x] || total[y] - total[x] || x - y));
+}
+
 export function functionTableOf(p: FoldedProfile): FunctionTable {
   const n = p.frames.count;
   const self = new Float64Array(n);
