@@ -39,7 +39,17 @@
 // another engineer's server on it would be measured instead of ours).
 
 import { execSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -672,6 +682,17 @@ async function benchFormat(
   };
 }
 
+/** writeFileSync for files past 2 GiB (one write call takes at most that). */
+function writeLarge(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (let at = 0; at < bytes.length; at += 1 << 30)
+      writeSync(fd, bytes.subarray(at, Math.min(bytes.length, at + (1 << 30))));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function main() {
   const exe = chromiumPath();
   if (!exe) {
@@ -681,7 +702,7 @@ async function main() {
   mkdirSync(OUT, { recursive: true });
   if ((ONLY.has('gperf') || ONLY.has('diff') || ONLY.has('open')) && !existsSync(PROFILE)) {
     console.log(`generating ${PROFILE} …`);
-    writeFileSync(PROFILE, makeSyntheticProfile(MB * 1024 * 1024, 42));
+    writeLarge(PROFILE, makeSyntheticProfile(MB * 1024 * 1024, 42));
   }
   if (ONLY.has('diff') && !existsSync(PROFILE_B)) {
     console.log(`generating ${PROFILE_B} …`);
