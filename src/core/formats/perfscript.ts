@@ -314,20 +314,37 @@ type Header = [
 ];
 
 function matchHeader(line: string): Header | null {
-  if (line.length === 0 || /\s/.test(line[0])) return null;
+  if (line.length === 0 || isSpace(line.charCodeAt(0))) return null;
   for (let p = 1; p < line.length; p++) {
     const c = line.charCodeAt(p);
     // COMM is `.`s: it cannot hold a line terminator, so no later start can match either.
     if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
-      if (!/\s/.test(line[p - 1])) return tailAt(line, p);
+      if (!isSpace(line.charCodeAt(p - 1))) return tailAt(line, p);
       return null;
     }
-    if (/\s/.test(line[p]) && !/\s/.test(line[p - 1])) {
+    if (isSpace(c) && !isSpace(line.charCodeAt(p - 1))) {
       const m = tailAt(line, p);
       if (m !== null) return m;
     }
   }
   return null;
+}
+
+/** Whether the UTF-16 code unit `c` is white space, as `\s` is in a regular expression. */
+export function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 function tailAt(line: string, p: number): Header | null {
