@@ -33,8 +33,9 @@
 // dedicated workers run in its renderer: this covers the page, its workers, the file buffers; not
 // the browser or GPU process. Printed with the RSS at the reset (the app loaded, no profile).
 //
-// BENCH_TRACE=1 also records a Chromium trace of the last run (bench/out/trace.json) and prints
-// where the time between the two marks went, per thread (page main thread, the worker).
+// BENCH_TRACE=1 also records a Chromium trace of the last run of the gperf part and of each format
+// part (bench/out/trace.json: the last one traced) and prints where the time between the two marks
+// went, per thread (page main thread, the worker).
 // BENCH_BUILD=0 reuses dist/; BENCH_PORT picks the preview port (the run fails if it is taken:
 // another engineer's server on it would be measured instead of ours).
 
@@ -660,7 +661,16 @@ async function benchFormat(
   const floors: Awaited<ReturnType<typeof floorInPage>>[] = [];
   for (let r = 0; r < RUNS; r++) {
     const page = await fresh();
+    const traced = TRACE && r === RUNS - 1;
+    const browser = page.context().browser();
+    if (traced && browser) {
+      await browser.startTracing(page, {
+        path: `${OUT}/trace.json`,
+        categories: ['devtools.timeline', 'blink.user_timing', 'v8', 'disabled-by-default-devtools.timeline'],
+      });
+    }
     opens.push(await openInApp(page, [file]));
+    if (traced && browser) await browser.stopTracing();
     floors.push(await floorInPage(page, file, floorSrc));
   }
   return () => {
@@ -679,6 +689,7 @@ async function benchFormat(
     console.log(
       `  drop → full call tree: ${fmt(median(opens.map((a) => a.ready)))}; worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
     );
+    if (TRACE) summarizeTrace(`${OUT}/trace.json`);
   };
 }
 

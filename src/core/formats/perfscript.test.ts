@@ -11,7 +11,7 @@ import { toFoldedText } from '../model/serialize.ts';
 import { symbolizerFromFiles } from '../symbols/symbolize.ts';
 import type { RawProfile } from '../types.ts';
 import { detectFormat } from './detect.ts';
-import { looksLikePerfScript, parsePerfFrame, parsePerfScript } from './perfscript.ts';
+import { isSpace, looksLikePerfScript, parsePerfFrame, parsePerfScript } from './perfscript.ts';
 import { withSampleType } from './sample-types.ts';
 
 const FX = new URL('../../../test/fixtures/', import.meta.url);
@@ -72,6 +72,12 @@ function withCommRoot(raw: RawProfile): RawProfile {
 const lines = (s: string) => s.split('\n').filter((l) => l !== '');
 
 describe('perf script sniffing', () => {
+  it('finds white space in a header as `\\s` does', () => {
+    for (let c = 0; c < 0x10000; c++) {
+      if (isSpace(c) !== /\s/.test(String.fromCharCode(c))) expect.fail(`U+${c.toString(16)}`);
+    }
+  });
+
   it('recognises every recording and damaged copy', () => {
     expect(PERF.length).toBeGreaterThanOrEqual(6);
     for (const f of PERF) {

@@ -23,62 +23,220 @@ const HEADER_TAIL_RE =
 const FRAME_RE = /^\s*([0-9a-fA-F]{1,16})(?:\s+([\s\S]*))?$/;
 const OFFSET_RE = /\+0x[0-9a-fA-F]+$/;
 const MAX_LINE_WARNINGS = 10;
+/** A byte's hex digit value, or -1. */
+const HEX = new Int8Array(256).fill(-1);
+for (let i = 0; i < 10; i++) HEX[48 + i] = i;
+for (let i = 0; i < 6; i++) HEX[65 + i] = HEX[97 + i] = 10 + i;
 /** Synthetic high words for DSOs whose addresses perf printed DSO-relative: non-canonical, never real. */
 const SYNTHETIC_HI_BASE = 0x10000000;
 
+/** A hash of bytes[b, e) (`view` over `bytes`), read four bytes at a time. */
+function hashBytes(bytes: Uint8Array, view: DataView, b: number, e: number): number {
+  let h = 0x811c9dc5 ^ (e - b);
+  let i = b;
+  for (; i + 4 <= e; i += 4) h = Math.imul(((h << 5) | (h >>> 27)) ^ view.getInt32(i, true), 0x9e3779b1);
+  let w = 0;
+  for (let k = 0; i < e; i++, k += 8) w |= bytes[i] << k;
+  h = Math.imul(((h << 5) | (h >>> 27)) ^ w, 0x9e3779b1);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return h ^ (h >>> 13);
+}
+
 /**
- * Frame lines already seen, found by their text in place: a hash of the characters (no slice per
- * line) into an open-addressing table, checked against the line's first occurrence in the same
- * text. A Map keyed by sliced strings spent ~60% of the parse of a 100 MB file hashing and
- * comparing them, and so did startsWith against stored slices.
+ * Values of byte strings (symbols, DSOs) found in place: a value is computed from the decoded text
+ * once per distinct byte string, then found by a hash of the bytes, confirmed byte by byte against
+ * the first occurrence.
  */
-class LineTable {
-  private slots = new Int32Array(1 << 12).fill(-1);
-  private hashes: number[] = [];
+class ByteInterner {
+  private slots = new Int32Array(1 << 10).fill(-1);
   private starts: number[] = [];
   private lengths: number[] = [];
+  private hashes: number[] = [];
+  private values: number[] = [];
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly view: DataView,
+    private readonly compute: (b: number, e: number) => number,
+  ) {}
 
+  get(b: number, e: number): number {
+    const bytes = this.bytes;
+    const h = hashBytes(bytes, this.view, b, e);
+    const len = e - b;
+    let mask = this.slots.length - 1;
+    let p = h & mask;
+    for (; ; p = (p + 1) & mask) {
+      const id = this.slots[p];
+      if (id < 0) break;
+      if (this.hashes[id] !== h || this.lengths[id] !== len) continue;
+      const s = this.starts[id];
+      let i = 0;
+      while (i < len && bytes[s + i] === bytes[b + i]) i++;
+      if (i === len) return this.values[id];
+    }
+    const value = this.compute(b, e);
+    const id = this.values.length;
+    this.starts.push(b);
+    this.lengths.push(len);
+    this.hashes.push(h);
+    this.values.push(value);
+    if (this.values.length * 2 > this.slots.length) {
+      this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+      mask = this.slots.length - 1;
+      for (let i = 0; i < this.values.length; i++) {
+        let q = this.hashes[i] & mask;
+        while (this.slots[q] >= 0) q = (q + 1) & mask;
+        this.slots[q] = i;
+      }
+    } else {
+      this.slots[p] = id;
+    }
+    return value;
+  }
+}
+
+/**
+ * Frame lines already seen, found by their bytes, without decoding them. Each distinct line is
+ * copied once into a dictionary (a few MB where the file is 100: comparisons stay in the cache,
+ * where comparing with the line's first occurrence in the file missed it every time).
+ *
+ * - By prediction: each line remembers the last two lines that followed it (samples repeat their
+ *   callers' frames), and a line whose bytes, from its first blank to its '\n', equal those of a
+ *   predicted line's first occurrence is that line: one comparison, four bytes at a time, and no
+ *   scan for the line's end nor hash.
+ * - Else by a hash of the trimmed line's bytes, read four at a time, into an open-addressing
+ *   table, confirmed against the dictionary.
+ *
+ * Each id's value is the line's location (-1: not a frame line). Decoding the file first and
+ * hashing its text char by char made the parse 5× the floor.
+ */
+class ByteLineTable {
+  private slots = new Int32Array(1 << 12).fill(-1);
+  private hashes = new Int32Array(1024);
+  /** The line's first occurrence in `dict`: from its start (4-byte aligned) to its '\n'. */
+  private rawOffsets = new Int32Array(1024);
+  private rawLengths = new Int32Array(1024);
+  /** The trimmed line in `dict`. */
+  private keyOffsets = new Int32Array(1024);
+  private keyLengths = new Int32Array(1024);
+  private dict = new Uint8Array(1 << 16);
+  private dict32 = new Int32Array(this.dict.buffer);
+  private dictView = new DataView(this.dict.buffer);
+  private dictLength = 0;
   /**
-   * Hashes the length, the first 24 characters (the address and the start of the symbol) and the
-   * last 12 (the end of the DSO): lines that share all three are rare and told apart by `find`.
+   * next[id + 1], next2[id + 1]: the ids of the last two distinct lines after line `id` (next[0]:
+   * after a header), the latest first, or -1. A line is often called from two places, and each
+   * then follows it again.
    */
-  hash(b: number, e: number): number {
-    const text = this.text;
-    let h = 0x811c9dc5 ^ (e - b);
-    const m = Math.min(e, b + 24);
-    for (let i = b; i < m; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    for (let i = Math.max(m, e - 12); i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    return (h ^ (h >>> 15)) >>> 0;
+  next = new Int32Array(1025).fill(-1);
+  next2 = new Int32Array(1025).fill(-1);
+  readonly values: number[] = [];
+  private count = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly view: DataView,
+  ) {}
+
+  get size(): number {
+    return this.count;
   }
 
-  /** The id of text[b, e), or -1; `h` is hash(b, e). */
+  /** Line `id`'s trimmed text. */
+  key(id: number): Uint8Array {
+    return this.dict.subarray(this.keyOffsets[id], this.keyOffsets[id] + this.keyLengths[id]);
+  }
+
+  /** A hash of bytes[b, e). */
+  hash(b: number, e: number): number {
+    return hashBytes(this.bytes, this.view, b, e);
+  }
+
+  /** The id of the trimmed line bytes[b, e), or -1; `h` is hash(b, e). */
   find(b: number, e: number, h: number): number {
-    const text = this.text;
     const mask = this.slots.length - 1;
     const len = e - b;
+    const { view, bytes, dict, dictView } = this;
     for (let p = h & mask; ; p = (p + 1) & mask) {
       const id = this.slots[p];
       if (id < 0) return -1;
-      if (this.hashes[id] === h && this.lengths[id] === len) {
-        const s = this.starts[id];
-        let i = 0;
-        while (i < len && text.charCodeAt(s + i) === text.charCodeAt(b + i)) i++;
-        if (i === len) return id;
-      }
+      if (this.hashes[id] !== h || this.keyLengths[id] !== len) continue;
+      const s = this.keyOffsets[id];
+      let i = 0;
+      while (i + 4 <= len && dictView.getInt32(s + i, true) === view.getInt32(b + i, true)) i += 4;
+      while (i < len && dict[s + i] === bytes[b + i]) i++;
+      if (i === len) return id;
     }
   }
 
-  /** Adds text[b, e), not in the table; ids are dense, in order. */
-  add(b: number, e: number, h: number): number {
-    const id = this.starts.length;
-    this.starts.push(b);
-    this.lengths.push(e - b);
-    this.hashes.push(h);
-    if (this.starts.length * 2 > this.slots.length) {
+  /**
+   * The length (with its '\n') of the line at `start` if it is line `id`'s first occurrence byte
+   * for byte, else 0.
+   */
+  rawMatch(id: number, start: number): number {
+    const len = this.rawLengths[id];
+    if (start + len > this.bytes.length) return 0;
+    const { view, bytes, dict, dict32 } = this;
+    const s = this.rawOffsets[id];
+    const w = s >> 2;
+    let i = 0;
+    for (; i + 4 <= len; i += 4) if (dict32[w + (i >> 2)] !== view.getInt32(start + i, true)) return 0;
+    for (; i < len; i++) if (dict[s + i] !== bytes[start + i]) return 0;
+    return len;
+  }
+
+  /** Line `id` followed the line at index `prev` of `next` (see there). */
+  followed(prev: number, id: number): void {
+    const first = this.next[prev];
+    if (first === id) return;
+    this.next2[prev] = first;
+    this.next[prev] = id;
+  }
+
+  /**
+   * Adds the trimmed line bytes[b, e), not in the table, with its value; the whole line is
+   * bytes[start, end), `end` after its '\n'. Ids are dense, in order.
+   */
+  add(b: number, e: number, h: number, value: number, start: number, end: number): number {
+    const id = this.count++;
+    if (id === this.hashes.length) {
+      const grow = (a: Int32Array, by = 0) => {
+        const n = new Int32Array(a.length * 2 + by).fill(-1);
+        n.set(a);
+        return n;
+      };
+      this.hashes = grow(this.hashes);
+      this.rawOffsets = grow(this.rawOffsets);
+      this.rawLengths = grow(this.rawLengths);
+      this.keyOffsets = grow(this.keyOffsets);
+      this.keyLengths = grow(this.keyLengths);
+      this.next = grow(this.next, -1);
+      this.next2 = grow(this.next2, -1);
+    }
+    const len = end - start;
+    const off = this.dictLength;
+    if (off + len + 4 > this.dict.length) {
+      let size = this.dict.length * 2;
+      while (off + len + 4 > size) size *= 2;
+      const dict = new Uint8Array(size);
+      dict.set(this.dict.subarray(0, off));
+      this.dict = dict;
+      this.dict32 = new Int32Array(dict.buffer);
+      this.dictView = new DataView(dict.buffer);
+    }
+    this.dict.set(this.bytes.subarray(start, end), off);
+    this.dictLength = (off + len + 3) & ~3;
+    this.rawOffsets[id] = off;
+    this.rawLengths[id] = len;
+    this.keyOffsets[id] = off + (b - start);
+    this.keyLengths[id] = e - b;
+    this.hashes[id] = h;
+    this.values.push(value);
+    if (this.count * 2 > this.slots.length) {
       this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-      for (let i = 0; i < this.starts.length; i++) this.place(i);
+      for (let i = 0; i < this.count; i++) this.place(i);
     } else {
       this.place(id);
     }
@@ -156,20 +314,37 @@ type Header = [
 ];
 
 function matchHeader(line: string): Header | null {
-  if (line.length === 0 || /\s/.test(line[0])) return null;
+  if (line.length === 0 || isSpace(line.charCodeAt(0))) return null;
   for (let p = 1; p < line.length; p++) {
     const c = line.charCodeAt(p);
     // COMM is `.`s: it cannot hold a line terminator, so no later start can match either.
     if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
-      if (!/\s/.test(line[p - 1])) return tailAt(line, p);
+      if (!isSpace(line.charCodeAt(p - 1))) return tailAt(line, p);
       return null;
     }
-    if (/\s/.test(line[p]) && !/\s/.test(line[p - 1])) {
+    if (isSpace(c) && !isSpace(line.charCodeAt(p - 1))) {
       const m = tailAt(line, p);
       if (m !== null) return m;
     }
   }
   return null;
+}
+
+/** Whether the UTF-16 code unit `c` is white space, as `\s` is in a regular expression. */
+export function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 function tailAt(line: string, p: number): Header | null {
@@ -209,14 +384,33 @@ function unitOf(event: string, hasPeriod: boolean): string {
 /** Parses `perf script` text. Throws ProfileError when nothing usable is found. */
 export function parsePerfScript(bytes: Uint8Array): RawProfile {
   if (bytes.length === 0) throw new ProfileError('empty file', 'perf-script', { offset: 0 });
-  const text = new TextDecoder('utf-8').decode(bytes);
+  // The bytes are read in place: only header lines, each distinct frame line and damaged lines are
+  // decoded. A '\n', '\r', blank or tab byte is that character in UTF-8 and never part of another
+  // one, so lines and their blanks are found in the bytes as in the decoded text; and a line's
+  // bytes decode alone as they would inside the whole text.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // keeps a U+FEFF inside the text
+  // ASCII, the usual line, without TextDecoder: a call into it costs ~1 µs in Chromium.
+  const decode = (b: number, e: number): string => {
+    if (e - b <= 1024) {
+      let i = b;
+      while (i < e && bytes[i] < 0x80) i++;
+      if (i === e) return String.fromCharCode.apply(null, bytes.subarray(b, e) as unknown as number[]);
+    }
+    return decoder.decode(bytes.subarray(b, e));
+  };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const warnings: ProfileWarning[] = [];
   const strings = new StringInterner();
 
   // Locations, keyed by their trimmed frame text (`1186 slow_key+0xd (/tmp/sorter)`); -1 for a
-  // line that is not a frame.
-  const lineIds = new LineTable(text);
-  const lineLoc: number[] = [];
+  // line that is not a frame. Frame lines are found by their bytes first (`lineIds`): distinct
+  // bytes that decode to the same text (invalid UTF-8) are one key.
+  const lineIds = new ByteLineTable(bytes, view);
+  // Distinct valid UTF-8 bytes decode to distinct text, so only keys with a U+FFFD (maybe from
+  // invalid bytes) need `keyLoc`, until a header carries a frame: its text is looked up there,
+  // and from then on every key is kept.
+  const keyLoc = new Map<string, number>();
+  let allKeys = false;
   const locHi = new U32Builder(1024);
   const locLo = new U32Builder(1024);
   const locName = new U32Builder(1024); // name + 1 (0 = none)
@@ -246,49 +440,131 @@ export function parsePerfScript(bytes: Uint8Array): RawProfile {
     }
   };
 
-  /** The location of the frame text[b, e), or -1 when it is not a frame line. */
-  const frameLoc = (b: number, e: number): number => {
+  /** The index of DSO `path`. */
+  const dsoIndex = (path: string): number => {
+    let d = dsoIds.get(path);
+    if (d === undefined) {
+      d = dsoPaths.length;
+      dsoIds.set(path, d);
+      dsoPaths.push(path);
+      dsoAbsolute.push(false);
+    }
+    return d;
+  };
+
+  /** A new location; `name`: a string id + 1 (0: none), `dso`: a DSO index + 1 (0: none). */
+  const newLoc = (hi: number, lo: number, name: number, dso: number): number => {
+    const id = locHi.length;
+    locHi.push(hi);
+    locLo.push(lo);
+    locName.push(name);
+    locDso.push(dso);
+    if (dso > 0 && hi !== 0) dsoAbsolute[dso - 1] = true;
+    return id;
+  };
+
+  /** The location of the trimmed frame text `key`, or -1 when it is not a frame line. */
+  const keyToLoc = (key: string): number => {
+    const shared = allKeys || key.includes('\uFFFD');
+    if (shared) {
+      const seen = keyLoc.get(key);
+      if (seen !== undefined) return seen;
+    }
+    const f = parsePerfFrame(key);
+    const id =
+      f === null
+        ? -1
+        : newLoc(
+            f.hi,
+            f.lo,
+            f.symbol !== '' && f.symbol !== '[unknown]' ? strings.intern(f.symbol) + 1 : 0,
+            f.dso === '' || f.dso === '[unknown]' ? 0 : dsoIndex(f.dso) + 1,
+          );
+    if (shared) keyLoc.set(key, id);
+    return id;
+  };
+
+  // Symbols and DSOs of frame lines read from their bytes: decoded once per distinct value.
+  const symbolIds = new ByteInterner(bytes, view, (b, e) => {
+    const symbol = decode(b, e);
+    return symbol === '[unknown]' ? 0 : strings.intern(symbol) + 1;
+  });
+  const dsoIdsByBytes = new ByteInterner(bytes, view, (b, e) => {
+    const dso = decode(b, e);
+    return dso === '[unknown]' ? 0 : dsoIndex(dso) + 1;
+  });
+
+  /**
+   * The location of the trimmed frame line bytes[b, e) read from its bytes as parsePerfFrame reads
+   * its text, or -2 when the line is not ASCII with blanks and tabs for white space (or every key's
+   * text is kept): then keyToLoc reads it.
+   */
+  const bytesToLoc = (b: number, e: number): number => {
+    if (allKeys) return -2;
+    for (let i = b; i < e; i++) {
+      const c = bytes[i];
+      if (c >= 0x80 || (c >= 10 && c <= 13)) return -2;
+    }
+    // ADDR: 1 to 16 hex digits, then the end or blanks
+    let i = b;
+    while (i < e && HEX[bytes[i]] >= 0) i++;
+    if (i === b || i - b > 16 || (i < e && bytes[i] !== 32 && bytes[i] !== 9)) return -1;
+    let hi = 0;
+    let lo = 0;
+    const split = Math.max(b, i - 8);
+    for (let k = b; k < split; k++) hi = hi * 16 + HEX[bytes[k]];
+    for (let k = split; k < i; k++) lo = lo * 16 + HEX[bytes[k]];
+    // the rest, [r, re): [SYMBOL[+0xOFF]] [(DSO)]
+    let r = i;
+    while (r < e && (bytes[r] === 32 || bytes[r] === 9)) r++;
+    let re = e;
+    let dso = 0;
+    if (re > r && bytes[re - 1] === 41 /* ) */) {
+      let j = re - 2;
+      while (j >= r && !(bytes[j] === 32 && bytes[j + 1] === 40)) j--;
+      if (j >= r) {
+        dso = j + 2 < re - 1 ? dsoIdsByBytes.get(j + 2, re - 1) : 0;
+        re = j;
+        while (re > r && (bytes[re - 1] === 32 || bytes[re - 1] === 9)) re--;
+      } else if (bytes[r] === 40 /* ( */) {
+        dso = r + 1 < re - 1 ? dsoIdsByBytes.get(r + 1, re - 1) : 0;
+        re = r;
+      }
+    }
+    // a `+0xOFF` at the end is the offset
+    let k = re - 1;
+    while (k >= r && bytes[k] !== 43 /* + */) k--;
+    if (k >= r && k + 3 < re && bytes[k + 1] === 48 /* 0 */ && bytes[k + 2] === 120 /* x */) {
+      let x = k + 3;
+      while (x < re && HEX[bytes[x]] >= 0) x++;
+      if (x === re) re = k;
+    }
+    return newLoc(hi, lo, re > r ? symbolIds.get(r, re) : 0, dso);
+  };
+
+  /** The line id of the trimmed frame line bytes[b, e), in the line bytes[start, end). */
+  const frameLine = (b: number, e: number, start: number, end: number): number => {
     const h = lineIds.hash(b, e);
     const seen = lineIds.find(b, e, h);
-    if (seen >= 0) return lineLoc[seen];
-    const key = text.slice(b, e);
-    lineIds.add(b, e, h);
-    const f = parsePerfFrame(key);
-    if (f === null) {
-      lineLoc.push(-1);
-      return -1;
-    }
-    const id = locHi.length;
-    lineLoc.push(id);
-    locHi.push(f.hi);
-    locLo.push(f.lo);
-    const named = f.symbol !== '' && f.symbol !== '[unknown]';
-    locName.push(named ? strings.intern(f.symbol) + 1 : 0);
-    if (f.dso === '' || f.dso === '[unknown]') {
-      locDso.push(0);
-    } else {
-      let d = dsoIds.get(f.dso);
-      if (d === undefined) {
-        d = dsoPaths.length;
-        dsoIds.set(f.dso, d);
-        dsoPaths.push(f.dso);
-        dsoAbsolute.push(false);
-      }
-      if (f.hi !== 0) dsoAbsolute[d] = true;
-      locDso.push(d + 1);
-    }
-    return id;
+    if (seen >= 0) return seen;
+    const loc = bytesToLoc(b, e);
+    return lineIds.add(b, e, h, loc === -2 ? keyToLoc(decode(b, e)) : loc, start, end);
   };
 
   let inSample = false; // after a header, until a blank line
   let orphanBlock = false; // frames after a broken header
   let samplesWithoutFrames = 0;
   let lineNo = 0;
-  let pos = 0;
-  const n = text.length;
+  const n = bytes.length;
+  // TextDecoder drops a byte order mark, and so did this parser when it read decoded text.
+  let pos = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let cutAtEnd = false;
 
+  // The line before this one in the sample, as an index into lineIds.next (its id + 1, 0 for the
+  // header), or -1 when there is no prediction.
+  let prev = -1;
   const endSample = () => {
+    prev = -1;
     if (!inSample) return;
     inSample = false;
     if (stackLocs.length === stackStart.data[stackStart.length - 1]) {
@@ -305,12 +581,33 @@ export function parsePerfScript(bytes: Uint8Array): RawProfile {
   };
 
   while (pos < n) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) {
-      nl = n;
-      cutAtEnd = true;
+    if (prev >= 0) {
+      // the hot path: a frame line that followed the previous line before, byte for byte
+      let id = lineIds.next[prev];
+      let len = id >= 0 ? lineIds.rawMatch(id, pos) : 0;
+      if (len === 0) {
+        id = lineIds.next2[prev];
+        len = id >= 0 ? lineIds.rawMatch(id, pos) : 0;
+        if (len > 0) lineIds.followed(prev, id);
+      }
+      if (len > 0) {
+        stackLocs.push(lineIds.values[id]);
+        prev = id + 1;
+        pos += len;
+        lineNo++;
+        continue;
+      }
     }
-    let end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    // the next '\n', four bytes at a time (a word has a 0x0a byte when word ^ 0x0a0a0a0a has a 0)
+    let nl = pos;
+    while (nl + 4 <= n) {
+      const x = view.getInt32(nl, true) ^ 0x0a0a0a0a;
+      if (((x - 0x01010101) & ~x & 0x80808080) !== 0) break;
+      nl += 4;
+    }
+    while (nl < n && bytes[nl] !== 10) nl++;
+    if (nl === n) cutAtEnd = true;
+    let end = nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl;
     const start = pos;
     pos = nl + 1;
     lineNo++;
@@ -327,29 +624,36 @@ export function parsePerfScript(bytes: Uint8Array): RawProfile {
       });
       break;
     }
-    const c = text.charCodeAt(start);
+    const c = bytes[start];
     if (c === 32 || c === 9 || start === end) {
-      // a frame line, or a blank one: found without slicing or trimming twice (the hot path)
+      // a frame line, or a blank one: found without decoding (the hot path)
       let b = start;
-      while (b < end && (text.charCodeAt(b) === 32 || text.charCodeAt(b) === 9)) b++;
+      while (b < end && (bytes[b] === 32 || bytes[b] === 9)) b++;
       if (b === end) {
         endSample();
         orphanBlock = false;
         continue;
       }
-      while (end > b && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+      while (end > b && (bytes[end - 1] === 32 || bytes[end - 1] === 9)) end--;
       if (!inSample) {
-        if (!orphanBlock) bad(lineNo, 'frames without a sample header before them', text.slice(b, end));
+        if (!orphanBlock) bad(lineNo, 'frames without a sample header before them', decode(b, end));
         orphanBlock = true;
         continue;
       }
-      const loc = frameLoc(b, end);
-      if (loc < 0) bad(lineNo, 'not a frame line (`ADDR SYMBOL (DSO)`)', text.slice(b, end));
-      else stackLocs.push(loc);
+      const id = frameLine(b, end, start, pos);
+      const loc = lineIds.values[id];
+      if (loc < 0) {
+        bad(lineNo, 'not a frame line (`ADDR SYMBOL (DSO)`)', decode(b, end));
+        prev = -1;
+      } else {
+        stackLocs.push(loc);
+        if (prev >= 0) lineIds.followed(prev, id);
+        prev = id + 1;
+      }
       continue;
     }
-    const line = text.slice(start, end);
     if (c === 35 /* # */) continue;
+    const line = decode(start, end);
     const h = matchHeader(line);
     if (h === null) {
       const what = 'not a sample header (`COMM [PID/]TID [CPU] TIME: PERIOD EVENT:`)';
@@ -364,6 +668,7 @@ export function parsePerfScript(bytes: Uint8Array): RawProfile {
     endSample();
     orphanBlock = false;
     inSample = true;
+    prev = 0;
     const event = h[7];
     let ev = events.get(event);
     if (ev === undefined) {
@@ -385,8 +690,14 @@ export function parsePerfScript(bytes: Uint8Array): RawProfile {
     const rest = h[8]?.trim();
     if (rest && FRAME_RE.test(rest) && /^[0-9a-fA-F]+\s/.test(rest)) {
       // the frame of a sample printed without a call chain, at the end of the header line
-      const e = start + line.trimEnd().length;
-      const loc = frameLoc(e - rest.length, e);
+      if (!allKeys) {
+        for (let id = 0; id < lineIds.size; id++) {
+          const key = decoder.decode(lineIds.key(id));
+          if (!keyLoc.has(key)) keyLoc.set(key, lineIds.values[id]);
+        }
+        allKeys = true;
+      }
+      const loc = keyToLoc(rest);
       if (loc >= 0) stackLocs.push(loc);
     }
   }
