@@ -4,6 +4,7 @@
 // output is a small gperftools profile of its own (the header, the kept records, the trailer and
 // the mapped-objects text), which the ordinary parser reads.
 
+import { formatBytes } from '../text/format';
 import type { ProfileWarning } from '../types';
 import { ProfileError } from '../types';
 import { detectLayouts } from './gperftools';
@@ -130,14 +131,13 @@ export async function sampleGperftools(
     out.push(await src.read(trailerEnd, Math.min(src.size - trailerEnd, MAX_MAPS_TEXT)));
   }
   onProgress?.(1);
-  const gb = (src.size / 2 ** 30).toFixed(1);
   const warning: ProfileWarning = {
     message:
-      `showing 1 in ${every} records: this ${gb} GB file is more than a tab holds whole, so an even ` +
+      `showing 1 in ${every} records: this ${formatBytes(src.size)} file is more than a tab holds whole, so an even ` +
       `sample of it is shown (${kept.toLocaleString('en-US')} of ${records.toLocaleString('en-US')} ` +
       `records, ${keptSamples.toLocaleString('en-US')} of ${samples.toLocaleString('en-US')} samples)` +
       (stopped ? `; reading stopped: ${stopped}` : ''),
-    offset: stopped ? pos : 0,
   };
+  if (stopped) warning.offset = pos;
   return { bytes: out.data.subarray(0, out.length), every, warning };
 }
