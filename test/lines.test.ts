@@ -150,3 +150,40 @@ describe('flamelens fold --granularity lines|addresses and list', () => {
     expect(list.out).toMatch(new RegExp(`^\\s+${listing.self}\\s+${listing.total} \\(flat, cum\\)`, 'm'));
   });
 });
+
+// perl google-pprof --lines --text of a non-PIE build of the same program (for PIE binaries it
+// prints ??:0): its rows pair an inlined function's name with another frame's line (docs/dwarf.md),
+// so the comparison is of self samples per file:line, every line of the program and of libc.
+describe('line-level self totals against google-pprof --lines', () => {
+  it('inlinenp: self per file:line equals perl pprof’s flat column, line by line', async () => {
+    const { runCli } = await import('./helpers/cli');
+    const D = 'test/fixtures/dwarf';
+    const r = await runCli([
+      'fold',
+      `${D}/inlinenp.prof`,
+      '--binary',
+      `${D}/bin/inlinenp`,
+      '--binary',
+      'test/fixtures/sysroot/usr/lib/x86_64-linux-gnu/libc.so.6',
+      '--binary',
+      'test/fixtures/symbols/sysroot/usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug',
+      '--granularity',
+      'lines',
+    ]);
+    expect(r.code).toBe(0);
+    const ours = new Map<string, number>();
+    for (const line of r.out.trim().split('\n')) {
+      const sp = line.lastIndexOf(' ');
+      const leaf = line.slice(0, sp).split(';').at(-1)!;
+      const at = / (\S+:\d+)$/.exec(leaf)?.[1] ?? leaf;
+      ours.set(at, (ours.get(at) ?? 0) + Number(line.slice(sp + 1)));
+    }
+    const perl = new Map<string, number>();
+    for (const l of readFileSync(`${D}/inlinenp.pprof-lines.txt`, 'utf8').split('\n')) {
+      const m = /^\s*(\d+)\s+[\d.]+%\s+[\d.]+%\s+\d+\s+[\d.]+%\s+.*\s(\S+:\d+)$/.exec(l);
+      if (m && Number(m[1]) > 0) perl.set(m[2], (perl.get(m[2]) ?? 0) + Number(m[1]));
+    }
+    expect(perl.size).toBeGreaterThan(10);
+    expect(new Map([...ours].filter(([, n]) => n > 0))).toEqual(perl);
+  });
+});
