@@ -43,7 +43,13 @@ export interface Perturbation {
 }
 
 /** A profile of about `targetBytes` bytes; the same (targetBytes, seed[, perturb]) gives the same bytes. */
-export function makeSyntheticProfile(targetBytes: number, seed: number, perturb?: Perturbation): Uint8Array {
+export function makeSyntheticProfile(
+  targetBytes: number,
+  seed: number,
+  perturb?: Perturbation,
+  /** The main binary's code size: its functions spread over it (default 3 MB, 0x800 apart). */
+  textSize = 1500 * 0x800 + 0x200,
+): Uint8Array {
   const rnd = prng(seed);
   const pick = (n: number) => Math.floor(rnd() * n);
   const prnd = perturb ? prng(perturb.seed) : rnd;
@@ -52,7 +58,8 @@ export function makeSyntheticProfile(targetBytes: number, seed: number, perturb?
   const nBin = 1500;
   const nLibc = 200;
   const fnBase: number[] = [];
-  for (let f = 0; f < nBin; f++) fnBase.push(BIN_TEXT + 0x100 + f * 0x800);
+  const spacing = Math.max(0x40, Math.floor((textSize - 0x200) / nBin / 0x10) * 0x10);
+  for (let f = 0; f < nBin; f++) fnBase.push(BIN_TEXT + 0x100 + f * spacing);
   for (let f = 0; f < nLibc; f++) fnBase.push(LIBC_TEXT + 0x200 + f * 0x1000);
   const site = (f: number) => fnBase[f] + 0x10 + pick(4) * 0x37;
   // Each binary function calls a few others: a sparse call graph gives realistic sharing.

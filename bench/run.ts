@@ -24,6 +24,13 @@
 //   open                    only the gperftools file's open, for large BENCH_MB (400, 1000, 2000):
 //                           first paint, full call tree, peak renderer RSS, the baseline; a
 //                           fresh page per run
+//   dwarf                   DWARF lines and inlines against a large -g binary (gen-dwarf.ts, ~100 MB
+//                           of .debug_*, built once into bench/out/dwarf, ~4 min): the 100 MB
+//                           profile (its functions spread over that binary's code) opened at
+//                           BENCH_DWARF_GRAN (functions: inlined functions as frames; or lines)
+//                           with the binary vs with its --strip-debug copy (ELF
+//                           symbols only), each run paired: drop → full tree, the difference
+//                           (target ≤ 2 s), peak RSS
 //   short                   the other gperftools shape: ~1.2M short records over 100k distinct
 //                           stacks and 50k PCs (gen-synthetic.ts makeShortRecordsProfile): drop →
 //                           first paint vs the baseline above (read, transfer, hash each stack)
@@ -42,6 +49,7 @@
 import { execSync, spawn } from 'node:child_process';
 import {
   closeSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   openSync,
@@ -57,7 +65,9 @@ import { dirname, join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { gzipSync } from 'fflate';
 import { CHROMIUM_ARGS, chromiumPath, NO_BROWSER_MESSAGE } from '../e2e/browser';
+import { readElf } from '../src/core/symbols/elf';
 import { floorWalk, splitLines } from './floors';
+import { generateDwarfBench } from './gen-dwarf';
 import { benchElfOptions, makeSyntheticElf } from './gen-elf';
 import { makeSyntheticPerfScript } from './gen-perf';
 import { makeSyntheticPprof } from './gen-pprof';
@@ -89,7 +99,7 @@ const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 /** Renderer memory of runs (see resetPeaks): medians of the peak and of the RSS before the drop. */
 const mem = (xs: { peakMB: number; beforeMB: number }[]) =>
   `peak RSS ${median(xs.map((x) => x.peakMB)).toFixed(0)} MB (${median(xs.map((x) => x.beforeMB)).toFixed(0)} MB before the drop)`;
-const PARTS = ['gperf', 'diff', 'pprof', 'perf', 'short', 'open'];
+const PARTS = ['gperf', 'diff', 'pprof', 'perf', 'short', 'open', 'dwarf'];
 const ONLY = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 for (const p of ONLY) {
   if (!PARTS.includes(p)) {
@@ -103,6 +113,13 @@ const PROFILE_B = `${OUT}/synthetic-${MB}mb-b.prof`;
 const PPROF = `${OUT}/synthetic-${MB}mb.pb.gz`;
 const PERF = `${OUT}/synthetic-${MB}mb.perf.txt`;
 const SHORT = `${OUT}/synthetic-${MB}mb-short.prof`;
+const DWARF_DIR = `${OUT}/dwarf`;
+/** BENCH_DWARF_GRAN: functions (the default view: inlined functions as frames) or lines. */
+const DWARF_GRAN = process.env.BENCH_DWARF_GRAN ?? 'functions';
+const DWARF_PROFILE = `${OUT}/synthetic-${MB}mb-dwarf.prof`;
+/** The -g binary and its --strip-debug copy, each named like the profile's mapping (`bench`). */
+const DWARF_BIN = `${DWARF_DIR}/with-debug/bench`;
+const NODEBUG_BIN = `${DWARF_DIR}/symbols-only/bench`;
 
 /** Renderer processes among this process's descendants (not another run's Chromium). */
 function rendererPids(): number[] {
@@ -256,6 +273,7 @@ async function floorInPage(
 async function openInApp(
   page: Page,
   files: string[] = [PROFILE],
+  hash = GRAN_HASH,
 ): Promise<{
   paint: number;
   ready: number;
@@ -265,7 +283,7 @@ async function openInApp(
   peakMB: number;
   beforeMB: number;
 }> {
-  await page.goto(`http://127.0.0.1:${PORT}/${GRAN_HASH}`);
+  await page.goto(`http://127.0.0.1:${PORT}/${hash}`);
   // A user drops a file into a page that has finished loading: let the service worker finish
   // precaching first (on the first visit it competes with reading the file, adding ~300 ms).
   await page.evaluate(`navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true`);
@@ -651,6 +669,54 @@ async function benchOpen(fresh: () => Promise<Page>): Promise<() => void> {
   };
 }
 
+/** DWARF lines and inlines vs ELF symbols only: the same profile and binary, paired runs. */
+async function benchDwarf(fresh: () => Promise<Page>): Promise<() => void> {
+  const withDwarf: Open[] = [];
+  const symbolsOnly: Open[] = [];
+  let lines = 0;
+  const openWith = async (bin: string, into: Open[]) => {
+    const page = await fresh();
+    into.push(
+      await openInApp(page, [DWARF_PROFILE, bin], DWARF_GRAN === 'functions' ? '' : `#gran=${DWARF_GRAN}`),
+    );
+    const ok = await page.locator('section[aria-label="Symbols"] li.ok').allInnerTexts();
+    if (!ok.some((t) => t.includes('from bench')))
+      throw new Error(`the binary did not symbolize the profile (Symbols panel: ${JSON.stringify(ok)})`);
+    if (bin === DWARF_BIN) {
+      // Inlined functions as frames: `deep<N>` exists only in DWARF (or, at lines
+      // granularity, frames named `function tuN.cpp:LINE`).
+      await page.getByPlaceholder('Filter functions').fill(DWARF_GRAN === 'lines' ? '.cpp:' : 'deep');
+      await page
+        .locator('.ftable tbody td.fn')
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(() => {
+          throw new Error('no DWARF frames in the table');
+        });
+      lines = await page.locator('.ftable tbody td.fn').count();
+    }
+  };
+  for (let r = 0; r < RUNS; r++) {
+    if (r % 2) await openWith(DWARF_BIN, withDwarf);
+    await openWith(NODEBUG_BIN, symbolsOnly);
+    if (r % 2 === 0) await openWith(DWARF_BIN, withDwarf);
+  }
+  return () => {
+    const debugMB = statSync(DWARF_BIN).size / 1048576;
+    const a = median(withDwarf.map((x) => x.ready));
+    const b = median(symbolsOnly.map((x) => x.ready));
+    console.log(
+      `dwarf: ${DWARF_PROFILE} (${(statSync(DWARF_PROFILE).size / 1048576).toFixed(0)} MB) at granularity ${DWARF_GRAN} with bench/out/dwarf's -g binary (${debugMB.toFixed(0)} MB file), ${RUNS} runs, medians`,
+    );
+    console.log(
+      `  drop → full call tree: with DWARF ${fmt(a)}, ELF symbols only ${fmt(b)}: DWARF adds ${fmt(a - b)} (target ≤ 2000 ms)  [per run: ${withDwarf.map((x) => x.ready.toFixed(0)).join(', ')} vs ${symbolsOnly.map((x) => x.ready.toFixed(0)).join(', ')}]`,
+    );
+    console.log(
+      `  worker fold (symbolize + fold): ${fmt(median(withDwarf.map((x) => x.fold)))} vs ${fmt(median(symbolsOnly.map((x) => x.fold)))}; ${lines} table rows in view are DWARF's (inlined functions, file:line); with DWARF ${mem(withDwarf)}; symbols only ${mem(symbolsOnly)}`,
+    );
+  };
+}
+
 /** Another format: drop → first paint next to its floor in a worker, each run paired. */
 async function benchFormat(
   fresh: () => Promise<Page>,
@@ -730,6 +796,23 @@ async function main() {
     console.log(`generating ${PPROF} …`);
     writeFileSync(PPROF, gzipSync(makeSyntheticPprof(Math.round(MB * 1e6), 1), { level: 6 }));
   }
+  if (ONLY.has('dwarf') && !existsSync(DWARF_PROFILE)) {
+    if (!existsSync(`${DWARF_DIR}/dwarf-bench`)) {
+      console.log(`building ${DWARF_DIR}/dwarf-bench (a large -g C++ program; a few minutes, once) …`);
+      await generateDwarfBench(DWARF_DIR, 4);
+    }
+    mkdirSync(dirname(DWARF_BIN), { recursive: true });
+    mkdirSync(dirname(NODEBUG_BIN), { recursive: true });
+    copyFileSync(`${DWARF_DIR}/dwarf-bench`, DWARF_BIN);
+    execSync(`objcopy --strip-debug ${DWARF_DIR}/dwarf-bench ${NODEBUG_BIN}`);
+    // The profile's main-binary functions spread over the -g binary's code (mapped at file
+    // offset 0x1000, as the synthetic profile's maps say).
+    const elf = readElf(new Uint8Array(readFileSync(DWARF_BIN)), 'bench');
+    const text = elf.loadSegments.find((sg) => sg.flags & 1)!;
+    const textSize = Math.min(0x400000, text.offset + text.filesz - 0x1000);
+    console.log(`generating ${DWARF_PROFILE} (over ${textSize} bytes of code) …`);
+    writeLarge(DWARF_PROFILE, makeSyntheticProfile(MB * 1024 * 1024, 42, undefined, textSize));
+  }
   if (ONLY.has('short') && !existsSync(SHORT)) {
     console.log(`generating ${SHORT} …`);
     writeFileSync(SHORT, makeShortRecordsProfile(MB * 1024 * 1024, 42));
@@ -797,6 +880,7 @@ async function main() {
         ),
       );
     if (ONLY.has('open')) reports.push(await benchOpen(fresh));
+    if (ONLY.has('dwarf')) reports.push(await benchDwarf(fresh));
     if (ONLY.has('short'))
       reports.push(
         await benchFormat(
