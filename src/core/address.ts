@@ -50,11 +50,17 @@ export class U32Builder {
   grow(min: number): void {
     let cap = this.data.length * 2;
     while (cap < min) cap *= 2;
-    const n = new Uint32Array(cap);
+    this.growTo(cap);
+  }
+  /** Exactly `cap` slots (a caller's estimate of the final size). */
+  growTo(cap: number): void {
+    const n = new Uint32Array(Math.max(cap, this.length));
     n.set(this.data.subarray(0, this.length));
     this.data = n;
   }
+  /** The values; no copy when they fill nearly all of the buffer (a good estimate's). */
   finish(): Uint32Array {
+    if (this.length >= this.data.length * 0.9) return this.data.subarray(0, this.length);
     return this.data.slice(0, this.length);
   }
 }

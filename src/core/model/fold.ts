@@ -513,6 +513,12 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       }
     }
     const w = weight[s];
+    const out = stacks.frames;
+    if (out.length + len > out.data.length) {
+      // Inlined frames make stacks longer than their PCs: grow to the size the stacks so far
+      // predict for all of them, not by doublings (each a copy of everything so far).
+      out.growTo(Math.ceil(((out.length + len) / (s + 1)) * samples.count * 1.05) + len);
+    }
     stacks.add(tmp, len, w, h);
     total += w;
   }
