@@ -487,6 +487,18 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         if (f >= 0 && len < tmp.length) {
           tmp[len++] = f;
           h = fnvStep(h, f);
+          continue;
+        }
+        // An inline chain already named (DWARF): its frames copied here, without a call.
+        const rs = rangeStart[loc * 2 + 1];
+        const rl = rangeLen[loc * 2 + 1];
+        if (f === SEVERAL_FRAMES && rs >= 0 && len + rl <= tmp.length) {
+          const sd = seqs.data;
+          for (let k = rs, e = rs + rl; k < e; k++) {
+            const x = sd[k];
+            tmp[len++] = x;
+            h = fnvStep(h, x);
+          }
         } else {
           const from = len;
           len = append(loc, loc * 2 + 1, true, len);
