@@ -67,7 +67,6 @@ export function makeSyntheticProfile(
   for (let f = 0; f < nBin; f++) callees.push([pick(nBin), pick(nBin), pick(nBin)]);
   const root = [BIN_TEXT + 0x25, LIBC_TEXT + 0x1305, LIBC_TEXT + 0x124a, fnBase[0] + 0x2b];
 
-  const words: number[] = [0, 3, 0, 250, 0];
   const header = 5 * 8;
   const trailer = 3 * 8;
   const mapsText = `${MAPS.join('\n')}\n`;
@@ -105,8 +104,18 @@ export function makeSyntheticProfile(
     chunks.push(rec);
     used += rec.length * 8;
   }
-  const total = header + used + trailer + mapsText.length;
-  const out = new Uint8Array(total);
+  return profileBytes(used, mapsText, (put) => {
+    for (const rec of chunks) for (let k = 0; k < rec.length; k++) put(rec[k]);
+  });
+}
+
+/**
+ * A 64-bit little-endian gperftools profile: the header (period 250 µs), `bodyBytes` of records
+ * written by `body` one slot at a time, the trailer and the maps text.
+ */
+function profileBytes(bodyBytes: number, mapsText: string, body: (put: (v: number) => void) => void): Uint8Array {
+  const text = new TextEncoder().encode(mapsText);
+  const out = new Uint8Array(5 * 8 + bodyBytes + 3 * 8 + text.length);
   const dv = new DataView(out.buffer);
   let off = 0;
   const put = (v: number) => {
@@ -114,12 +123,12 @@ export function makeSyntheticProfile(
     dv.setUint32(off + 4, Math.floor(v / 4294967296), true);
     off += 8;
   };
-  for (const v of words) put(v);
-  for (const rec of chunks) for (let k = 0; k < rec.length; k++) put(rec[k]);
+  for (const v of [0, 3, 0, 250, 0]) put(v);
+  body(put);
   put(0);
   put(1);
   put(0);
-  out.set(new TextEncoder().encode(mapsText), off);
+  out.set(text, off);
   return out;
 }
 
@@ -149,7 +158,6 @@ export function makeShortRecordsProfile(targetBytes: number, seed: number): Uint
     }
     stacks.push(walk.reverse());
   }
-  const words: number[] = [0, 3, 0, 250, 0];
   const mapsText = `${MAPS.join('\n')}\n`;
   const budget = targetBytes - 5 * 8 - 3 * 8 - mapsText.length;
   let used = 0;
@@ -163,25 +171,13 @@ export function makeShortRecordsProfile(targetBytes: number, seed: number): Uint
     picks.push(s);
     used += (2 + stacks[s].length) * 8;
   }
-  const out = new Uint8Array(5 * 8 + used + 3 * 8 + mapsText.length);
-  const dv = new DataView(out.buffer);
-  let off = 0;
-  const put = (v: number) => {
-    dv.setUint32(off, v % 4294967296, true);
-    dv.setUint32(off + 4, Math.floor(v / 4294967296), true);
-    off += 8;
-  };
-  for (const v of words) put(v);
-  for (const s of picks) {
-    put(1 + (rnd() < 0.1 ? pick(4) : 0));
-    put(stacks[s].length);
-    for (const pc of stacks[s]) put(pc);
-  }
-  put(0);
-  put(1);
-  put(0);
-  out.set(new TextEncoder().encode(mapsText), off);
-  return out;
+  return profileBytes(used, mapsText, (put) => {
+    for (const s of picks) {
+      put(1 + (rnd() < 0.1 ? pick(4) : 0));
+      put(stacks[s].length);
+      for (const pc of stacks[s]) put(pc);
+    }
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
