@@ -113,7 +113,11 @@ export function makeSyntheticProfile(
  * A 64-bit little-endian gperftools profile: the header (period 250 µs), `bodyBytes` of records
  * written by `body` one slot at a time, the trailer and the maps text.
  */
-function profileBytes(bodyBytes: number, mapsText: string, body: (put: (v: number) => void) => void): Uint8Array {
+function profileBytes(
+  bodyBytes: number,
+  mapsText: string,
+  body: (put: (v: number) => void) => void,
+): Uint8Array {
   const text = new TextEncoder().encode(mapsText);
   const out = new Uint8Array(5 * 8 + bodyBytes + 3 * 8 + text.length);
   const dv = new DataView(out.buffer);
