@@ -712,7 +712,7 @@ async function benchDwarf(fresh: () => Promise<Page>): Promise<() => void> {
       `  drop → full call tree: with DWARF ${fmt(a)}, ELF symbols only ${fmt(b)}: DWARF adds ${fmt(a - b)} (target ≤ 2000 ms)  [per run: ${withDwarf.map((x) => x.ready.toFixed(0)).join(', ')} vs ${symbolsOnly.map((x) => x.ready.toFixed(0)).join(', ')}]`,
     );
     console.log(
-      `  worker fold (symbolize + fold): ${fmt(median(withDwarf.map((x) => x.fold)))} vs ${fmt(median(symbolsOnly.map((x) => x.fold)))}; ${lines} table rows in view are DWARF's (inlined functions, file:line); with DWARF ${mem(withDwarf)}; symbols only ${mem(symbolsOnly)}`,
+      `  worker parse / fold (symbolize + fold) / tree: ${fmt(median(withDwarf.map((x) => x.parse)))} / ${fmt(median(withDwarf.map((x) => x.fold)))} / ${fmt(median(withDwarf.map((x) => x.tree)))} vs ${fmt(median(symbolsOnly.map((x) => x.parse)))} / ${fmt(median(symbolsOnly.map((x) => x.fold)))} / ${fmt(median(symbolsOnly.map((x) => x.tree)))}; ${lines} table rows in view are DWARF's (inlined functions, file:line); with DWARF ${mem(withDwarf)}; symbols only ${mem(symbolsOnly)}`,
     );
   };
 }
