@@ -12,7 +12,7 @@ import { sampleTypeIndex, withSampleType } from '../core/formats/sample-types.ts
 import { mergeSides } from '../core/model/diff.ts';
 import { type LabelSummary, labelSummary, parseLabelFilter } from '../core/model/labels.ts';
 import { type SourceListing, sourceListing } from '../core/model/lines.ts';
-import { toDiffFoldedText, toFoldedText } from '../core/model/serialize.ts';
+import { foldedChunks, toDiffFoldedText } from '../core/model/serialize.ts';
 import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
 import { type Placement, parseBase } from '../core/symbols/placement.ts';
@@ -544,7 +544,8 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     case 'fold':
       for (const w of profile.meta.warnings)
         io.stderr(`flamelens: ${file}: warning: ${w.message}${where(w)}\n`);
-      io.stdout(toFoldedText(profile));
+      // Written as it is made: with DWARF's inline frames the text can be gigabytes.
+      foldedChunks(profile, [profile.stacks.weight], io.stdout);
       return 0;
     case 'info':
       io.stdout(`${JSON.stringify(infoJson(profile, loaded.symbols, loaded.labels), null, 2)}\n`);

@@ -4,23 +4,86 @@
 
 import type { FoldedProfile } from '../types.ts';
 
-/** Lines of `stack c1 c2 …` for weight columns over the same stacks, sorted; equal texts summed. */
-function foldedLines(p: FoldedProfile, columns: readonly Float64Array[]): string {
+const SEMI = 0x3b;
+
+/**
+ * How the texts of two stacks (frame names joined by `;`) compare, as `<` on the joined strings
+ * would, without joining them: a profile with DWARF's inline frames can have gigabytes of such text.
+ */
+function compareStackTexts(p: FoldedProfile, a: number, b: number): number {
   const { start, frames } = p.stacks;
   const names = p.frames.name;
-  const sums = new Map<string, number[]>();
-  for (let s = 0; s < p.stacks.count; s++) {
-    const parts: string[] = [];
-    for (let k = start[s]; k < start[s + 1]; k++) parts.push(names[frames[k]]);
-    const line = parts.join(';');
-    let sum = sums.get(line);
-    if (!sum) sums.set(line, (sum = columns.map(() => 0)));
-    for (let c = 0; c < columns.length; c++) sum[c] += columns[c][s];
+  const ia = start[a];
+  const ib = start[b];
+  const na = start[a + 1] - ia;
+  const nb = start[b + 1] - ib;
+  for (let i = 0; i < na && i < nb; i++) {
+    const fa = frames[ia + i];
+    const fb = frames[ib + i];
+    if (fa === fb) continue;
+    const x = names[fa];
+    const y = names[fb];
+    if (x === y) continue;
+    const m = Math.min(x.length, y.length);
+    let k = 0;
+    while (k < m && x.charCodeAt(k) === y.charCodeAt(k)) k++;
+    if (k < m) return x.charCodeAt(k) - y.charCodeAt(k);
+    // One name is a prefix of the other: what follows it is `;` or the end of its text.
+    const d =
+      x.length < y.length
+        ? (i + 1 < na ? SEMI : -1) - y.charCodeAt(k)
+        : x.charCodeAt(k) - (i + 1 < nb ? SEMI : -1);
+    if (d !== 0) return d;
+    // A name with `;` in it: compare the joined texts themselves.
+    const ta = stackText(p, a);
+    const tb = stackText(p, b);
+    return ta < tb ? -1 : ta > tb ? 1 : 0;
   }
-  const lines = [...sums.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return na - nb;
+}
+
+function stackText(p: FoldedProfile, s: number): string {
+  const { start, frames } = p.stacks;
+  const parts: string[] = [];
+  for (let k = start[s]; k < start[s + 1]; k++) parts.push(p.frames.name[frames[k]]);
+  return parts.join(';');
+}
+
+/**
+ * `stack c1 c2 …` lines for weight columns over the same stacks, sorted, stacks with equal texts
+ * summed, handed to `emit` about `chunk` characters at a time (never the whole text at once).
+ */
+export function foldedChunks(
+  p: FoldedProfile,
+  columns: readonly Float64Array[],
+  emit: (text: string) => void,
+  chunk = 1 << 20,
+): void {
+  const n = p.stacks.count;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareStackTexts(p, a, b) || a - b);
   let out = '';
-  for (const line of lines) out += `${line} ${sums.get(line)!.join(' ')}\n`;
-  return out;
+  const sums = columns.map(() => 0);
+  for (let i = 0; i < n; ) {
+    const s = order[i];
+    for (let c = 0; c < columns.length; c++) sums[c] = 0;
+    let j = i;
+    for (; j < n && (j === i || compareStackTexts(p, s, order[j]) === 0); j++)
+      for (let c = 0; c < columns.length; c++) sums[c] += columns[c][order[j]];
+    out += `${stackText(p, s)} ${sums.join(' ')}\n`;
+    if (out.length >= chunk) {
+      emit(out);
+      out = '';
+    }
+    i = j;
+  }
+  if (out !== '') emit(out);
+}
+
+/** Lines of `stack c1 c2 …` for weight columns over the same stacks, sorted; equal texts summed. */
+function foldedLines(p: FoldedProfile, columns: readonly Float64Array[]): string {
+  const parts: string[] = [];
+  foldedChunks(p, columns, (t) => parts.push(t));
+  return parts.join('');
 }
 
 /** Folded-stack lines, sorted, each ending in a newline. Stacks whose text is equal are summed. */
