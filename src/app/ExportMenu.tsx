@@ -81,8 +81,8 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
       switch (kind) {
         case 'folded': {
           // The stacks stay in the worker: it writes the text.
-          const text = await foldedText();
-          downloadBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), `${base}.folded.txt`);
+          const parts = await foldedText();
+          downloadBlob(new Blob(parts, { type: 'text/plain;charset=utf-8' }), `${base}.folded.txt`);
           break;
         }
         case 'pprof': {

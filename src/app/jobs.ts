@@ -402,7 +402,7 @@ export async function showSandwichOf(name: string): Promise<void> {
 }
 
 /** Folded text of the shown view (through the zoomed frame, if any), from the worker. */
-export function foldedText(): Promise<string> {
+export function foldedText(): Promise<string[]> {
   const { analysis, focusNode } = get();
   const path =
     analysis && focusNode > 0 && focusNode < analysis.tree.count ? pathToNode(analysis.tree, focusNode) : [];

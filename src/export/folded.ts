@@ -1,6 +1,6 @@
 // Folded stacks of the current view, through the one serializer (core/model/serialize.ts).
 
-import { toFoldedText } from '../core/model/serialize';
+import { foldedChunks } from '../core/model/serialize';
 import type { FoldedProfile } from '../core/types';
 
 /** The ids of the stacks that begin with a root-first frame path. */
@@ -41,7 +41,25 @@ export function stacksThrough(
   return { ...p, stacks: { count: keep.length, start: nStart, frames: nFrames, weight: nWeight } };
 }
 
-/** `root;…;leaf COUNT` lines of the whole profile, or of the stacks through a frame-id path. */
+/**
+ * `root;…;leaf COUNT` lines of the whole profile, or of the stacks through a frame-id path, in
+ * parts of about a megabyte (a view with DWARF's inline frames can have gigabytes of text: more
+ * than one string holds). `columns`: other weights over the same stacks (a comparison's two sides).
+ */
+export function foldedPartsThrough(
+  profile: FoldedProfile,
+  path: readonly number[],
+  columns?: readonly Float64Array[],
+): string[] {
+  const keep = path.length > 0 ? keptStacks(profile, path) : null;
+  const p = keep ? stacksThrough(profile, path, keep) : profile;
+  const cols = columns ?? [profile.stacks.weight];
+  const parts: string[] = [];
+  foldedChunks(p, keep ? cols.map((w) => Float64Array.from(keep, (s) => w[s])) : cols, (t) => parts.push(t));
+  return parts;
+}
+
+/** The same as one string. */
 export function foldedTextThrough(profile: FoldedProfile, path: readonly number[]): string {
-  return toFoldedText(stacksThrough(profile, path));
+  return foldedPartsThrough(profile, path).join('');
 }

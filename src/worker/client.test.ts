@@ -47,8 +47,12 @@ describe('ProfileWorkerClient faults', () => {
     expect(workers[0].terminated).toBe(true);
     const next = c.foldedText([]);
     expect(workers).toHaveLength(2);
-    workers[1].reply({ type: 'result', id: workers[1].sent[0].id, reply: { kind: 'text', text: 'a 1\n' } });
-    await expect(next).resolves.toBe('a 1\n');
+    workers[1].reply({
+      type: 'result',
+      id: workers[1].sent[0].id,
+      reply: { kind: 'text', parts: ['a 1\n'] },
+    });
+    await expect(next).resolves.toEqual(['a 1\n']);
   });
 
   it('a worker that stays silent past the watchdog is replaced, and says so', async () => {

@@ -212,11 +212,11 @@ export class ProfileWorkerClient {
     return r.result;
   }
 
-  /** Folded text of the shown view, or of its stacks through a frame-id path. */
-  async foldedText(path: number[]): Promise<string> {
+  /** Folded text of the shown view, or of its stacks through a frame-id path, in parts. */
+  async foldedText(path: number[]): Promise<string[]> {
     const r = await this.send({ type: 'folded', id: 0, path }, []);
     if (r.kind !== 'text') throw new WorkerFailure('unexpected reply from the worker');
-    return r.text;
+    return r.parts;
   }
 
   /** Where a function spends its samples, per source line and per address. */

@@ -65,7 +65,7 @@ async function handle(msg: ToWorker): Promise<void> {
     if (msg.type === 'search') {
       reply = { kind: 'search', result: session.search(msg.query) };
     } else if (msg.type === 'folded') {
-      reply = { kind: 'text', text: session.foldedText(msg.path) };
+      reply = { kind: 'text', parts: session.foldedParts(msg.path) };
     } else if (msg.type === 'source') {
       reply = { kind: 'source', result: session.source(msg.name) };
     } else if (msg.type === 'proto') {

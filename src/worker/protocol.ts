@@ -93,7 +93,7 @@ export type ToWorker =
 export type Reply =
   | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null } }
   | { kind: 'search'; result: SearchReply }
-  | { kind: 'text'; text: string }
+  | { kind: 'text'; parts: string[] }
   | { kind: 'bytes'; bytes: Uint8Array }
   | { kind: 'source'; result: SourceReply };
 

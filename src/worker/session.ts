@@ -10,7 +10,6 @@ import type { FrameGranularity } from '../core/model/fold';
 import { type LabelSummary, labelSummary } from '../core/model/labels';
 import { matchSources, sourceListing } from '../core/model/lines';
 import { type SearchResult, searchProfile } from '../core/model/search';
-import { toDiffFoldedText } from '../core/model/serialize';
 import {
   type Analysis,
   analyze,
@@ -34,7 +33,7 @@ import { type Placement, parseBase } from '../core/symbols/placement';
 import type { DroppedFile } from '../core/symbols/symbolize';
 import { type FoldedProfile, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
-import { foldedTextThrough, keptStacks, stacksThrough } from '../export/folded';
+import { foldedPartsThrough } from '../export/folded';
 import type { SourceReply } from './protocol';
 
 export interface SessionResult {
@@ -252,19 +251,18 @@ export class WorkerSession {
 
   /** `root;…;leaf COUNT` lines of the shown view, or of its stacks through a frame-id path. */
   foldedText(path: readonly number[]): string {
+    return this.foldedParts(path).join('');
+  }
+
+  /** The same text in parts of about a megabyte (it can be more than one string holds). */
+  foldedParts(path: readonly number[]): string[] {
     if (!this.current) throw noProfile();
     if (this.view.mode === 'diff' && this.baseFolded && this.base) {
       // Both sides' counts per stack, as difffolded.pl writes them.
       const merged = mergeSides(derive(this.base, this.view).graph, derive(this.baseFolded, this.view).graph);
-      const keep = path.length > 0 ? keptStacks(merged.profile, path) : null;
-      const column = (w: Float64Array) => (keep ? Float64Array.from(keep, (s) => w[s]) : w);
-      return toDiffFoldedText({
-        profile: keep ? stacksThrough(merged.profile, path, keep) : merged.profile,
-        base: column(merged.base),
-        comp: column(merged.comp),
-      });
+      return foldedPartsThrough(merged.profile, path, [merged.base, merged.comp]);
     }
-    return foldedTextThrough(this.current, path);
+    return foldedPartsThrough(this.current, path);
   }
 
   /**
