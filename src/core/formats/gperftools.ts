@@ -372,15 +372,15 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
   };
 }
 
-/**
- * The second phase of parsing: interns every PC of the scanned records into unique locations
- * (the parser's cost: 13M PCs in a 100 MB file).
- */
 /** Many short records: merged by stack before interning, and no preview (the parse is as quick). */
 export function manyShortRecords(scan: GperftoolsScan, minRecords = DEDUPE_MIN_RECORDS): boolean {
   return scan.recordCount >= minRecords && scan.totalPcs < scan.recordCount * DEDUPE_MAX_MEAN_PCS;
 }
 
+/**
+ * The second phase of parsing: interns every PC of the scanned records into unique locations
+ * (the parser's cost: 13M PCs in a 100 MB file), many short records merged by stack first.
+ */
 export function internGperftools(scan: GperftoolsScan, opts: ParseOptions = {}): RawProfile {
   const n = scan.recordCount;
   const dedupe = manyShortRecords(scan, opts.dedupeMinRecords);
@@ -443,10 +443,11 @@ function distinctRecords(scan: GperftoolsScan): { records: Uint32Array; weight: 
   let table = new Int32Array(mask + 1).fill(-1); // distinct index
   const records = new Uint32Array(n);
   const weight = new Float64Array(n);
-  let hashes = new Int32Array(1 << 13);
-  let start = new Uint32Array((1 << 13) + 1);
-  let copy = new Uint32Array(1 << 16);
-  let used = 0;
+  // Per distinct stack: its hash, and where its words start in `copy`.
+  const hashes = new U32Builder(1 << 13);
+  const start = new U32Builder(1 << 13);
+  const copy = new U32Builder(1 << 16);
+  start.push(0);
   let count = 0;
   for (let r = 0; r < n; r++) {
     const from = pcStart[r] * per;
@@ -460,15 +461,18 @@ function distinctRecords(scan: GperftoolsScan): { records: Uint32Array; weight: 
     }
     h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
     h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    h ^= h >>> 16;
+    h = (h ^ (h >>> 16)) >>> 0;
     let slot = h & mask;
+    const hs = hashes.data;
+    const st = start.data;
+    const cp = copy.data;
     for (;;) {
       const i = table[slot];
       if (i === -1) break;
-      if (hashes[i] === h && start[i + 1] - start[i] === len) {
-        const at = start[i];
+      if (hs[i] === h && st[i + 1] - st[i] === len) {
+        const at = st[i];
         let k = 0;
-        while (k < len && copy[at + k] === w[from + k]) k++;
+        while (k < len && cp[at + k] === w[from + k]) k++;
         if (k === len) break;
       }
       slot = (slot + 1) & mask;
@@ -479,21 +483,11 @@ function distinctRecords(scan: GperftoolsScan): { records: Uint32Array; weight: 
       continue;
     }
     // A new stack: its words, hash and slot.
-    if (count + 1 >= hashes.length) {
-      hashes = grownI32(hashes, hashes.length * 2);
-      const s2 = new Uint32Array(hashes.length + 1);
-      s2.set(start);
-      start = s2;
-    }
-    if (used + len > copy.length) {
-      const c2 = new Uint32Array(Math.max(copy.length * 2, used + len));
-      c2.set(copy.subarray(0, used));
-      copy = c2;
-    }
-    copy.set(w.subarray(from, from + len), used);
-    used += len;
-    start[count + 1] = used;
-    hashes[count] = h;
+    if (copy.length + len > copy.data.length) copy.grow(copy.length + len);
+    copy.data.set(w.subarray(from, from + len), copy.length);
+    copy.length += len;
+    start.push(copy.length);
+    hashes.push(h);
     table[slot] = count;
     records[count] = r;
     weight[count] = scan.weight[r];
@@ -503,19 +497,13 @@ function distinctRecords(scan: GperftoolsScan): { records: Uint32Array; weight: 
       mask = mask * 2 + 1;
       table = new Int32Array(mask + 1).fill(-1);
       for (let i = 0; i < count; i++) {
-        let t = hashes[i] & mask;
+        let t = hashes.data[i] & mask;
         while (table[t] !== -1) t = (t + 1) & mask;
         table[t] = i;
       }
     }
   }
   return { records: records.slice(0, count), weight: weight.slice(0, count) };
-}
-
-function grownI32(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }
 
 /** Parses a gperftools CPU profile. Throws ProfileError when nothing usable is found. */
