@@ -152,8 +152,9 @@ describe('flamelens fold --granularity lines|addresses and list', () => {
 });
 
 // perl google-pprof --lines --text of a non-PIE build of the same program (for PIE binaries it
-// prints ??:0): its rows pair an inlined function's name with another frame's line (docs/dwarf.md),
-// so the comparison is of self samples per file:line, every line of the program and of libc.
+// prints ??:0): it names frames through one addr2line process, whose names depend on the order of
+// the addresses (docs/dwarf.md), so the comparison is of self samples per file:line, every line of
+// the program and of libc.
 describe('line-level self totals against google-pprof --lines', () => {
   it('inlinenp: self per file:line equals perl pprof’s flat column, line by line', async () => {
     const { runCli } = await import('./helpers/cli');
