@@ -4,23 +4,18 @@
 // DWARF index), what DWARF adds, and peak memory. Names stay mangled: demangling costs the same
 // either way and is not DWARF's.
 //
-//   npx tsx bench/dwarf.ts [BINARY] [ADDRESSES]   default bench/out/dwarf/dwarf-bench (built by
-//                                                 gen-dwarf.ts when missing), 50000
+//   npx tsx bench/dwarf.ts [BINARY] [ADDRESSES]   default gen-dwarf.ts's cached binary (built
+//                                                 when missing), 50000
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readElf } from '../src/core/symbols/elf';
 import { symbolizerFromFiles } from '../src/core/symbols/symbolize';
 import type { Mapping } from '../src/core/types';
 import { prng } from '../test/helpers/prng';
-import { generateDwarfBench } from './gen-dwarf';
+import { ensureDwarfBench } from './gen-dwarf';
 
-const BIN = process.argv[2] ?? 'bench/out/dwarf/dwarf-bench';
+const BIN = process.argv[2] ?? (await ensureDwarfBench()).bin;
 const N = Number(process.argv[3] ?? 50_000);
-
-if (!existsSync(BIN)) {
-  console.log(`${BIN} missing: generating it (a few minutes)…`);
-  await generateDwarfBench('bench/out/dwarf', 4);
-}
 const bytes = new Uint8Array(readFileSync(BIN));
 const elf = readElf(bytes, 'dwarf-bench');
 let debugBytes = 0;

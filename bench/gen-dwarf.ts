@@ -7,13 +7,19 @@
 // -fdebug-prefix-map keeps the output directory out of the DWARF, so the same compiler gives the
 // same binary. Not committed (bench/out/ is ignored).
 //
-//   npx tsx bench/gen-dwarf.ts [OUT_DIR] [TUS]      default bench/out/dwarf, 4
+// `ensureDwarfBench` keeps the build in bench/out/dwarf-v<GENERATOR_VERSION>-<TUS>tu with a stamp
+// (generator version, units, compiler): later runs reuse it, a new generator version or compiler
+// builds afresh. Bump GENERATOR_VERSION whenever the sources or flags change.
+//
+//   npx tsx bench/gen-dwarf.ts [TUS]      default 4: builds (or finds) the cached binary
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+/** The version of what this file generates: part of the cache's directory name. */
+export const GENERATOR_VERSION = 1;
 const STRUCTS = 1500;
 const FUNCS = 300;
 const TYPES = ['int', 'unsigned long', 'double', 'char', 'std::string', 'short', 'float', 'std::vector<int>'];
@@ -99,15 +105,48 @@ export async function generateDwarfBench(outDir: string, tus: number): Promise<s
   return bin;
 }
 
+function compilerVersion(): string {
+  const r = spawnSync('g++', ['--version'], { encoding: 'utf8' });
+  return (r.stdout ?? '').split('\n')[0] ?? '';
+}
+
+/** The cache directory of a build with `tus` units, under `outRoot`. */
+export function dwarfBenchDir(outRoot = 'bench/out', tus = 4): string {
+  return join(outRoot, `dwarf-v${GENERATOR_VERSION}-${tus}tu`);
+}
+
+/**
+ * The large -g binary, built once into dwarfBenchDir: reused while its stamp (generator version,
+ * units, compiler) matches, else built afresh (its objects removed first). The stamp is written
+ * after a successful link, so an interrupted build is redone.
+ */
+export async function ensureDwarfBench(
+  outRoot = 'bench/out',
+  tus = 4,
+  log: (m: string) => void = console.log,
+): Promise<{ dir: string; bin: string; built: boolean }> {
+  const dir = dwarfBenchDir(outRoot, tus);
+  const bin = join(dir, 'dwarf-bench');
+  const stamp = JSON.stringify({ version: GENERATOR_VERSION, tus, compiler: compilerVersion() });
+  const stampFile = join(dir, 'stamp.json');
+  if (existsSync(bin) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp)
+    return { dir, bin, built: false };
+  log(`building ${bin} (a large -g C++ program, ${tus} units; a few minutes, once) …`);
+  if (existsSync(dir))
+    for (const f of readdirSync(dir)) if (f.endsWith('.o') || f === 'stamp.json') rmSync(join(dir, f));
+  await generateDwarfBench(dir, tus);
+  writeFileSync(stampFile, stamp);
+  return { dir, bin, built: true };
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const out = process.argv[2] ?? 'bench/out/dwarf';
-  const tus = Number(process.argv[3] ?? 4);
+  const tus = Number(process.argv[2] ?? 4);
   const t0 = performance.now();
-  const bin = await generateDwarfBench(out, tus);
+  const { bin, built } = await ensureDwarfBench('bench/out', tus);
   const sizes = spawnSync('size', ['-A', bin], { encoding: 'utf8' }).stdout;
   let debug = 0;
   for (const m of sizes.matchAll(/^(\.debug_\w+)\s+(\d+)/gm)) debug += Number(m[2]);
   console.log(
-    `${bin}: ${(debug / 1e6).toFixed(1)} MB of .debug_* in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    `${bin}: ${(debug / 1e6).toFixed(1)} MB of .debug_*${built ? ` in ${((performance.now() - t0) / 1000).toFixed(0)} s` : ' (cached)'}`,
   );
 }

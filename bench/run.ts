@@ -25,11 +25,14 @@
 //                           first paint, full call tree, peak renderer RSS, the baseline; a
 //                           fresh page per run
 //   dwarf                   DWARF lines and inlines against a large -g binary (gen-dwarf.ts, ~100 MB
-//                           of .debug_*, built once into bench/out/dwarf, ~4 min): the 100 MB
-//                           profile (its functions spread over that binary's code) opened at
-//                           BENCH_DWARF_GRAN (functions: inlined functions as frames; or lines)
-//                           with the binary vs with its --strip-debug copy (ELF
-//                           symbols only), each run paired: drop → full tree, the difference
+//                           of .debug_*, built once into bench/out/dwarf-v<VERSION>-4tu, ~4 min,
+//                           reused while the generator version and compiler are the same): the
+//                           100 MB profile (its functions spread over that binary's code; first
+//                           checked in node: every sampled address of the binary gets file:line
+//                           from DWARF) opened at BENCH_DWARF_GRAN (default lines; functions:
+//                           inlined functions as frames; or both, `lines,functions`) with the
+//                           binary vs with its --strip-debug copy (ELF symbols only), the same
+//                           granularity, each run paired: drop → full tree, the difference
 //                           (target ≤ 2 s), peak RSS
 //   short                   the other gperftools shape: ~1.2M short records over 100k distinct
 //                           stacks and 50k PCs (gen-synthetic.ts makeShortRecordsProfile): drop →
@@ -65,9 +68,10 @@ import { dirname, join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { gzipSync } from 'fflate';
 import { CHROMIUM_ARGS, chromiumPath, NO_BROWSER_MESSAGE } from '../e2e/browser';
+import { parse, symbolize } from '../src/core/pipeline';
 import { readElf } from '../src/core/symbols/elf';
 import { floorWalk, splitLines } from './floors';
-import { generateDwarfBench } from './gen-dwarf';
+import { dwarfBenchDir, ensureDwarfBench } from './gen-dwarf';
 import { benchElfOptions, makeSyntheticElf } from './gen-elf';
 import { makeSyntheticPerfScript } from './gen-perf';
 import { makeSyntheticPprof } from './gen-pprof';
@@ -113,10 +117,18 @@ const PROFILE_B = `${OUT}/synthetic-${MB}mb-b.prof`;
 const PPROF = `${OUT}/synthetic-${MB}mb.pb.gz`;
 const PERF = `${OUT}/synthetic-${MB}mb.perf.txt`;
 const SHORT = `${OUT}/synthetic-${MB}mb-short.prof`;
-const DWARF_DIR = `${OUT}/dwarf`;
-/** BENCH_DWARF_GRAN: functions (the default view: inlined functions as frames) or lines. */
-const DWARF_GRAN = process.env.BENCH_DWARF_GRAN ?? 'functions';
-const DWARF_PROFILE = `${OUT}/synthetic-${MB}mb-dwarf.prof`;
+/** gen-dwarf.ts's cache: the -g binary and what is derived from it, keyed by its version. */
+const DWARF_DIR = dwarfBenchDir(OUT, 4);
+/** BENCH_DWARF_GRAN: lines (`function file:line` frames), functions (inlined functions as frames), or both. */
+const DWARF_GRANS = (process.env.BENCH_DWARF_GRAN ?? 'lines').split(',').map((g) => g.trim());
+for (const g of DWARF_GRANS) {
+  if (g !== 'lines' && g !== 'functions') {
+    console.error(`BENCH_DWARF_GRAN: lines or functions, not ${g}`);
+    process.exit(2);
+  }
+}
+/** The profile over the binary's code (depends on the binary: kept with it). */
+const DWARF_PROFILE = `${DWARF_DIR}/synthetic-${MB}mb.prof`;
 /** The -g binary and its --strip-debug copy, each named like the profile's mapping (`bench`). */
 const DWARF_BIN = `${DWARF_DIR}/with-debug/bench`;
 const NODEBUG_BIN = `${DWARF_DIR}/symbols-only/bench`;
@@ -669,32 +681,74 @@ async function benchOpen(fresh: () => Promise<Page>): Promise<() => void> {
   };
 }
 
+/**
+ * In node, before the browser: the profile's addresses in the binary's mapping, how many the -g
+ * binary gives file:line (DWARF: lookupFrames) and inline frames for, how many its stripped copy
+ * names. Throws unless DWARF answers (nearly) every one: else the bench would time nothing.
+ */
+function dwarfCoverage(): string {
+  const raw = parse(new Uint8Array(readFileSync(DWARF_PROFILE)), 'bench.prof').raw;
+  const withDebug = symbolize(raw, [{ name: 'bench', bytes: new Uint8Array(readFileSync(DWARF_BIN)) }], {
+    mangled: true,
+  })!.symbolizer;
+  const stripped = symbolize(raw, [{ name: 'bench', bytes: new Uint8Array(readFileSync(NODEBUG_BIN)) }], {
+    mangled: true,
+  })!.symbolizer;
+  const map = raw.meta.mappings.find((m) => m.path.endsWith('/bench'));
+  if (!map) throw new Error(`${DWARF_PROFILE}: no mapping of bench`);
+  let inBin = 0;
+  let withLines = 0;
+  let frames = 0;
+  let named = 0;
+  let namedWithLines = 0;
+  const { addrHi, addrLo, hasAddr, count } = raw.locations;
+  for (let i = 0; i < count; i++) {
+    if (!hasAddr[i]) continue;
+    const a = (BigInt(addrHi[i]) << 32n) | BigInt(addrLo[i]);
+    if (a < map.start || a >= map.end) continue;
+    inBin++;
+    const f = withDebug.lookupFrames!(addrHi[i], addrLo[i]);
+    const lines = f?.some((x) => x.line !== undefined) ?? false;
+    if (lines) {
+      withLines++;
+      frames += f!.length;
+    }
+    if (stripped.lookup(addrHi[i], addrLo[i]) !== null) {
+      named++;
+      if (lines) namedWithLines++;
+    }
+  }
+  // The synthetic sites are spread over the code without regard to instructions: a few fall in
+  // the alignment padding between functions, which neither symbols nor DWARF cover.
+  if (named < inBin * 0.9 || namedWithLines < named * 0.99)
+    throw new Error(
+      `of ${inBin} addresses in bench, the symbols name ${named} and DWARF gives file:line to ${namedWithLines} of those: the bench would not measure DWARF`,
+    );
+  return `${inBin} distinct addresses in bench: the stripped copy's symbols name ${named} (the others are padding between functions); DWARF gives file:line to ${withLines} (${namedWithLines} of the named; ${(frames / withLines).toFixed(1)} frames each, inlined included)`;
+}
+
 /** DWARF lines and inlines vs ELF symbols only: the same profile and binary, paired runs. */
-async function benchDwarf(fresh: () => Promise<Page>): Promise<() => void> {
+async function benchDwarf(fresh: () => Promise<Page>, gran: string, coverage: string): Promise<() => void> {
   const withDwarf: Open[] = [];
   const symbolsOnly: Open[] = [];
-  let lines = 0;
+  let rows = 0;
   const openWith = async (bin: string, into: Open[]) => {
     const page = await fresh();
-    into.push(
-      await openInApp(page, [DWARF_PROFILE, bin], DWARF_GRAN === 'functions' ? '' : `#gran=${DWARF_GRAN}`),
-    );
+    into.push(await openInApp(page, [DWARF_PROFILE, bin], gran === 'functions' ? '' : `#gran=${gran}`));
     const ok = await page.locator('section[aria-label="Symbols"] li.ok').allInnerTexts();
     if (!ok.some((t) => t.includes('from bench')))
       throw new Error(`the binary did not symbolize the profile (Symbols panel: ${JSON.stringify(ok)})`);
-    if (bin === DWARF_BIN) {
-      // Inlined functions as frames: `deep<N>` exists only in DWARF (or, at lines
-      // granularity, frames named `function tuN.cpp:LINE`).
-      await page.getByPlaceholder('Filter functions').fill(DWARF_GRAN === 'lines' ? '.cpp:' : 'deep');
-      await page
-        .locator('.ftable tbody td.fn')
-        .first()
-        .waitFor({ timeout: 10_000 })
-        .catch(() => {
-          throw new Error('no DWARF frames in the table');
-        });
-      lines = await page.locator('.ftable tbody td.fn').count();
-    }
+    // Frames only DWARF gives: inlined `deep<N>`, or at lines granularity `function tuN.cpp:LINE`.
+    await page.getByPlaceholder('Filter functions').fill(gran === 'lines' ? '.cpp:' : 'deep');
+    const found = await page
+      .locator('.ftable tbody td.fn')
+      .first()
+      .waitFor({ timeout: bin === DWARF_BIN ? 10_000 : 2_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (found !== (bin === DWARF_BIN))
+      throw new Error(bin === DWARF_BIN ? 'no DWARF frames in the table' : 'DWARF frames without DWARF');
+    if (found) rows = await page.locator('.ftable tbody td.fn').count();
   };
   for (let r = 0; r < RUNS; r++) {
     if (r % 2) await openWith(DWARF_BIN, withDwarf);
@@ -705,14 +759,17 @@ async function benchDwarf(fresh: () => Promise<Page>): Promise<() => void> {
     const debugMB = statSync(DWARF_BIN).size / 1048576;
     const a = median(withDwarf.map((x) => x.ready));
     const b = median(symbolsOnly.map((x) => x.ready));
+    const stages = (xs: Open[]) =>
+      `${fmt(median(xs.map((x) => x.parse)))} / ${fmt(median(xs.map((x) => x.fold)))} / ${fmt(median(xs.map((x) => x.tree)))}`;
     console.log(
-      `dwarf: ${DWARF_PROFILE} (${(statSync(DWARF_PROFILE).size / 1048576).toFixed(0)} MB) at granularity ${DWARF_GRAN} with bench/out/dwarf's -g binary (${debugMB.toFixed(0)} MB file), ${RUNS} runs, medians`,
+      `dwarf: ${DWARF_PROFILE} (${(statSync(DWARF_PROFILE).size / 1048576).toFixed(0)} MB) at granularity ${gran} with ${DWARF_DIR}'s -g binary (${debugMB.toFixed(0)} MB file) vs its --strip-debug copy, ${RUNS} runs, medians`,
     );
+    console.log(`  ${coverage}`);
     console.log(
       `  drop → full call tree: with DWARF ${fmt(a)}, ELF symbols only ${fmt(b)}: DWARF adds ${fmt(a - b)} (target ≤ 2000 ms)  [per run: ${withDwarf.map((x) => x.ready.toFixed(0)).join(', ')} vs ${symbolsOnly.map((x) => x.ready.toFixed(0)).join(', ')}]`,
     );
     console.log(
-      `  worker parse / fold (symbolize + fold) / tree: ${fmt(median(withDwarf.map((x) => x.parse)))} / ${fmt(median(withDwarf.map((x) => x.fold)))} / ${fmt(median(withDwarf.map((x) => x.tree)))} vs ${fmt(median(symbolsOnly.map((x) => x.parse)))} / ${fmt(median(symbolsOnly.map((x) => x.fold)))} / ${fmt(median(symbolsOnly.map((x) => x.tree)))}; ${lines} table rows in view are DWARF's (inlined functions, file:line); with DWARF ${mem(withDwarf)}; symbols only ${mem(symbolsOnly)}`,
+      `  worker parse / fold (symbolize + fold) / tree: ${stages(withDwarf)} vs ${stages(symbolsOnly)}; ${rows} table rows in view are DWARF's; with DWARF ${mem(withDwarf)}; symbols only ${mem(symbolsOnly)}`,
     );
   };
 }
@@ -796,15 +853,17 @@ async function main() {
     console.log(`generating ${PPROF} …`);
     writeFileSync(PPROF, gzipSync(makeSyntheticPprof(Math.round(MB * 1e6), 1), { level: 6 }));
   }
-  if (ONLY.has('dwarf') && !existsSync(DWARF_PROFILE)) {
-    if (!existsSync(`${DWARF_DIR}/dwarf-bench`)) {
-      console.log(`building ${DWARF_DIR}/dwarf-bench (a large -g C++ program; a few minutes, once) …`);
-      await generateDwarfBench(DWARF_DIR, 4);
+  let dwarfCovered = '';
+  if (ONLY.has('dwarf')) {
+    const { bin, built } = await ensureDwarfBench(OUT, 4);
+    if (built || !existsSync(DWARF_BIN) || !existsSync(NODEBUG_BIN)) {
+      mkdirSync(dirname(DWARF_BIN), { recursive: true });
+      mkdirSync(dirname(NODEBUG_BIN), { recursive: true });
+      copyFileSync(bin, DWARF_BIN);
+      execSync(`objcopy --strip-debug ${bin} ${NODEBUG_BIN}`);
     }
-    mkdirSync(dirname(DWARF_BIN), { recursive: true });
-    mkdirSync(dirname(NODEBUG_BIN), { recursive: true });
-    copyFileSync(`${DWARF_DIR}/dwarf-bench`, DWARF_BIN);
-    execSync(`objcopy --strip-debug ${DWARF_DIR}/dwarf-bench ${NODEBUG_BIN}`);
+  }
+  if (ONLY.has('dwarf') && !existsSync(DWARF_PROFILE)) {
     // The profile's main-binary functions spread over the -g binary's code (mapped at file
     // offset 0x1000, as the synthetic profile's maps say).
     const elf = readElf(new Uint8Array(readFileSync(DWARF_BIN)), 'bench');
@@ -812,6 +871,10 @@ async function main() {
     const textSize = Math.min(0x400000, text.offset + text.filesz - 0x1000);
     console.log(`generating ${DWARF_PROFILE} (over ${textSize} bytes of code) …`);
     writeLarge(DWARF_PROFILE, makeSyntheticProfile(MB * 1024 * 1024, 42, undefined, textSize));
+  }
+  if (ONLY.has('dwarf')) {
+    dwarfCovered = dwarfCoverage();
+    console.log(`dwarf: ${dwarfCovered}`);
   }
   if (ONLY.has('short') && !existsSync(SHORT)) {
     console.log(`generating ${SHORT} …`);
@@ -880,7 +943,8 @@ async function main() {
         ),
       );
     if (ONLY.has('open')) reports.push(await benchOpen(fresh));
-    if (ONLY.has('dwarf')) reports.push(await benchDwarf(fresh));
+    if (ONLY.has('dwarf'))
+      for (const g of DWARF_GRANS) reports.push(await benchDwarf(fresh, g, dwarfCovered));
     if (ONLY.has('short'))
       reports.push(
         await benchFormat(

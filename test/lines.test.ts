@@ -152,8 +152,9 @@ describe('flamelens fold --granularity lines|addresses and list', () => {
 });
 
 // perl google-pprof --lines --text of a non-PIE build of the same program (for PIE binaries it
-// prints ??:0): its rows pair an inlined function's name with another frame's line (docs/dwarf.md),
-// so the comparison is of self samples per file:line, every line of the program and of libc.
+// prints ??:0): it names frames through one addr2line process, whose names depend on the order of
+// the addresses (docs/dwarf.md), so the comparison is of self samples per file:line, every line of
+// the program and of libc.
 describe('line-level self totals against google-pprof --lines', () => {
   it('inlinenp: self per file:line equals perl pprof’s flat column, line by line', async () => {
     const { runCli } = await import('./helpers/cli');
@@ -186,4 +187,83 @@ describe('line-level self totals against google-pprof --lines', () => {
     expect(perl.size).toBeGreaterThan(10);
     expect(new Map([...ours].filter(([, n]) => n > 0))).toEqual(perl);
   });
+});
+
+// lines_ref.py's check (../shared/checks), stated on committed fixtures: for the corpus's two C++
+// programs, every sample's stack of `function file:line` frames from `fold --granularity lines`
+// equals the one built from binutils' inline chains, each address asked of its own addr2line
+// process (test/fixtures/dwarf/corpus-*; lines_ref.py's single process answers depend on the
+// order of the addresses: docs/dwarf.md). Exact: mangled names, whole paths, lines; by weight,
+// both the leaf frame (self) and the whole stack.
+describe('fold --granularity lines stacks equal addr2line asked per address', () => {
+  for (const name of ['cxx_demangle', 'cxx_demangle32']) {
+    it(`corpus ${name}: every stack and every leaf, by weight`, async () => {
+      const { runCli } = await import('./helpers/cli');
+      const prof = `test/fixtures/gperf/${name}.prof`;
+      // Mangled: addr2line's own names (the demangled comparison is dwarf.test.ts's).
+      const chains = new Map<string, string[]>();
+      const text = gunzipSync(readFileSync(`${DIR}/corpus-${name}.a2l-mangled.txt.gz`)).toString('utf8');
+      const addrs = readFileSync(`${DIR}/corpus-${name}.addrs.txt`, 'utf8').trim().split('\n');
+      const blocks = text.split(/^(?=0x[0-9a-f]+$)/m).filter((b) => b !== '');
+      expect(blocks).toHaveLength(addrs.length);
+      blocks.forEach((b, i) => {
+        const l = b.replace(/\n$/, '').split('\n');
+        const frames: string[] = [];
+        for (let k = 1; k + 1 < l.length; k += 2) {
+          const m = /^(.*):(\d+)(?: \(discriminator \d+\))?$/.exec(l[k + 1]);
+          // As lines_ref.py: frames with a name, a file and a line.
+          if (l[k] !== '??' && m && m[1] !== '??' && m[2] !== '0') frames.unshift(`${l[k]} ${m[1]}:${m[2]}`);
+        }
+        chains.set(BigInt(addrs[i].split(' ')[0]).toString(16), frames);
+      });
+      const want = { self: new Map<string, number>(), stacks: new Map<string, number>() };
+      const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
+      const p = parse(new Uint8Array(readFileSync(prof)), `${name}.prof`).raw;
+      const { stackStart, stackLocs, weight } = p.samples;
+      let inProgram = 0;
+      for (let s = 0; s < p.samples.count; s++) {
+        const seq: string[] = [];
+        for (let q = stackStart[s + 1] - 1; q >= stackStart[s]; q--) {
+          const loc = stackLocs[q];
+          let a = (BigInt(p.locations.addrHi[loc]) << 32n) | BigInt(p.locations.addrLo[loc]);
+          if (q > stackStart[s]) a -= 1n; // callers at PC − 1
+          const chain = chains.get(a.toString(16)) ?? [];
+          seq.push(...chain);
+          if (q === stackStart[s] && chain.length > 0) add(want.self, chain.at(-1)!, weight[s]);
+        }
+        if (seq.length > 0) {
+          add(want.stacks, seq.join(';'), weight[s]);
+          inProgram += weight[s];
+        }
+      }
+      const r = await runCli([
+        'fold',
+        prof,
+        '--binary',
+        `test/fixtures/gperf/bin/${name}`,
+        '--granularity',
+        'lines',
+        '--mangled',
+        '--full-names',
+      ]);
+      expect(r.code).toBe(0);
+      const got = { self: new Map<string, number>(), stacks: new Map<string, number>() };
+      for (const line of r.out.trim().split('\n')) {
+        const sp = line.lastIndexOf(' ');
+        const n = Number(line.slice(sp + 1));
+        const frames = line
+          .slice(0, sp)
+          .split(';')
+          .filter((f) => /^.* \S+:\d+$/.test(f));
+        if (frames.length === 0) continue;
+        add(got.stacks, frames.join(';'), n);
+        const leaf = line.slice(0, sp).split(';').at(-1)!;
+        if (frames.at(-1) === leaf) add(got.self, leaf, n);
+      }
+      expect(inProgram).toBeGreaterThan(100);
+      expect(want.stacks.size).toBeGreaterThan(10);
+      expect(got.self).toEqual(want.self);
+      expect(got.stacks).toEqual(want.stacks);
+    });
+  }
 });

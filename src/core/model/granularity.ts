@@ -23,7 +23,20 @@ export function symbolizerFor(
   names: FrameNames = 'full',
 ): Symbolizer | undefined {
   if (!s || g === 'functions') return s;
-  const nm = (n: string) => (names === 'short' ? shortFunctionName(n) : n);
+  // Each function's name comes back at every address of it (and of the functions inlined into
+  // it): shortened once per name.
+  const shortOf = new Map<string, string>();
+  const nm =
+    names === 'short'
+      ? (n: string) => {
+          let s = shortOf.get(n);
+          if (s === undefined) {
+            s = shortFunctionName(n);
+            shortOf.set(n, s);
+          }
+          return s;
+        }
+      : (n: string) => n;
   const common = { hasSymbolFile: s.hasSymbolFile?.bind(s) };
   if (g === 'lines') {
     return {
