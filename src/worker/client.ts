@@ -15,6 +15,7 @@ import type {
   WireAnalysis,
   WorkerView,
 } from './protocol';
+import { spawnWorker } from './spawn';
 
 type Progress = (phase: string, fraction: number) => void;
 type Preview = (a: PageAnalysis) => void;
@@ -50,9 +51,6 @@ export interface WorkerLike {
   onmessage: ((ev: MessageEvent<FromWorker>) => void) | null;
   onerror: ((ev: ErrorEvent) => void) | null;
 }
-
-const spawnWorker = (): WorkerLike =>
-  new Worker(new URL('./profile.worker.ts', import.meta.url), { type: 'module', name: 'flamelens' });
 
 interface Pending {
   resolve: (r: Reply) => void;
