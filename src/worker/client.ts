@@ -9,6 +9,7 @@ import type {
   Reply,
   SearchQuery,
   SearchReply,
+  SnapshotFile,
   SourceReply,
   ToWorker,
   ViewResult,
@@ -229,6 +230,13 @@ export class ProfileWorkerClient {
     const r = await this.send({ type: 'proto', id: 0 }, []);
     if (r.kind !== 'bytes') throw new WorkerFailure('unexpected reply from the worker');
     return r.bytes;
+  }
+
+  /** The open profile(s) with their symbols' names written in, as snapshot files (an HTML report's). */
+  async snapshots(): Promise<SnapshotFile[]> {
+    const r = await this.send({ type: 'snapshots', id: 0 }, []);
+    if (r.kind !== 'snapshots') throw new WorkerFailure('unexpected reply from the worker');
+    return r.files;
   }
 
   private async view(
