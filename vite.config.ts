@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { buildReportTemplate } from './vite.report.config';
+import { buildReportTemplate } from './vite.report.config.ts';
 
 /** Extensions the installed app registers itself for (manifest `file_handlers`). */
 const PROFILE_EXTENSIONS = ['.prof', '.pprof', '.cpu', '.dcpi', '.folded', '.collapsed', '.txt', '.gz'];
