@@ -138,6 +138,7 @@ export function parseSnapshot(bytes: Uint8Array): RawProfile {
     return out;
   };
   const raw = revive(header.raw) as RawProfile;
+  if (!isObject(raw)) throw bad('no profile');
   if (header.embedded !== undefined) raw.embeddedSymbols = embeddedOf(revive(header.embedded));
   checkRaw(raw);
   return raw;
@@ -241,6 +242,8 @@ function checkRaw(raw: RawProfile): void {
     'bad samples',
   );
   need(s.stackStart.length >= s.count + 1 && s.weight.length >= s.count, 'samples cut short');
+  const finite = (col: Float64Array) => col.subarray(0, s.count).every(Number.isFinite);
+  need(finite(s.weight), 'a sample value is not a number');
   need(s.stackStart[0] === 0 && s.stackStart[s.count] <= s.stackLocs.length, 'bad stacks');
   for (let i = 0; i < s.count; i++) need(s.stackStart[i] <= s.stackStart[i + 1], 'bad stacks');
   for (let i = 0; i < s.stackStart[s.count]; i++) need(s.stackLocs[i] < nLocs, 'stack location out of range');
