@@ -101,6 +101,8 @@ test('an HTML report opens from file:// offline with the same graph, table and v
   await expect(r.locator('.current-file')).toHaveText('cxx_demangle.prof');
   await expect(r.getByTestId('reset-zoom')).toBeVisible();
   await expect(r.getByRole('searchbox', { name: 'Search functions' })).toHaveValue('area');
+  // Its names were resolved when it was made: the granularity is fixed.
+  await expect(r.getByRole('combobox', { name: 'Granularity' })).toBeDisabled();
   expect(await picture(r)).toEqual(shown);
   // The same view in the URL, less the app's local id of the profile.
   expect(new URL(r.url()).hash).toBe(hash.replace(/local=[^&]*&/, ''));

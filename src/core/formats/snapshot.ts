@@ -87,7 +87,7 @@ export function writeSnapshot(raw: RawProfile): Uint8Array {
   arrays.forEach((a, i) => {
     out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), offsets[i]);
   });
-  return gzipSync(out, { level: 9 });
+  return gzipSync(out, { level: 6 });
 }
 
 const bad = (why: string): ProfileError => new ProfileError(`damaged Flamelens snapshot: ${why}`, FORMAT);
