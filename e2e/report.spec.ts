@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { startServer } from '../scripts/serve-subpath';
 import { FIXTURES, hoverName, paintedGraph, SHOTS } from './helpers';
 
 const DIST = process.env.FLAMELENS_DIST ?? 'dist';
@@ -107,6 +108,10 @@ test('an HTML report opens from file:// offline with the same graph, table and v
   // The same view in the URL, less the app's local id of the profile.
   expect(new URL(r.url()).hash).toBe(hash.replace(/local=[^&]*&/, ''));
   await r.screenshot({ path: `${SHOTS}/report.png` });
+  // A reload keeps the report and its view (now in the report's own URL).
+  await r.reload();
+  await expect(r.getByTestId('reset-zoom')).toBeVisible();
+  expect(await picture(r)).toEqual(shown);
 
   // Fully interactive: the sandwich of a function from the table, then back.
   await r.getByRole('table').locator('tbody tr td.fn', { hasText: 'Circle::area' }).first().dblclick();
@@ -184,4 +189,26 @@ test('a report is at most 1.5 × (the folded profile + the app bundle)', async (
   expect(folded).toBeGreaterThan(1_000_000);
   expect(ratio).toBeLessThanOrEqual(1.5);
   expect(readFileSync(join(DIST, 'report-template.html'), 'utf8')).toContain("connect-src 'none'");
+});
+
+test('the installed app makes a report offline: the service worker keeps the template', async ({
+  page,
+  context,
+}) => {
+  const srv = await startServer({ dir: DIST, prefix: '/flamelens/' });
+  try {
+    await page.goto(srv.url);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  } finally {
+    await srv.close();
+  }
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/tiny.prof`);
+  await paintedGraph(page);
+  const report = await exportAs(page, 'HTML report (.html)');
+  expect(report.name).toBe('tiny.report.html');
+  expect(readFileSync(report.path, 'utf8')).toContain('id="flamelens-report"');
+  await context.setOffline(false);
 });
