@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { buildReportTemplate } from './vite.report.config.ts';
 
 /** Extensions the installed app registers itself for (manifest `file_handlers`). */
 const PROFILE_EXTENSIONS = ['.prof', '.pprof', '.cpu', '.dcpi', '.folded', '.collapsed', '.txt', '.gz'];
@@ -17,12 +18,28 @@ function cspOnlyInBuild(): Plugin {
   };
 }
 
+/**
+ * dist/report-template.html: the single-file app that HTML reports are made from, built by its own
+ * vite build (vite.report.config.ts) and emitted with the app's files, so the service worker
+ * precaches it and the Export menu's "HTML report" works offline too.
+ */
+function reportTemplate(): Plugin {
+  return {
+    name: 'flamelens:report-template',
+    apply: 'build',
+    async generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'report-template.html', source: await buildReportTemplate() });
+    },
+  };
+}
+
 export default defineConfig({
   // Relative base: dist/ works from any sub-path of any static host.
   base: './',
   plugins: [
     react(),
     cspOnlyInBuild(),
+    reportTemplate(),
     VitePWA({
       // 'auto': registers the service worker with a generated registerSW.js file (no inline
       // script) until UpdatePrompt (virtual:pwa-register/react) is mounted, then leaves it to it.

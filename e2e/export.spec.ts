@@ -1,4 +1,5 @@
-// Export menu: folded stacks, PNG, SVG, CSV and pprof downloads of what is on screen.
+// Export menu: folded stacks, PNG, SVG, CSV and pprof downloads of what is on screen (the HTML
+// report: report.spec.ts).
 
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
@@ -32,7 +33,7 @@ const sumFolded = (text: string) =>
     .split('\n')
     .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 
-test('the Export menu offers five formats and closes with Escape', async ({ page }) => {
+test('the Export menu offers six formats and closes with Escape', async ({ page }) => {
   await openTiny(page);
   await page.getByRole('button', { name: 'Export' }).click();
   await expect(page.getByRole('menuitem')).toHaveText([
@@ -41,6 +42,7 @@ test('the Export menu offers five formats and closes with Escape', async ({ page
     'Flame graph (SVG)',
     'Function table (CSV)',
     'pprof profile (.pb.gz)',
+    'HTML report (.html)',
   ]);
   await expect(page.getByRole('menuitem').first()).toBeFocused();
   await page.keyboard.press('ArrowDown');

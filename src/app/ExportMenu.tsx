@@ -1,4 +1,5 @@
-// The "Export" toolbar menu: folded stacks, PNG, SVG and CSV of what is on screen, saved locally.
+// The "Export" toolbar menu: folded stacks, PNG, SVG, CSV and pprof of what is on screen, and an HTML
+// report (the app with the profile and the view in one file), saved locally.
 
 import { useEffect, useId, useRef, useState } from 'react';
 import { functionTableCsv } from '../export/csv';
@@ -10,7 +11,9 @@ import { useTableSort } from '../table/sortState';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import '../export/export-menu.css';
 import { foldedText, protoBytes } from './jobs';
+import { makeReport } from './report';
 import { useStore } from './store';
+import { viewOnScreen } from './useUrlState';
 
 export interface ExportMenuProps {
   analysis: Analysis;
@@ -20,18 +23,20 @@ export interface ExportMenuProps {
   focusNode: number;
 }
 
-type Kind = 'folded' | 'png' | 'svg' | 'csv' | 'pprof';
+type Kind = 'folded' | 'png' | 'svg' | 'csv' | 'pprof' | 'report';
 
 /**
  * `parsed`: needs the parsed profile, so not offered on a raw preview (functionsPending): it has no
- * function table yet, and the worker's stacks will not use its frame ids.
+ * function table yet, and the worker's stacks will not use its frame ids. `app`: needs the app's
+ * files (the report template), so not offered in a report.
  */
-const ITEMS: { kind: Kind; label: string; parsed?: true }[] = [
+const ITEMS: { kind: Kind; label: string; parsed?: true; app?: true }[] = [
   { kind: 'folded', label: 'Folded stacks (.txt)', parsed: true },
   { kind: 'png', label: 'Flame graph (PNG)' },
   { kind: 'svg', label: 'Flame graph (SVG)' },
   { kind: 'csv', label: 'Function table (CSV)', parsed: true },
   { kind: 'pprof', label: 'pprof profile (.pb.gz)', parsed: true },
+  { kind: 'report', label: 'HTML report (.html)', parsed: true, app: true },
 ];
 
 /** Must match the canvas font in FlameGraph.tsx, so SVG labels are cut where the canvas cuts them. */
@@ -52,6 +57,8 @@ function nextPaint(): Promise<void> {
 export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
   const sort = useTableSort((s) => s.sort);
   const theme = useStore((s) => s.theme);
+  const inReport = useStore((s) => s.report !== null);
+  const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -89,6 +96,17 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
           // Written in the worker, from the stacks it keeps: symbolized as shown, transforms applied.
           const bytes = await protoBytes();
           downloadBlob(new Blob([bytes as BlobPart], { type: 'application/gzip' }), `${base}.pb.gz`);
+          break;
+        }
+        case 'report': {
+          // The app in one file with the profile(s), symbols resolved, and the view on screen.
+          setBusy(true);
+          try {
+            const blob = await makeReport(viewOnScreen(useStore.getState()));
+            downloadBlob(blob, `${base}.report.html`);
+          } finally {
+            setBusy(false);
+          }
           break;
         }
         case 'csv': {
@@ -177,17 +195,20 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
       </button>
       {open && (
         <div id={menuId} role="menu" aria-label="Export" tabIndex={-1} onKeyDown={onMenuKey}>
-          {ITEMS.filter((it) => !(it.parsed && analysis.functionsPending)).map((it) => (
-            <button
-              key={it.kind}
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              onClick={() => void run(it.kind)}
-            >
-              {it.label}
-            </button>
-          ))}
+          {ITEMS.filter((it) => !(it.parsed && analysis.functionsPending) && !(it.app && inReport)).map(
+            (it) => (
+              <button
+                key={it.kind}
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                aria-disabled={busy || undefined}
+                onClick={() => !busy && void run(it.kind)}
+              >
+                {it.label}
+              </button>
+            ),
+          )}
           {error && (
             <div className="export-error" role="alert">
               {error}

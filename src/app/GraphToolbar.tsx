@@ -93,7 +93,13 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
           onChange={(e) =>
             void changeView({ granularity: e.currentTarget.value as typeof s.view.granularity })
           }
-          title="Lines and inlined functions come from the DWARF of the binaries you drop"
+          // A report's names were resolved when it was made, at its granularity: no binaries here.
+          disabled={s.report !== null}
+          title={
+            s.report
+              ? 'A report keeps the frames it was made with (its names were resolved then)'
+              : 'Lines and inlined functions come from the DWARF of the binaries you drop'
+          }
         >
           <option value="functions">functions</option>
           <option value="lines">lines</option>

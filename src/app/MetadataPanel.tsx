@@ -55,9 +55,12 @@ function Rows({ rows }: { rows: [string, string][] }) {
 
 export function MetadataPanel({ analysis }: { analysis: Analysis }) {
   const fileSize = useStore((s) => s.fileSize);
+  // A report's profile is a snapshot of it, not the file: its size would mislead.
+  const inReport = useStore((s) => s.report !== null);
   const m = analysis.profile.meta;
   const base = analysis.diff?.baseMeta;
-  const rows: [string, string][] = [['File', `${m.fileName} (${formatBytes(fileSize)})`], ...metaRows(m)];
+  const file = inReport ? `${m.fileName} (in this report)` : `${m.fileName} (${formatBytes(fileSize)})`;
+  const rows: [string, string][] = [['File', file], ...metaRows(m)];
   // A raw preview's stacks and frames are only the coarse tree's: the real counts come with the parse.
   const counting = analysis.functionsPending ? 'counting…' : null;
   if (!base) {

@@ -10,6 +10,7 @@ import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/cl
 import {
   type FileBuffer,
   type PageAnalysis,
+  type SnapshotFile,
   type SourceReply,
   sizeOf,
   type ViewResult,
@@ -417,6 +418,11 @@ export function sourceOf(name: string): Promise<SourceReply> {
 /** The shown profile as gzipped pprof profile.proto, from the worker. */
 export function protoBytes(): Promise<Uint8Array> {
   return client.proto();
+}
+
+/** The open profile(s) with their symbols' names written in (an HTML report's), from the worker. */
+export function snapshotFiles(): Promise<SnapshotFile[]> {
+  return client.snapshots();
 }
 
 /** Runs the view's search in the worker over the shown analysis and keeps its answer. */

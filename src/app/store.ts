@@ -54,6 +54,8 @@ export interface AppState {
   profileSerial: number;
   /** True while `analysis` is the coarse first tree of a large profile still being built. */
   preview: boolean;
+  /** This page is an HTML report (export/report.ts): what it shows and when it was made. */
+  report: { title: string; created: string } | null;
 
   setFocus: (node: number) => void;
   selectNode: (node: number | null) => void;
@@ -92,6 +94,7 @@ export const useStore = create<AppState>()((set, get) => ({
   firstPaintPending: false,
   profileSerial: 0,
   preview: false,
+  report: null,
 
   setFocus: (node) => set({ focusNode: node }),
   selectNode: (node) => set({ selectedNode: node }),

@@ -5,9 +5,11 @@
 import { useEffect } from 'react';
 import { pathToNode } from '../core/model/calltree';
 import { decodeView, encodeView, sourceUrl, type ViewState } from '../core/view/schema';
+import { type ReportData, readReport } from '../export/report';
 import type { FileBuffer } from '../worker/protocol';
 import { changeView, compareBuffers, namedPlaces, openBuffers, openKept, setReopen } from './jobs';
 import { fetchProfile, profileNameFromUrl } from './profileUrl';
+import { openReport } from './report';
 import { type AppState, useStore } from './store';
 
 /** True while state read from the URL is being applied: the store must not write it back. */
@@ -102,14 +104,24 @@ export function openLink(initial: ViewState): () => void {
 
 export function useUrlState(): void {
   useEffect(() => {
-    const initial = decodeView(location.hash);
+    // An HTML report opens its own profiles with its own view (or the URL's, after a reload).
+    let report: ReportData | null = null;
+    try {
+      report = readReport(document);
+    } catch (e) {
+      useStore.setState({ error: { fileName: 'this report', message: (e as Error).message } });
+    }
+    const initial = decodeView(location.hash.length > 1 ? location.hash : (report?.hash ?? ''));
     void applyingUrl(() => {
       useStore.setState({ view: initial });
       if (initial.theme) useStore.getState().setTheme(initial.theme);
     });
     let cancel = () => {};
     const kept = initial.profiles.main.source;
-    if (kept?.kind === 'file' && kept.id) {
+    if (report) {
+      const r = report;
+      void applyingUrl(() => openReport(r, initial));
+    } else if (kept?.kind === 'file' && kept.id) {
       // A reload of a local file: it is kept in this browser.
       performance.mark('flamelens:file-received');
       useStore.setState({

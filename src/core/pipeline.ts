@@ -22,6 +22,7 @@ import { type DiffTotals, type DiffWidth, diffTree, functionsIn, mergeSides } fr
 import { type FrameGranularity, type FrameNames, foldProfile } from './model/fold';
 import { functionsBySelf, functionTableOf } from './model/functions';
 import { rawFor, symbolizerFor } from './model/granularity';
+import { withResolvedNames } from './model/resolve';
 import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
 import type { Demangle } from './symbols/demangle';
@@ -220,6 +221,30 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
   });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
   return { profile, foldMs: now() - t0 };
+}
+
+/**
+ * The parsed profile with the names its symbols give written into it, as the fold with `spec` names
+ * frames (granularity, short or full names): it folds to the same frames with no symbol file (an
+ * HTML report's profile). Every sample type and label stays; the symbol files' names are listed in
+ * the metadata.
+ */
+export function resolvedProfile(
+  loaded: Loaded,
+  spec: Pick<FoldSpec, 'symbols' | 'granularity' | 'names'> = {},
+): RawProfile {
+  const symbols = spec.symbols;
+  if (!symbols) return loaded.raw;
+  const symbolizer = symbolizerFor(
+    symbols.symbolizer,
+    spec.granularity ?? 'functions',
+    spec.names ?? 'short',
+  );
+  const out = withResolvedNames(loaded.raw, symbolizer, withPlaced(loaded.raw, symbols).meta.mappings);
+  const used = symbols.state.report.matched.map((m) => m.elfFile);
+  if (used.length > 0)
+    out.meta = { ...out.meta, extra: { ...out.meta.extra, 'Symbols from': [...new Set(used)].join(', ') } };
+  return out;
 }
 
 // ─── transform, trees and tables ────────────────────────────────────────────────────────────

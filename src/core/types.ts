@@ -10,7 +10,9 @@ export type FormatId =
   | 'pprof'
   | 'heap'
   | 'perf-script'
-  | 'folded-diff';
+  | 'folded-diff'
+  /** A Flamelens snapshot (formats/snapshot.ts): a parsed profile of any format, as it was. */
+  | 'snapshot';
 export type ByteOrder = 'little' | 'big';
 
 /** A problem that did not stop parsing. `offset` is a byte offset into the file, `line` 1-based. */

@@ -9,12 +9,14 @@ import type {
   Reply,
   SearchQuery,
   SearchReply,
+  SnapshotFile,
   SourceReply,
   ToWorker,
   ViewResult,
   WireAnalysis,
   WorkerView,
 } from './protocol';
+import { spawnWorker } from './spawn';
 
 type Progress = (phase: string, fraction: number) => void;
 type Preview = (a: PageAnalysis) => void;
@@ -50,9 +52,6 @@ export interface WorkerLike {
   onmessage: ((ev: MessageEvent<FromWorker>) => void) | null;
   onerror: ((ev: ErrorEvent) => void) | null;
 }
-
-const spawnWorker = (): WorkerLike =>
-  new Worker(new URL('./profile.worker.ts', import.meta.url), { type: 'module', name: 'flamelens' });
 
 interface Pending {
   resolve: (r: Reply) => void;
@@ -231,6 +230,13 @@ export class ProfileWorkerClient {
     const r = await this.send({ type: 'proto', id: 0 }, []);
     if (r.kind !== 'bytes') throw new WorkerFailure('unexpected reply from the worker');
     return r.bytes;
+  }
+
+  /** The open profile(s) with their symbols' names written in, as snapshot files (an HTML report's). */
+  async snapshots(): Promise<SnapshotFile[]> {
+    const r = await this.send({ type: 'snapshots', id: 0 }, []);
+    if (r.kind !== 'snapshots') throw new WorkerFailure('unexpected reply from the worker');
+    return r.files;
   }
 
   private async view(

@@ -70,6 +70,8 @@ async function handle(msg: ToWorker): Promise<void> {
       reply = { kind: 'source', result: session.source(msg.name) };
     } else if (msg.type === 'proto') {
       reply = { kind: 'bytes', bytes: session.proto() };
+    } else if (msg.type === 'snapshots') {
+      reply = { kind: 'snapshots', files: session.snapshots() };
     } else {
       let result: Awaited<ReturnType<WorkerSession['apply']>>;
       if (msg.type === 'drop') {
@@ -136,6 +138,8 @@ function transferables(reply: Reply): ArrayBuffer[] {
     out.push(reply.result.match.buffer as ArrayBuffer);
   } else if (reply.kind === 'bytes') {
     out.push(reply.bytes.buffer as ArrayBuffer);
+  } else if (reply.kind === 'snapshots') {
+    for (const f of reply.files) out.push(f.bytes.buffer as ArrayBuffer);
   }
   return [...new Set(out)];
 }

@@ -64,6 +64,13 @@ export interface ViewResult {
 /** A function's source listing, with the text of the dropped source files its lines are in. */
 export type SourceReply = SourceListing & { texts: Record<string, string> };
 
+/** A profile as an HTML report carries it: a snapshot file (core/formats/snapshot.ts) and its slot. */
+export interface SnapshotFile {
+  slot: 'main' | 'base';
+  name: string;
+  bytes: Uint8Array;
+}
+
 /** The search over the shown view: matched frames, samples through them, and the places to visit. */
 export interface SearchReply {
   error?: string;
@@ -87,6 +94,8 @@ export type ToWorker =
   | { type: 'folded'; id: number; path: number[] }
   /** The shown profile as gzipped pprof profile.proto. */
   | { type: 'proto'; id: number }
+  /** The open profiles (a comparison's two) with their symbols' names in, as snapshot files. */
+  | { type: 'snapshots'; id: number }
   /** Where a function spends its samples, per line and per address. */
   | { type: 'source'; id: number; name: string };
 
@@ -95,6 +104,7 @@ export type Reply =
   | { kind: 'search'; result: SearchReply }
   | { kind: 'text'; parts: string[] }
   | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'snapshots'; files: SnapshotFile[] }
   | { kind: 'source'; result: SourceReply };
 
 export type FromWorker =

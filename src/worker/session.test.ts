@@ -125,4 +125,29 @@ describe('WorkerSession', () => {
     const d = await s.apply(V({ mangled: false, fullNames: true }));
     expect(names(d)).toContain('(anonymous namespace)::Circle::area(int) const');
   });
+
+  it("gives the open profiles as an HTML report's snapshots, which reopen to the same view", async () => {
+    const s = new WorkerSession();
+    await s.drop([file('diff/workload_a.prof'), file('diff/bin/workload')], V());
+    await s.drop([file('diff/workload_b.prof')], V({ mode: 'diff' }), undefined, 'base');
+    const view = V({ mode: 'diff', transforms: [{ kind: 'hide-function', name: 'main' }] });
+    await s.apply(view);
+    const files = s.snapshots();
+    expect(files.map((f) => [f.slot, f.name])).toEqual([
+      ['main', 'workload_a.prof'],
+      ['base', 'workload_b.prof'],
+    ]);
+    const r = new WorkerSession();
+    const main = files.find((f) => f.slot === 'main')!;
+    const base = files.find((f) => f.slot === 'base')!;
+    await r.drop([{ name: main.name, bytes: main.bytes }], { ...view, mode: 'graph' });
+    await r.drop([{ name: base.name, bytes: base.bytes }], view, undefined, 'base');
+    expect(r.foldedText([])).toBe(s.foldedText([]));
+    expect(r.foldedText([])).toContain(';sort_records;'); // symbolized
+    expect(r.foldedText([])).not.toContain(';main;'); // the view's transform applies
+
+    // Out of the comparison, only the shown profile.
+    await s.apply(V());
+    expect(s.snapshots().map((f) => f.slot)).toEqual(['main']);
+  });
 });

@@ -5,6 +5,7 @@
 
 import { writePprof } from '../core/formats/pprof-write';
 import { sampleTypeIndex, sampleTypesOf, withSampleType } from '../core/formats/sample-types';
+import { writeSnapshot } from '../core/formats/snapshot';
 import { mergeSides } from '../core/model/diff';
 import type { FrameGranularity } from '../core/model/fold';
 import { type LabelSummary, labelSummary } from '../core/model/labels';
@@ -20,6 +21,7 @@ import {
   type Loaded,
   type Progress,
   parse,
+  resolvedProfile,
   type SandwichAnalysis,
   type Symbols,
   type SymbolsState,
@@ -34,7 +36,7 @@ import type { DroppedFile } from '../core/symbols/symbolize';
 import { type FoldedProfile, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
 import { foldedPartsThrough } from '../export/folded';
-import type { SourceReply } from './protocol';
+import type { SnapshotFile, SourceReply } from './protocol';
 
 export interface SessionResult {
   /** The analysis of the view; null when only the sandwich changed. */
@@ -86,6 +88,8 @@ export class WorkerSession {
   /** Source files the user dropped (text that is no profile), by name, for the source panel. */
   private sources = new Map<string, string>();
   private symbols: Symbols | null = null;
+  /** The symbols of the baseline (the same files, matched to its mappings). */
+  private baseSymbols: Symbols | null = null;
   private demangle: Demangle | null = null;
   /** The folded (symbolized) profile every view derives from. Never transferred. */
   private base: FoldedProfile | null = null;
@@ -294,6 +298,33 @@ export class WorkerSession {
     return writePprof(derive(this.base, this.view).table);
   }
 
+  /**
+   * The open profile, and in a comparison its baseline, with the names their symbols give (at the
+   * view's granularity and names) written in, as snapshot files: what an HTML report carries. Each
+   * keeps every sample type and label; a two-count folded file's sides become two profiles.
+   */
+  snapshots(): SnapshotFile[] {
+    if (!this.loaded) throw noProfile();
+    const spec = {
+      granularity: this.view.granularity,
+      names: this.view.fullNames ? 'full' : 'short',
+    } as const;
+    const write = (loaded: Loaded, symbols: Symbols | null) => {
+      const raw = resolvedProfile(loaded, { ...spec, symbols });
+      return writeSnapshot(raw.diffPair ? { ...raw, diffPair: undefined } : raw);
+    };
+    const out: SnapshotFile[] = [
+      { slot: 'main', name: this.loaded.fileName, bytes: write(this.loaded, this.symbols) },
+    ];
+    if (this.view.mode === 'diff' && this.loadedBase)
+      out.push({
+        slot: 'base',
+        name: this.loadedBase.fileName,
+        bytes: write(this.loadedBase, this.baseSymbols),
+      });
+    return out;
+  }
+
   private addSymbolFiles(files: DroppedFile[]): void {
     for (const f of files) {
       // A file dropped again (same name) replaces the earlier one.
@@ -339,12 +370,12 @@ export class WorkerSession {
     if (this.loadedBase) {
       // The same symbol files serve both sides: each mapping takes the file matching it.
       const raw = this.loadedBase.raw;
-      const symbols =
+      this.baseSymbols =
         this.symbolFiles.length > 0
           ? symbolize(raw, this.symbolFiles, { demangle: this.demangle ?? undefined, mangled })
           : null;
       this.baseFolded = fold(this.loadedBase, {
-        symbols,
+        symbols: this.baseSymbols,
         sampleType: this.view.baseSampleType,
         labelFilters,
         groupBy,

@@ -9,6 +9,7 @@ import { gunzipSync, gzipSync } from 'fflate';
 import { isGzip } from '../../src/core/formats/detect.ts';
 import { scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
+import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
 import { fold, parse } from '../../src/core/pipeline.ts';
 import { readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
 import { nmToElfLike } from '../../src/core/symbols/nm.ts';
@@ -135,6 +136,62 @@ const TEXT: Mutator[] = [
   (b, r, o) => crossover(b, r, o),
   (b, r) => duplicateRange(b, r, { maxLen: 256, times: 4 }),
 ];
+
+const SNAPSHOT_MAGIC = 'FLAMELENS SNAPSHOT 1\n'.length;
+
+/** A snapshot's parts: magic, header length and JSON header, then the typed arrays. */
+function snapshotParts(b: Uint8Array): { head: Uint8Array; arrays: Uint8Array } | null {
+  const at = SNAPSHOT_MAGIC;
+  if (b.length < at + 4) return null;
+  const n = new DataView(b.buffer, b.byteOffset + at, 4).getUint32(0, true);
+  if (at + 4 + n > b.length) return null;
+  return { head: b.subarray(at + 4, at + 4 + n), arrays: b.subarray(at + 4 + n) };
+}
+
+/** A snapshot's JSON header edited as text, its length kept right. */
+function snapshotHeader(f: (t: string, r: Rng) => string): Mutator {
+  return (b, r) => {
+    const p = snapshotParts(b);
+    if (!p) return b;
+    const head = onText(p.head, (t) => f(t, r));
+    const out = concat(concat(b.subarray(0, SNAPSHOT_MAGIC + 4), head), p.arrays);
+    new DataView(out.buffer).setUint32(SNAPSHOT_MAGIC, head.length, true);
+    return out;
+  };
+}
+
+/** A byte mutation of a snapshot's typed arrays only (the header left whole). */
+function snapshotArrays(m: Mutator): Mutator {
+  return (b, r, o) => {
+    const p = snapshotParts(b);
+    if (!p || p.arrays.length === 0) return m(b, r, o);
+    return concat(b.subarray(0, b.length - p.arrays.length), m(p.arrays, r, o));
+  };
+}
+
+/** Snapshots (an HTML report's profiles): a JSON header, then typed arrays, 8-byte aligned. */
+const SNAPSHOT: Mutator[] = [
+  (b, r) => bitflips(b, r, 2),
+  (b, r) => truncate(b, r),
+  (b, r, o) => splice(b, r, o, { maxLen: 256 }),
+  snapshotArrays((b, r) => bitflips(b, r, 4)),
+  snapshotArrays((b, r) => setBytes(b, r)),
+  snapshotArrays((b, r) => setWords(b, r, { size: 4, align: 4, littleEndian: true })),
+  snapshotArrays((b, r) => setWords(b, r, { size: 8, align: 8, littleEndian: true })),
+  snapshotHeader(replaceNumbers),
+  snapshotHeader((t, r) => replaceTokens(t, r, ['true', 'false', 'null', '[]', '{}', '"x"', '-1', '1e999'])),
+  snapshotHeader((t, r) => editSeparators(t, r)),
+  // names: any text (quotes escaped) where the profile had a string
+  snapshotHeader((t, r) =>
+    t.replace(/"([a-z_]+)"/i, (_m, w: string) => JSON.stringify(pick(r, ['', '<', '\u0000', w.repeat(50)]))),
+  ),
+];
+
+/** A snapshot seed: the parsed profile of a fixture, as writeSnapshot writes it (gunzipped). */
+const snapshotOf = (rel: string): Seed => {
+  const s = load(rel);
+  return { name: `${rel} (snapshot)`, bytes: gunzipSync(writeSnapshot(parse(s.bytes, rel).raw)) };
+};
 
 /** gperftools CPU profiles: words of `ws` bytes in one byte order, then the maps text. */
 function gperfMutators(ws: 4 | 8, littleEndian: boolean): Mutator[] {
@@ -343,6 +400,19 @@ function formats(): FuzzFormat[] {
       seeds: elfSeeds,
       mutators: elfSeeds.flatMap((s) => elfMutators(s.bytes)).concat(BYTES),
       weight: 8,
+    },
+    {
+      id: 'snapshot',
+      target: 'profile',
+      seeds: [
+        snapshotOf('gperf/tiny.prof'),
+        snapshotOf('pprof/labels/labels.pb.gz'),
+        snapshotOf('dcpi/valid_basic.dcpi'),
+        snapshotOf('folded/simple.folded'),
+        snapshotOf('symbols/oracle/tiny.perl.raw'),
+      ],
+      mutators: SNAPSHOT,
+      weight: 4,
     },
     {
       id: 'nm',

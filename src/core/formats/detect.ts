@@ -13,6 +13,7 @@ import type { Importer, ImporterPreview, ParseProfileOptions } from './importer.
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
+import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
 
 export type { Importer, ImporterPreview, ParseProfileOptions };
 
@@ -22,6 +23,7 @@ export type { Importer, ImporterPreview, ParseProfileOptions };
 
 /** In order of trust: binary magic first, the loosest text format last. */
 export const IMPORTERS: readonly Importer[] = [
+  { id: 'snapshot', sniff: looksLikeSnapshot, parse: (b) => parseSnapshot(b) },
   {
     id: 'gperftools',
     sniff: (b) => looksLikeGperftools(b) || startsWithZeroWord(b),

@@ -1,0 +1,82 @@
+// HTML reports, the app's side: making one (Export → HTML report: the single-file app fetched from
+// report-template.html, the worker's snapshots of the open profiles, the view on screen) and opening
+// the one this page is (at startup: its profiles through the same worker path as dropped files,
+// then its view). A report never uses the network: its page's CSP allows none.
+
+import { encodeView, type ProfileSlot, type ViewState } from '../core/view/schema';
+import { type ReportData, type ReportProfile, reportHtml } from '../export/report';
+import type { FileBuffer } from '../worker/protocol';
+import { compareBuffers, namedPlaces, openBuffers, setReopen, snapshotFiles } from './jobs';
+import { useStore } from './store';
+
+/** The built single-file app, next to index.html (precached by the service worker). */
+const TEMPLATE = 'report-template.html';
+
+async function fetchTemplate(): Promise<string> {
+  let r: Response;
+  try {
+    r = await fetch(new URL(TEMPLATE, document.baseURI));
+  } catch {
+    throw new Error(`the report template (${TEMPLATE}) could not be read: offline before it was cached?`);
+  }
+  if (!r.ok) throw new Error(`the report template (${TEMPLATE}) is missing: it is made by npm run build`);
+  return r.text();
+}
+
+/**
+ * The view as a report carries it: sources are the report's own profiles (no `#local=` id, no
+ * links, no binaries: the names are in the profiles), placed files already placed.
+ */
+export function reportView(view: ViewState): ViewState {
+  const slot = (s: ProfileSlot): ProfileSlot => (s.sampleType ? { sampleType: s.sampleType } : {});
+  const { main, base } = view.profiles;
+  return { ...view, profiles: base ? { main: slot(main), base: slot(base) } : { main: slot(main) } };
+}
+
+/** The HTML report of the open profile(s) shown with `view` (the view on screen, zoom included). */
+export async function makeReport(view: ViewState): Promise<Blob> {
+  const [template, files] = await Promise.all([fetchTemplate(), snapshotFiles()]);
+  const names = files.map((f) => f.name);
+  const report: ReportData = {
+    title: names.length > 1 ? `${names[0]} compared with ${names[1]}` : names[0],
+    created: new Date().toISOString(),
+    hash: encodeView(reportView(view)),
+    profiles: files.map((f) => ({ slot: f.slot, name: f.name, data: f.bytes })),
+  };
+  return new Blob(reportHtml(template, report), { type: 'text/html;charset=utf-8' });
+}
+
+/** A report's profile as a file for the worker (a Blob: it can be read again after a crash). */
+const fileOf = (p: ReportProfile): FileBuffer => ({ name: p.name, data: new Blob([p.data as BlobPart]) });
+
+/**
+ * Opens the report this page carries with `initial` (its own view, or the URL's after a reload):
+ * the profile, then its baseline if it has one (the comparison), as a link opens them.
+ */
+export async function openReport(report: ReportData, initial: ViewState): Promise<void> {
+  useStore.setState({ report: { title: report.title, created: report.created } });
+  const main = report.profiles.find((p) => p.slot === 'main')!;
+  const base = report.profiles.find((p) => p.slot === 'base');
+  const view: ViewState = {
+    ...initial,
+    profiles: {
+      main: { ...initial.profiles.main, source: { kind: 'file', name: main.name } },
+      ...(base && { base: { ...initial.profiles.base, source: { kind: 'file', name: base.name } } }),
+    },
+  };
+  if (!base && view.mode === 'diff') view.mode = 'graph';
+  const alone = (v: ViewState): ViewState =>
+    v.mode === 'diff' ? { ...v, mode: 'graph', sandwich: undefined, profiles: { main: v.profiles.main } } : v;
+  const ok = await openBuffers([fileOf(main)], alone(view));
+  if (!ok) return;
+  // A crash or a cancel opens the report's profiles again.
+  setReopen(async (v) => {
+    if ((await openBuffers([fileOf(main)], alone(v))) && base && v.mode === 'diff')
+      await compareBuffers([fileOf(base)], v);
+  });
+  if (!base || view.mode !== 'diff') return;
+  if (await compareBuffers([fileOf(base)], view)) {
+    const a = useStore.getState().analysis;
+    if (a) useStore.setState(namedPlaces(a, view));
+  }
+}
