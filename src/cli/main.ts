@@ -6,7 +6,9 @@
 
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { expandBundles, looksLikeBundle } from '../core/bundle/bundle.ts';
 import { writePprof } from '../core/formats/pprof-write.ts';
 import { sampleTypeIndex, withSampleType } from '../core/formats/sample-types.ts';
 import { mergeSides } from '../core/model/diff.ts';
@@ -15,12 +17,15 @@ import { type SourceListing, sourceListing } from '../core/model/lines.ts';
 import { foldedChunks, toDiffFoldedText } from '../core/model/serialize.ts';
 import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
+import { looksLikeElf } from '../core/symbols/elf.ts';
+import { looksLikeNm } from '../core/symbols/nm.ts';
 import { type Placement, parseBase } from '../core/symbols/placement.ts';
 import type { DroppedFile, SymbolizeReport } from '../core/symbols/symbolize.ts';
 import { basename } from '../core/text/names.ts';
 import type { FoldedProfile, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 import type { Granularity } from '../core/view/schema.ts';
+import { type BundleResult, makeBundle } from './bundle.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -29,7 +34,7 @@ export interface CliIo {
   writeFile?: (path: string, bytes: Uint8Array) => void;
 }
 
-type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list';
+type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle';
 
 interface OptionSpec {
   /** Long name without the dashes. */
@@ -148,9 +153,40 @@ const OPTIONS: OptionSpec[] = [
     name: 'output',
     value: true,
     repeatable: false,
-    commands: ['proto'],
+    commands: ['proto', 'bundle'],
     meta: 'OUT',
-    help: 'where `proto` writes (also -o)',
+    help: 'where `proto` or `bundle` writes (also -o)',
+  },
+  {
+    name: 'profile',
+    value: true,
+    repeatable: false,
+    commands: ['fold', 'info', 'proto', 'list', 'diff'],
+    meta: 'NAME',
+    help: 'of a bundle holding several profiles, the one to read (default: the first)',
+  },
+  {
+    name: 'root',
+    value: true,
+    repeatable: false,
+    commands: ['bundle'],
+    meta: 'DIR',
+    help: 'look mapped files up under DIR instead of / (a copy of the recording machine’s files)',
+  },
+  {
+    name: 'no-debug',
+    value: false,
+    repeatable: false,
+    commands: ['bundle'],
+    help: 'leave out separate debug files (/usr/lib/debug/.build-id, .gnu_debuglink)',
+  },
+  {
+    name: 'max-size',
+    value: true,
+    repeatable: false,
+    commands: ['bundle'],
+    meta: 'SIZE',
+    help: 'leave out files larger than SIZE bytes (suffixes K, M, G: powers of 1024)',
   },
 ];
 
@@ -167,6 +203,10 @@ const COMMANDS: Record<CommandName, { args: string; help: string }> = {
   list: {
     args: 'REGEX FILE',
     help: 'per-line flat/cum samples of the functions matching REGEX, with their source (as pprof -list)',
+  },
+  bundle: {
+    args: 'PROFILE… -o OUT.zip',
+    help: 'pack the profile(s) with every object they map (and its debug file) found on this machine, to open elsewhere',
   },
   diff: {
     args: 'BASE NEW',
@@ -284,6 +324,8 @@ interface LoadOptions {
   keepDropFrames: boolean;
   labelFilters: LabelFilter[];
   groupBy: string | undefined;
+  /** Of a bundle with several profiles, the one to read. */
+  profile: string | undefined;
 }
 
 /** How many values of each label key `info` lists. */
@@ -299,9 +341,29 @@ async function load(
   opts: LoadOptions,
   io: CliIo,
 ): Promise<Loaded | null> {
-  const bytes = readOrReport(file, io);
+  let bytes = readOrReport(file, io);
   if (!bytes) return null;
   const dropped: DroppedFile[] = [];
+  let name = basename(file);
+  let warnings: ProfileWarning[] | undefined;
+  if (looksLikeBundle(bytes)) {
+    // A bundle: its profile, then its objects (named by the paths they were packed from).
+    let inside: DroppedFile[];
+    try {
+      inside = expandBundles([{ name, bytes }], { profile: opts.profile });
+    } catch (e) {
+      if (!(e instanceof ProfileError)) throw e;
+      io.stderr(`flamelens: ${file}: ${e.describe()}\n`);
+      return null;
+    }
+    const profile = inside.find((f) => !looksLikeElf(f.bytes) && !looksLikeNm(f.bytes));
+    if (!profile) {
+      io.stderr(`flamelens: ${file}: the bundle holds no profile\n`);
+      return null;
+    }
+    ({ bytes, name, warnings } = profile);
+    dropped.push(...inside.filter((f) => f !== profile));
+  }
   for (const f of symbolFiles) {
     const b = readOrReport(f, io);
     if (!b) return null;
@@ -309,7 +371,8 @@ async function load(
   }
   let run: RunResult;
   try {
-    run = await runPipeline(bytes, basename(file), {
+    run = await runPipeline(bytes, name, {
+      warnings,
       symbolFiles: dropped,
       mangled: opts.mangled,
       sampleType: opts.sampleType,
@@ -449,6 +512,7 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     io.stderr(usage());
     return 2;
   }
+  if (args.command === 'bundle') return bundleCommand(args, io);
   const files = args.command === 'diff' || args.command === 'list' ? 2 : 1;
   if (!args.command || args.positional.length !== files) {
     const what =
@@ -501,6 +565,7 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
         keepDropFrames: args.options.has('keep-drop-frames'),
         labelFilters,
         groupBy,
+        profile: args.options.get('profile')?.[0],
       },
       io,
     );
@@ -562,6 +627,61 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
       return 0;
     }
   }
+}
+
+/** A size with an optional K, M or G suffix (powers of 1024), or null. */
+export function parseSize(t: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)([KMG]?)i?B?$/i.exec(t.trim());
+  if (!m) return null;
+  const mult = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[m[2].toUpperCase() as '' | 'K' | 'M' | 'G'];
+  return Math.floor(Number(m[1]) * mult);
+}
+
+/** `bundle PROFILE… -o OUT`: see cli/bundle.ts. */
+function bundleCommand(args: ParsedArgs, io: CliIo): number {
+  const output = args.options.get('output')?.[0];
+  if (args.positional.length === 0 || output === undefined || output === '') {
+    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip\n${usage()}`);
+    return 2;
+  }
+  const sizeText = args.options.get('max-size')?.[0];
+  const maxSize = sizeText === undefined ? undefined : parseSize(sizeText);
+  if (maxSize === null) {
+    io.stderr(`flamelens: --max-size ${sizeText}: expected a size like 200M\n${usage()}`);
+    return 2;
+  }
+  const profiles: { path: string; bytes: Uint8Array }[] = [];
+  for (const p of args.positional) {
+    const bytes = readOrReport(p, io);
+    if (!bytes) return 1;
+    profiles.push({ path: p, bytes });
+  }
+  let made: BundleResult;
+  try {
+    made = makeBundle(profiles, {
+      root: args.options.get('root')?.[0] ?? '',
+      debug: !args.options.has('no-debug'),
+      ...(maxSize !== undefined && { maxSize }),
+      host: hostname(),
+    });
+  } catch (e) {
+    if (!(e instanceof ProfileError)) throw e;
+    io.stderr(`flamelens: ${e.describe()}\n`);
+    return 1;
+  }
+  for (const m of made.missing) io.stderr(`flamelens: warning: not bundled: ${m.path}: ${m.why}\n`);
+  try {
+    (io.writeFile ?? writeFileSync)(output, made.bytes);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    io.stderr(`flamelens: ${output}: cannot write file${code ? ` (${code})` : ''}\n`);
+    return 1;
+  }
+  const size = made.files.reduce((t, f) => t + f.size, 0);
+  io.stderr(
+    `flamelens: ${output}: ${profiles.length} profile(s), ${made.files.length} files (${(size / 1048576).toFixed(1)} MB before compression), ${made.bytes.length} bytes\n`,
+  );
+  return 0;
 }
 
 export function nodeIo(): CliIo {

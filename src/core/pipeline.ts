@@ -27,14 +27,24 @@ import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
 import type { Demangle } from './symbols/demangle';
 import type { ElfFile } from './symbols/elf';
+import { samplesByMapping } from './symbols/modules';
 import { guessPlacement, type Placement, type PlacementHint, placedMappings } from './symbols/placement';
 import {
   createSymbolizer,
   type DroppedFile,
   readSymbolFiles,
   type SymbolizeReport,
+  withRecordedBuildIds,
 } from './symbols/symbolize';
-import type { FoldedMeta, FoldedProfile, LabelFilter, Mapping, RawProfile, Symbolizer } from './types';
+import type {
+  FoldedMeta,
+  FoldedProfile,
+  LabelFilter,
+  Mapping,
+  ProfileWarning,
+  RawProfile,
+  Symbolizer,
+} from './types';
 import type { Granularity } from './view/schema';
 
 export interface Timings {
@@ -156,7 +166,7 @@ export function symbolize(
       placed = placed.concat(placedMappings(elf, base));
     }
   }
-  const r = createSymbolizer([...raw.meta.mappings, ...placed], sources, {
+  const r = createSymbolizer(withRecordedBuildIds([...raw.meta.mappings, ...placed], files), sources, {
     demangle: opts.demangle,
     mangled: opts.mangled,
     dwarf: opts.dwarf,
@@ -220,6 +230,8 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
     granularity: g === 'addresses' || spec.unnamedPerAddress ? 'addresses' : 'functions',
   });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
+  const held = samplesByMapping(withPlaced(typed, spec.symbols));
+  if (held.length > 0) profile.meta.mappingSamples = held;
   return { profile, foldMs: now() - t0 };
 }
 
@@ -408,6 +420,8 @@ export function sandwichAnalysis(
 // ─── the whole pipeline at once (CLI, bench, tests) ─────────────────────────────────────────
 
 export interface RunOptions {
+  /** Said of the file before parsing (a bundle's), listed before the parser's own. */
+  warnings?: ProfileWarning[];
   /** ELF files, debug files and nm listings to symbolize with. */
   symbolFiles?: readonly DroppedFile[];
   /** Loads the demangler, when there are symbol files and names are to be demangled. */
@@ -448,6 +462,7 @@ export async function runPipeline(
     onProgress: opts.onProgress,
     granularity: opts.granularity === 'addresses' || opts.unnamedPerAddress ? 'addresses' : 'functions',
   });
+  if (opts.warnings) loaded.raw.warnings.unshift(...opts.warnings);
   const mangled = opts.mangled ?? false;
   const files = opts.symbolFiles ?? [];
   const demangle =

@@ -250,6 +250,8 @@ export interface FoldedMeta {
   extra?: Record<string, string>;
   /** How many mappings were symbolized, by path. */
   symbolized?: string[];
+  /** Per mapped file, the weight of the samples in it (self: leaf there; total: any frame there). */
+  mappingSamples?: { path: string; self: number; total: number }[];
   /** What the weights are (the sample type chosen), and every sample type the profile has. */
   sampleType: SampleType;
   sampleTypes: SampleType[];

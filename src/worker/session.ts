@@ -3,6 +3,7 @@
 // it. It runs the core pipeline's stages and re-runs only those a change needs. It names no
 // format. Pure core calls only: testable in node.
 
+import { expandBundles } from '../core/bundle/bundle';
 import { writePprof } from '../core/formats/pprof-write';
 import { sampleTypeIndex, sampleTypesOf, withSampleType } from '../core/formats/sample-types';
 import { writeSnapshot } from '../core/formats/snapshot';
@@ -122,6 +123,8 @@ export class WorkerSession {
   ): Promise<SessionResult> {
     if (slot === 'base' && !this.loaded)
       throw new ProfileError('open a profile first, then compare it with another', 'unknown');
+    // A bundle (zip or tar.gz) is its profile and the objects it packed.
+    files = expandBundles(files);
     const symbols = files.filter((f) => isSymbolFile(f.bytes));
     const others = files.filter((f) => !isSymbolFile(f.bytes));
     // Among the other files, the one that parses is the profile; the rest are unusable files.

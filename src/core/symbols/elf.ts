@@ -406,6 +406,36 @@ function buildIdInNotes(r: Reader, off: number, size: number, align: number): st
 }
 
 /**
+ * The GNU build-id of an ELF file from its first bytes only (the ELF header, the program headers
+ * and a PT_NOTE segment, which linkers put in the first page): for matching many candidate files
+ * without reading them whole. Undefined when those bytes do not hold it (or it is not ELF).
+ */
+export function buildIdFromHead(head: Uint8Array): string | undefined {
+  if (!looksLikeElf(head) || head.length < 52 || (head[4] !== 1 && head[4] !== 2)) return undefined;
+  try {
+    const is64 = head[4] === 2;
+    const r = new Reader(head, head[5] !== 2, '');
+    const phoff = is64 ? r.u64n(32) : r.u32(28);
+    const phentsize = r.u16(is64 ? 54 : 42);
+    const phnum = r.u16(is64 ? 56 : 44);
+    for (let i = 0; i < phnum; i++) {
+      const o = phoff + i * phentsize;
+      if (o + (is64 ? 56 : 32) > head.length) return undefined;
+      if (r.u32(o) !== PT_NOTE) continue;
+      const offset = is64 ? r.u64n(o + 8) : r.u32(o + 4);
+      const size = is64 ? r.u64n(o + 32) : r.u32(o + 16);
+      const align = is64 ? r.u64n(o + 48) : r.u32(o + 28);
+      if (offset + size > head.length) continue;
+      const id = buildIdInNotes(r, offset, size, align === 8 ? 8 : 4);
+      if (id !== undefined) return id;
+    }
+  } catch {
+    // A damaged header: not known from the head.
+  }
+  return undefined;
+}
+
+/**
  * Reads an ELF file's function symbols, load segments, build-id and debug link.
  * Throws ElfError (naming the file) when the file is not ELF or its headers are unreadable;
  * a damaged symbol section only loses that section (a warning), so `.dynsym` can still serve.

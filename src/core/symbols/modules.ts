@@ -107,3 +107,52 @@ export class MappingIndex {
     return `${this.names[i]}+0x${this.offsetHex(i, hi, lo)}`;
   }
 }
+
+/** The weight of samples in one mapped file: whose leaf is in it (self) and whose stack touches it. */
+export interface MappingSamples {
+  path: string;
+  self: number;
+  total: number;
+}
+
+/**
+ * Per mapped file (by path), the weight of the samples whose leaf address lies in it and of those
+ * with any frame in it: what the Symbols panel says each mapping holds. One mapping lookup per
+ * location; files with no samples are left out.
+ */
+export function samplesByMapping(raw: {
+  locations: { count: number; addrHi: Uint32Array; addrLo: Uint32Array; hasAddr: Uint8Array };
+  samples: { count: number; stackStart: Uint32Array; stackLocs: Uint32Array; weight: Float64Array };
+  meta: { mappings: readonly Mapping[] };
+}): MappingSamples[] {
+  const index = new MappingIndex(raw.meta.mappings);
+  const paths = [...new Set(index.mappings.map((m) => m.path))];
+  if (paths.length === 0) return [];
+  const pathId = new Map(paths.map((p, i) => [p, i]));
+  const { locations: L, samples: S } = raw;
+  const fileOf = new Int32Array(L.count);
+  for (let l = 0; l < L.count; l++) {
+    const i = L.hasAddr[l] ? index.find(L.addrHi[l], L.addrLo[l]) : -1;
+    fileOf[l] = i < 0 ? -1 : pathId.get(index.mappings[i].path)!;
+  }
+  const self = new Float64Array(paths.length);
+  const total = new Float64Array(paths.length);
+  const seen = new Int32Array(paths.length).fill(-1);
+  for (let s = 0; s < S.count; s++) {
+    const w = S.weight[s];
+    const a = S.stackStart[s];
+    const b = S.stackStart[s + 1];
+    if (b > a && fileOf[S.stackLocs[a]] >= 0) self[fileOf[S.stackLocs[a]]] += w;
+    for (let q = a; q < b; q++) {
+      const f = fileOf[S.stackLocs[q]];
+      if (f >= 0 && seen[f] !== s) {
+        seen[f] = s;
+        total[f] += w;
+      }
+    }
+  }
+  const out: MappingSamples[] = [];
+  for (let i = 0; i < paths.length; i++)
+    if (total[i] !== 0) out.push({ path: paths[i], self: self[i], total: total[i] });
+  return out.sort((x, y) => y.total - x.total || (x.path < y.path ? -1 : 1));
+}

@@ -48,7 +48,17 @@ export interface SymbolizeOptions {
 export interface SymbolizeMatch {
   mappingPath: string;
   elfFile: string;
-  by: 'build-id' | 'name' | 'nm';
+  /** build-id; path: the file's path ends with the mapping's directory and name; name: its name only. */
+  by: 'build-id' | 'path' | 'name' | 'nm';
+}
+
+/** A mapping whose only candidate files had another build-id: none was used for it. */
+export interface SymbolizeMismatch {
+  mappingPath: string;
+  /** The build-id the mapping names (the profile's, or the one a bundle recorded for the path). */
+  mappingBuildId: string;
+  elfFile: string;
+  fileBuildId: string;
 }
 
 export interface SymbolizeReport {
@@ -58,6 +68,8 @@ export interface SymbolizeReport {
   unmatchedFiles: string[];
   /** Paths of mappings no dropped file describes (their frames stay `module+0xoff`). */
   unsymbolizedMappings: string[];
+  /** Mappings left unsymbolized because the files named like them had another build-id. */
+  mismatched: SymbolizeMismatch[];
   /** Things worth telling the user (build-id mismatch, skipped sections, …). */
   warnings: string[];
 }
@@ -123,7 +135,13 @@ export function createSymbolizer(
   opts: SymbolizeOptions = {},
 ): SymbolizerResult {
   const index = new MappingIndex(mappings);
-  const report: SymbolizeReport = { matched: [], unmatchedFiles: [], unsymbolizedMappings: [], warnings: [] };
+  const report: SymbolizeReport = {
+    matched: [],
+    unmatchedFiles: [],
+    unsymbolizedMappings: [],
+    mismatched: [],
+    warnings: [],
+  };
   const used = new Set<SymbolSource>();
   const elfs = sources.filter((s): s is ElfFile => s.kind === 'elf');
   const nms = sources.filter((s): s is NmFile => s.kind === 'nm');
@@ -154,22 +172,34 @@ export function createSymbolizer(
     const base = basename(m.path);
     let source: SymbolSource | undefined;
     let by: SymbolizeMatch['by'] = 'name';
+    const mismatched: SymbolizeMismatch[] = [];
     if (m.buildId) {
       const id = m.buildId.toLowerCase();
       source = elfs.find((e) => e.buildId === id && !e.isDebugFile) ?? elfs.find((e) => e.buildId === id);
       by = 'build-id';
     }
     if (source === undefined) {
-      const named = elfs.filter((e) => basename(e.fileName) === base || debugNameMatches(e, base));
-      for (const e of named) {
+      // By name; of several files with the name (a sysroot's i386 and x86_64 libc.so.6), the one
+      // whose path shares the longest tail of directories with the mapping's comes first.
+      const named = elfs
+        .filter((e) => basename(e.fileName) === base || debugNameMatches(e, base))
+        .map((e) => ({ e, tail: sharedTail(e.fileName, m.path) }))
+        .sort((a, b) => b.tail - a.tail);
+      for (const { e, tail } of named) {
         if (m.buildId && e.buildId && e.buildId !== m.buildId.toLowerCase()) {
           report.warnings.push(
             `${e.fileName}: build-id ${e.buildId} differs from ${m.path}'s ${m.buildId}: not used for it`,
           );
+          mismatched.push({
+            mappingPath: m.path,
+            mappingBuildId: m.buildId.toLowerCase(),
+            elfFile: e.fileName,
+            fileBuildId: e.buildId,
+          });
           continue;
         }
         source = e;
-        by = 'name';
+        by = tail > 1 ? 'path' : 'name';
         break;
       }
     }
@@ -181,6 +211,7 @@ export function createSymbolizer(
       }
     }
     if (source === undefined) {
+      report.mismatched.push(...mismatched);
       byPath.set(m.path, null);
       bindings.push(null);
       report.unsymbolizedMappings.push(m.path);
@@ -366,6 +397,24 @@ function dwarfName(name: string | null, demangle: ((n: string) => string) | unde
 }
 
 /** `libc.so.6.debug` (Fedora-style names) describes `libc.so.6`. */
+/**
+ * How many trailing path components two paths share (`a/usr/lib/libc.so.6` and
+ * `/usr/lib/libc.so.6`: 3); a separate debug file's `.debug` suffix is ignored.
+ */
+export function sharedTail(filePath: string, mappingPath: string): number {
+  const a = filePath.replace(/\.debug$/, '').split(/[\\/]/);
+  const b = mappingPath.split('/');
+  let n = 0;
+  while (
+    n < a.length &&
+    n < b.length &&
+    a[a.length - 1 - n] === b[b.length - 1 - n] &&
+    a[a.length - 1 - n] !== ''
+  )
+    n++;
+  return n;
+}
+
 function debugNameMatches(e: ElfFile, base: string): boolean {
   return e.isDebugFile && basename(e.fileName) === `${base}.debug`;
 }
@@ -394,8 +443,15 @@ function fileOffset(m: Mapping, hi: number, lo: number): number {
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export interface DroppedFile {
+  /** The file's name, or its path: in a dropped folder, or where a bundle found it. */
   name: string;
   bytes: Uint8Array;
+  /**
+   * From a bundle: the build-id of the file at `name` (an absolute path) on the machine that made
+   * it. A mapping of that path takes it as its own (withRecordedBuildIds), so that only a file with
+   * this build-id symbolizes it.
+   */
+  recordedBuildId?: string;
   /** Said of the file while reading it (a sampled large profile), shown with its parser's. */
   warnings?: ProfileWarning[];
 }
@@ -421,7 +477,21 @@ export function symbolizerFromFiles(
   opts: SymbolizeOptions = {},
 ): SymbolizerFromFilesResult {
   const { sources, errors } = readSymbolFiles(files);
-  return { ...createSymbolizer(mappings, sources, opts), errors };
+  return { ...createSymbolizer(withRecordedBuildIds(mappings, files), sources, opts), errors };
+}
+
+/**
+ * The mappings, each without a build-id of its own taking the one a bundle recorded for its path
+ * (gperftools' maps text names no build-ids; the bundle read them from the files it packed).
+ */
+export function withRecordedBuildIds(mappings: readonly Mapping[], files: readonly DroppedFile[]): Mapping[] {
+  const recorded = new Map<string, string>();
+  for (const f of files) if (f.recordedBuildId) recorded.set(f.name, f.recordedBuildId);
+  if (recorded.size === 0) return [...mappings];
+  return mappings.map((m) => {
+    const id = m.buildId ? undefined : recorded.get(m.path);
+    return id === undefined ? m : { ...m, buildId: id };
+  });
 }
 
 /**
