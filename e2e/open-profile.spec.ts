@@ -154,6 +154,8 @@ test('symbolize in the browser: drop a profile, then its binaries; names replace
   const symbols = page.getByRole('region', { name: 'Symbols' });
   await expect(symbols).toContainText('shlib_main from shlib_main');
   await expect(symbols).toContainText('libfoo.so from libfoo.so');
+  // Mapped files without samples wait behind a toggle; those not dropped say so.
+  await symbols.getByRole('button', { name: /more mapped files \(\d+ without samples\)/ }).click();
   await expect(symbols).toContainText('unsymbolized');
   // The dlclose'd plugin is in no mapping: its frames stay raw addresses, never vanish.
   await expect(table).toContainText('0x7f');

@@ -2,6 +2,7 @@
 // profile open, the overlay offers two targets: open (replace it) or compare with it.
 
 import { useEffect, useState } from 'react';
+import { filesOfEntries } from './folders';
 import { compareFiles, openFiles } from './jobs';
 import { useStore } from './store';
 
@@ -25,8 +26,16 @@ export function DropZone({ children }: { children: React.ReactNode }) {
       const files = Array.from(e.dataTransfer?.files ?? []);
       if (files.length === 0) return;
       const target = e.target instanceof Element ? e.target.closest('[data-drop]') : null;
-      if (target?.getAttribute('data-drop') === 'compare' && useStore.getState().analysis)
-        void compareFiles(files);
+      const compare = target?.getAttribute('data-drop') === 'compare' && useStore.getState().analysis;
+      // Entries must be taken during the event; a folder among them is walked, its files unread.
+      const entries = Array.from(e.dataTransfer?.items ?? [])
+        .map((i) => (i.kind === 'file' ? i.webkitGetAsEntry() : null))
+        .filter((x): x is FileSystemEntry => x !== null);
+      if (!compare && entries.some((x) => x.isDirectory)) {
+        void filesOfEntries(entries).then(({ loose, inFolder }) => openFiles(loose, inFolder));
+        return;
+      }
+      if (compare) void compareFiles(files);
       else void openFiles(files);
     };
     window.addEventListener('dragover', onOver);
@@ -46,7 +55,7 @@ export function DropZone({ children }: { children: React.ReactNode }) {
           <div className="drop-overlay two" data-testid="drop-overlay">
             <div className="drop-target" data-drop="open">
               Drop here to open
-              <small>replaces {open}; binaries dropped alone symbolize it</small>
+              <small>replaces {open}; binaries or a folder of them dropped alone symbolize it</small>
             </div>
             <div className="drop-target compare" data-drop="compare">
               Drop here to compare

@@ -1,46 +1,141 @@
-// Which mappings got symbols from which dropped files, and what stays unsymbolized.
+// Every mapped file of the profile with its status: symbolized by which file (and how it was
+// matched), missing (with the exact path to copy from the machine that recorded it), or refused
+// for another build-id; the samples each holds; what a dropped folder gave; one click to add more.
 
+import { useState } from 'react';
 import { basename } from '../core/text/names';
 import { FilePicker } from './FilePicker';
+import { FolderPicker } from './FolderPicker';
 import { setMangled } from './jobs';
 import { PlacementForm } from './PlacementForm';
 import { useStore } from './store';
 
+/** How many mapped files are listed before "more". */
+const SHOWN = 12;
+
+const pct = (n: number, total: number) =>
+  total > 0 ? `${((100 * n) / total).toFixed(n / total < 0.001 && n > 0 ? 2 : 1)}%` : '';
+
+function CopyPath({ path }: { path: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="link small"
+      title="Copy the path: this file, from the machine that recorded the profile, symbolizes these frames"
+      onClick={() => {
+        void navigator.clipboard?.writeText(path).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        );
+      }}
+    >
+      {copied ? 'copied' : 'copy path'}
+    </button>
+  );
+}
+
 /** Which mappings got symbols from which dropped files, and what stays unsymbolized. */
 export function SymbolsPanel() {
   const symbols = useStore((s) => s.symbols);
-  const format = useStore((s) => s.analysis?.profile.meta.format);
+  const folder = useStore((s) => s.folder);
+  const meta = useStore((s) => s.analysis?.profile.meta);
   const mangled = useStore((s) => s.view.mangled);
-  if (format === 'folded') return null;
+  const [all, setAll] = useState(false);
+  const format = meta?.format;
+  if (format === 'folded' || format === 'snapshot') return null;
+  const report = symbols?.report;
+  const matched = new Map((report?.matched ?? []).map((m) => [m.mappingPath, m]));
+  const mismatched = new Map((report?.mismatched ?? []).map((m) => [m.mappingPath, m]));
+  const held = new Map((meta?.mappingSamples ?? []).map((m) => [m.path, m]));
+  // Every mapped file (by path), heaviest first; pseudo mappings ([vdso]) have nothing to drop.
+  const paths = [...new Set((meta?.mappings ?? []).map((m) => m.path))].filter(
+    (p) => p !== '' && !p.startsWith('['),
+  );
+  paths.sort((a, b) => (held.get(b)?.total ?? 0) - (held.get(a)?.total ?? 0));
+  const total = meta?.totalSamples ?? 0;
+  // Files without samples wait behind a toggle: nothing there to name.
+  const heavy = paths.filter((p) => held.has(p));
+  const shown = all ? paths : heavy.slice(0, SHOWN);
+  const hidden = paths.length - shown.length;
+  const embedded = format === 'pprof-raw';
   return (
     <section className="symbols" aria-label="Symbols">
       <h2>Symbols</h2>
       {!symbols && (
         <p className="muted">
-          {format === 'pprof-raw'
+          {embedded
             ? 'Names come from the file’s own symbol section.'
             : format === 'pprof'
               ? 'Names come from the file itself; address-only locations take names from the binaries you drop here.'
-              : 'Code without symbols shows as one frame per module ([libc.so.6]). Drop the binary and its libraries here to see function names.'}
+              : 'Code without symbols shows as one frame per module ([libc.so.6]). Drop the binary and its libraries here, or a folder of them (a sysroot, a .build-id tree), or a bundle made by flamelens bundle.'}
+        </p>
+      )}
+      {symbols && <PlacementForm />}
+      {!embedded && paths.length > 0 && (
+        <ul className="sym-list" aria-label="Mapped files">
+          {shown.map((p) => {
+            const m = matched.get(p);
+            const bad = mismatched.get(p);
+            const h = held.get(p);
+            const samples = h ? (
+              <span
+                className="sym-samples"
+                title="samples whose leaf is in this file; samples with any frame in it"
+              >
+                {pct(h.self, total)} self · {pct(h.total, total)} total
+              </span>
+            ) : (
+              <span className="sym-samples muted">no samples</span>
+            );
+            if (m)
+              return (
+                <li key={p} className="ok" data-status="symbolized">
+                  ✓ {basename(p)}{' '}
+                  <span className="muted">
+                    from {m.elfFile} (by {m.by})
+                  </span>{' '}
+                  {samples}
+                </li>
+              );
+            if (bad)
+              return (
+                <li key={p} className="bad" data-status="mismatch">
+                  ✗ {basename(p)}{' '}
+                  <span>
+                    build-id mismatch: {bad.elfFile} is {bad.fileBuildId.slice(0, 12)}…, the profile’s{' '}
+                    {bad.mappingBuildId.slice(0, 12)}…: not used
+                  </span>{' '}
+                  {samples}
+                </li>
+              );
+            return (
+              <li key={p} className="missing" data-status="missing">
+                – {basename(p)} <span className="muted">unsymbolized: copy</span> <code>{p}</code>{' '}
+                <CopyPath path={p} /> {samples}
+              </li>
+            );
+          })}
+          {(hidden > 0 || all) && paths.length > heavy.length && (
+            <li>
+              <button type="button" className="link small" onClick={() => setAll(!all)}>
+                {all
+                  ? 'only files with samples'
+                  : `${hidden} more mapped files (${paths.length - heavy.length} without samples)`}
+              </button>
+            </li>
+          )}
+        </ul>
+      )}
+      {folder && (
+        <p className="muted folder-note">
+          From folder {folder.name}: {folder.read.length} of {folder.files} files read
+          {folder.headsRead > 0 ? ` (and the first 64 KB of ${folder.headsRead})` : ''}.
         </p>
       )}
       {symbols && (
         <>
-          <PlacementForm />
           <ul className="sym-list">
-            {symbols.report.matched.map((m) => (
-              <li key={m.mappingPath} className="ok">
-                ✓ {basename(m.mappingPath)}{' '}
-                <span className="muted">
-                  from {m.elfFile} (by {m.by})
-                </span>
-              </li>
-            ))}
-            {symbols.report.unsymbolizedMappings.map((p) => (
-              <li key={p} className="missing">
-                – {basename(p) || '(anonymous)'} <span className="muted">unsymbolized</span>
-              </li>
-            ))}
             {symbols.report.unmatchedFiles.map((f) => (
               <li key={f} className="unused">
                 ? {f} <span className="muted">matches no mapping</span>
@@ -67,7 +162,10 @@ export function SymbolsPanel() {
           </label>
         </>
       )}
-      <FilePicker label="Add binaries" text="Add binaries…" small />
+      <div className="sym-add">
+        <FilePicker label="Add binaries" text="Add binaries…" small />
+        <FolderPicker />
+      </div>
     </section>
   );
 }

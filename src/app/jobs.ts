@@ -16,6 +16,7 @@ import {
   type ViewResult,
 } from '../worker/protocol';
 import { carriedNode } from './carry';
+import { type FolderFile, folderBuffers } from './folders';
 import { keepRecent, loadRecent, recentId } from './recent';
 import { type AppState, useStore } from './store';
 
@@ -103,6 +104,8 @@ async function run(
     const patch: Partial<AppState> = {
       status: 'ready',
       symbols: r.symbols,
+      // What a dropped folder gave, until another profile opens.
+      ...(r.folder ? { folder: r.folder } : r.newProfile ? { folder: null } : {}),
       view,
       sandwich: r.sandwich,
       ...(r.labels ? { labels: r.labels } : {}),
@@ -160,12 +163,18 @@ function freshView(source: ProfileSource | undefined): ViewState {
   };
 }
 
-/** Local files chosen or dropped: a profile and/or binaries. */
-export async function openFiles(files: File[]): Promise<void> {
-  if (files.length === 0) return;
+/**
+ * Local files chosen or dropped: a profile and/or binaries, and the files of dropped or picked
+ * folders (the worker reads only those that symbolize the profile).
+ */
+export async function openFiles(files: File[], inFolder: readonly FolderFile[] = []): Promise<void> {
+  if (files.length === 0 && inFolder.length === 0) return;
   performance.mark('flamelens:file-received');
   // The worker reads the files itself: the page never holds their bytes.
-  if (!(await openBuffers(files.map((f) => ({ name: f.name, data: f }))))) return;
+  const buffers = [...files.map((f) => ({ name: f.name, data: f })), ...folderBuffers(inFolder)];
+  if (!(await openBuffers(buffers))) return;
+  // A folder is not kept (it may be gigabytes); the files it gave are in the Symbols panel.
+  if (inFolder.length > 0 && files.length === 0) return;
   reopenShown = (view) => readAndOpen(files, view);
   await keepShown(files);
 }

@@ -8,7 +8,7 @@ import type { LabelSummary } from '../core/model/labels';
 import { DEFAULT_VIEW, type ThemeName, type ViewState } from '../core/view/schema';
 import type { ChildOrder } from '../flamegraph/layout';
 import type { ColorMode } from '../flamegraph/paint';
-import type { PageAnalysis, PageSandwich, SearchReply, SymbolsState } from '../worker/protocol';
+import type { FolderNote, PageAnalysis, PageSandwich, SearchReply, SymbolsState } from '../worker/protocol';
 
 export interface LoadError {
   fileName: string;
@@ -25,6 +25,8 @@ export interface AppState {
   loadingBytes: number;
   analysis: PageAnalysis | null;
   symbols: SymbolsState | null;
+  /** What the last dropped folder gave (worker/folder.ts), or null. */
+  folder: FolderNote | null;
   fileSize: number;
   error: LoadError | null;
   /** Something worth saying that is no error (a link's zoom not found; a kept profile gone). */
@@ -78,6 +80,7 @@ export const useStore = create<AppState>()((set, get) => ({
   loadingBytes: 0,
   analysis: null,
   symbols: null,
+  folder: null,
   fileSize: 0,
   error: null,
   notice: null,

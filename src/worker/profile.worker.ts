@@ -5,7 +5,9 @@
 import { treeBuffers } from '../core/model/calltree';
 import type { Analysis, SandwichAnalysis } from '../core/pipeline';
 import { ProfileError } from '../core/types';
+import { chooseFromFolder } from './folder';
 import {
+  type FolderNote,
   type FromWorker,
   type PageSandwich,
   type Reply,
@@ -74,8 +76,37 @@ async function handle(msg: ToWorker): Promise<void> {
       reply = { kind: 'snapshots', files: session.snapshots() };
     } else {
       let result: Awaited<ReturnType<WorkerSession['apply']>>;
+      let folder: FolderNote | undefined;
       if (msg.type === 'drop') {
-        const files = await readFiles(msg.files, (f) => progress('read', f));
+        // A folder's files: the profile first (dropped with it or open already), then the few of
+        // them that symbolize it.
+        const inFolder = msg.files.filter((f) => f.inFolder !== undefined);
+        const loose = msg.files.filter((f) => f.inFolder === undefined);
+        let first: Awaited<ReturnType<WorkerSession['drop']>> | null = null;
+        if (inFolder.length > 0 && loose.length > 0) {
+          first = await session.drop(
+            await readFiles(loose, (f) => progress('read', f)),
+            msg.view,
+            progress,
+            msg.slot,
+            {
+              consume: true,
+            },
+          );
+        }
+        let toRead = loose;
+        if (inFolder.length > 0) {
+          const mappings = session.mappings();
+          if (!mappings)
+            throw new ProfileError(
+              `${inFolder[0].inFolder}: a folder gives symbols to a profile: open the profile first, or drop it with the folder`,
+              'unknown',
+            );
+          const chosen = await chooseFromFolder(mappings, inFolder, (f) => progress('symbols', f));
+          toRead = chosen.files;
+          folder = chosen.note;
+        }
+        const files = await readFiles(toRead, (f) => progress('read', f));
         msg.files.length = 0; // a link's transferred buffer: the session holds the only reference
         session.onPreview = (a) => {
           const analysis = toWire(a);
@@ -83,6 +114,7 @@ async function handle(msg: ToWorker): Promise<void> {
         };
         try {
           result = await session.drop(files, msg.view, progress, msg.slot, { consume: true });
+          if (first?.newProfile) result = { ...result, newProfile: true };
         } finally {
           session.onPreview = null;
         }
@@ -95,6 +127,7 @@ async function handle(msg: ToWorker): Promise<void> {
         kind: 'view',
         result: {
           ...result,
+          ...(folder && { folder }),
           analysis: result.analysis && toWire(result.analysis),
           sandwich: result.sandwich && toPageSandwich(result.sandwich),
         },

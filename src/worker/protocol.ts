@@ -7,6 +7,7 @@ import type { DiffTotals } from '../core/model/diff';
 import type { LabelSummary } from '../core/model/labels';
 import type { SourceListing } from '../core/model/lines';
 import type { Analysis, SandwichAnalysis, SymbolsState } from '../core/pipeline';
+import type { FolderPick } from '../core/symbols/pick';
 import type { FoldedProfile } from '../core/types';
 import type { SearchQuery, WorkerView } from '../core/view/schema';
 
@@ -39,8 +40,14 @@ export type WireAnalysis = PageAnalysis & { sameFrames?: true };
  * its bytes.
  */
 export interface FileBuffer {
+  /** The file's name, or its path inside a dropped folder. */
   name: string;
   data: ArrayBuffer | Blob;
+  /**
+   * A file of a dropped folder: read only if it can symbolize the profile (core/symbols/pick.ts),
+   * its first bytes at most to find out.
+   */
+  inFolder?: string;
 }
 
 /** A file's size in bytes, without reading it. */
@@ -59,6 +66,22 @@ export interface ViewResult {
   mode: WorkerView['mode'];
   /** The profile's label keys and their top values (after every fold; absent otherwise). */
   labels?: LabelSummary[];
+  /** A dropped folder: what was looked at and taken from it. */
+  folder?: FolderNote;
+}
+
+/** What the worker took from a dropped folder, and how little of it it read. */
+export interface FolderNote {
+  /** The folder's name. */
+  name: string;
+  /** Its files. */
+  files: number;
+  /** Files whose first bytes were read (their build-id). */
+  headsRead: number;
+  /** Files read whole: the objects and debug files that symbolize the profile. */
+  read: string[];
+  /** Per mapped file: which file of the folder, by what, or why none. */
+  mappings: FolderPick['mappings'];
 }
 
 /** A function's source listing, with the text of the dropped source files its lines are in. */

@@ -34,7 +34,7 @@ import { looksLikeElf } from '../core/symbols/elf';
 import { looksLikeNm } from '../core/symbols/nm';
 import { type Placement, parseBase } from '../core/symbols/placement';
 import type { DroppedFile } from '../core/symbols/symbolize';
-import { type FoldedProfile, ProfileError } from '../core/types';
+import { type FoldedProfile, type Mapping, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
 import { foldedPartsThrough } from '../export/folded';
 import type { SnapshotFile, SourceReply } from './protocol';
@@ -214,6 +214,12 @@ export class WorkerSession {
       ...this.derive(progress, true, profile !== null && slot === 'main'),
       labels: this.labelSummary(),
     };
+  }
+
+  /** The mapped objects of the open profile and of its baseline (what symbol files are for). */
+  mappings(): Mapping[] | null {
+    if (!this.loaded) return null;
+    return [...this.loaded.raw.meta.mappings, ...(this.loadedBase?.raw.meta.mappings ?? [])];
   }
 
   /** Exchanges the profile and its baseline (the comparison becomes the baseline). */

@@ -1,0 +1,31 @@
+// "Add a folder…": a directory input (every Chromium and Firefox has `webkitdirectory`); the
+// browser lists the folder's files without reading them, and the worker reads only the few that
+// symbolize the open profile.
+
+import { useId } from 'react';
+import { filesOfDirectoryInput } from './folders';
+import { openFiles } from './jobs';
+
+export function FolderPicker() {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id} className="file-label small">
+        Add a folder…
+      </label>
+      <input
+        id={id}
+        className="file-input"
+        type="file"
+        aria-label="Add a folder of binaries"
+        // React passes unknown lowercase attributes through; `webkitdirectory` makes it pick folders.
+        {...{ webkitdirectory: '' }}
+        onChange={(e) => {
+          const files = Array.from(e.currentTarget.files ?? []);
+          if (files.length > 0) void openFiles([], filesOfDirectoryInput(files));
+          e.currentTarget.value = '';
+        }}
+      />
+    </>
+  );
+}
