@@ -5,15 +5,16 @@
 // failure is reproduced from its three numbers alone (`FUZZ_REPRO=f:s:i npm run fuzz`).
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync, gzipSync } from 'fflate';
+import { gunzipSync, gzipSync, zipSync } from 'fflate';
+import { expandBundles, writeBundle } from '../../src/core/bundle/bundle.ts';
 import { isGzip } from '../../src/core/formats/detect.ts';
 import { scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
 import { fold, parse } from '../../src/core/pipeline.ts';
-import { readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
-import { nmToElfLike } from '../../src/core/symbols/nm.ts';
-import { symbolizerFromFiles } from '../../src/core/symbols/symbolize.ts';
+import { looksLikeElf, readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
+import { looksLikeNm, nmToElfLike } from '../../src/core/symbols/nm.ts';
+import { symbolizerFromFiles, withRecordedBuildIds } from '../../src/core/symbols/symbolize.ts';
 import type { Mapping } from '../../src/core/types.ts';
 import { ProfileError } from '../../src/core/types.ts';
 import {
@@ -54,7 +55,7 @@ export interface Seed {
 export type Mutator = (b: Uint8Array, r: Rng, other: Uint8Array) => Uint8Array;
 
 /** How inputs of a format are checked. */
-type Target = 'profile' | 'elf' | 'nm';
+type Target = 'profile' | 'elf' | 'nm' | 'bundle';
 
 export interface FuzzFormat {
   id: string;
@@ -192,6 +193,63 @@ const snapshotOf = (rel: string): Seed => {
   const s = load(rel);
   return { name: `${rel} (snapshot)`, bytes: gunzipSync(writeSnapshot(parse(s.bytes, rel).raw)) };
 };
+
+/** Bundle seeds: the tiny profile with its binary, as `flamelens bundle` writes it, stored and tarred. */
+function bundleSeeds(): Seed[] {
+  const prof = load('gperf/tiny.prof').bytes;
+  const bin = load('gperf/bin/tiny').bytes;
+  const written = writeBundle({
+    profiles: [{ name: 'tiny.prof', bytes: prof }],
+    files: [{ path: '/opt/flamelens-corpus/bin/tiny', bytes: bin, buildId: 'ab'.repeat(20) }],
+    missing: [{ path: '/usr/lib/x86_64-linux-gnu/libc.so.6', why: 'not found' }],
+    created: '2026-11-24T00:00:00Z',
+  });
+  // Stored (not deflated): mutations reach the members' bytes, not only their CRC.
+  const stored = zipSync(
+    { 'profiles/tiny.prof': prof, 'files/opt/flamelens-corpus/bin/tiny': bin },
+    { level: 0 },
+  );
+  return [
+    { name: 'tiny.flamelens.zip', bytes: written },
+    { name: 'stored.zip', bytes: stored },
+    {
+      name: 'tiny.tar',
+      bytes: tarOf({ 'profiles/tiny.prof': prof, 'files/opt/flamelens-corpus/bin/tiny': bin }),
+    },
+  ];
+}
+
+/** A ustar archive of the files (what `tar -cf` writes, without owners). */
+function tarOf(files: Record<string, Uint8Array>): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (const [name, data] of Object.entries(files)) {
+    const h = new Uint8Array(512);
+    const put = (o: number, t: string) => h.set(new TextEncoder().encode(t), o);
+    put(0, name);
+    put(100, '0000644\0');
+    put(124, `${data.length.toString(8).padStart(11, '0')}\0`);
+    put(156, '0');
+    put(257, 'ustar\0');
+    put(263, '00');
+    h.fill(32, 148, 156);
+    put(
+      148,
+      `${h
+        .reduce((t, x) => t + x, 0)
+        .toString(8)
+        .padStart(6, '0')}\0 `,
+    );
+    parts.push(h, data, new Uint8Array((512 - (data.length % 512)) % 512));
+  }
+  parts.push(new Uint8Array(1024));
+  const out = new Uint8Array(parts.reduce((t, p) => t + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
 
 /** gperftools CPU profiles: words of `ws` bytes in one byte order, then the maps text. */
 function gperfMutators(ws: 4 | 8, littleEndian: boolean): Mutator[] {
@@ -415,6 +473,17 @@ function formats(): FuzzFormat[] {
       weight: 4,
     },
     {
+      id: 'bundle',
+      target: 'bundle',
+      seeds: bundleSeeds(),
+      mutators: [
+        ...BYTES,
+        (b, r) => setWords(b, r, { size: 4, littleEndian: true }),
+        (b, r) => setWords(b, r, { size: 4, align: 1, littleEndian: true }),
+      ],
+      weight: 3,
+    },
+    {
       id: 'nm',
       target: 'nm',
       seeds: [
@@ -517,6 +586,36 @@ function checkError(e: ProfileError, bytes: Uint8Array): void {
 /** Runs one input through the core; returns what came out, or throws what escaped. */
 export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng): Outcome {
   const fileName = name.replace(/ \(.*$/, '');
+  if (f.target === 'bundle') {
+    // A bundle opens to a profile and symbol files, or is a ProfileError; its members' damage is
+    // warnings. The profile then goes through the core like any dropped one.
+    let files: ReturnType<typeof expandBundles>;
+    try {
+      files = expandBundles([{ name: fileName, bytes }]);
+    } catch (e) {
+      if (!(e instanceof ProfileError)) throw e;
+      checkError(e, bytes);
+      return 'error';
+    }
+    const symbols = files.filter((x) => looksLikeElf(x.bytes) || looksLikeNm(x.bytes));
+    const profile = files.find((x) => !symbols.includes(x));
+    if (!profile) return 'result';
+    try {
+      const loaded = parse(profile.bytes, profile.name);
+      const s = symbolizerFromFiles(withRecordedBuildIds(loaded.raw.meta.mappings, symbols), symbols);
+      if (loaded.raw.samples.stackLocs.length <= MAX_FOLD_LOCS)
+        fold(loaded, {
+          symbols: {
+            symbolizer: s.symbolizer,
+            state: { files: [], report: s.report, errors: s.errors, mangled: false },
+          },
+        });
+    } catch (e) {
+      if (!(e instanceof ProfileError)) throw e;
+      return 'error';
+    }
+    return 'result';
+  }
   if (f.target === 'profile') {
     let loaded: ReturnType<typeof parse>;
     try {

@@ -93,8 +93,10 @@ export function readZip(
     const extraLen = u16(b, o + 30);
     const commentLen = u16(b, o + 32);
     const local = u32(b, o + 42);
+    const next = o + 46 + nameLen + extraLen + commentLen;
+    if (next > eocd) throw fail(`directory entry ${i + 1} runs past the directory`, o);
     const name = utf8.decode(b.subarray(o + 46, o + 46 + nameLen));
-    o += 46 + nameLen + extraLen + commentLen;
+    o = next;
     if (name.endsWith('/')) continue; // a directory
     const err = (message: string) => out.errors.push({ name, offset: local, message });
     const unsafe = unsafeName(name);
