@@ -2,8 +2,7 @@
 // profile open, the overlay offers two targets: open (replace it) or compare with it.
 
 import { useEffect, useState } from 'react';
-import { filesOfEntries } from './folders';
-import { compareFiles, openFiles } from './jobs';
+import { compareFiles, openEntries, openFiles } from './jobs';
 import { useStore } from './store';
 
 export function DropZone({ children }: { children: React.ReactNode }) {
@@ -32,7 +31,7 @@ export function DropZone({ children }: { children: React.ReactNode }) {
         .map((i) => (i.kind === 'file' ? i.webkitGetAsEntry() : null))
         .filter((x): x is FileSystemEntry => x !== null);
       if (!compare && entries.some((x) => x.isDirectory)) {
-        void filesOfEntries(entries).then(({ loose, inFolder }) => openFiles(loose, inFolder));
+        void openEntries(entries);
         return;
       }
       if (compare) void compareFiles(files);

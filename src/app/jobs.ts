@@ -16,7 +16,7 @@ import {
   type ViewResult,
 } from '../worker/protocol';
 import { carriedNode } from './carry';
-import { type FolderFile, folderBuffers } from './folders';
+import { type FolderFile, filesOfEntries, folderBuffers } from './folders';
 import { keepRecent, loadRecent, recentId } from './recent';
 import { type AppState, useStore } from './store';
 
@@ -177,6 +177,27 @@ export async function openFiles(files: File[], inFolder: readonly FolderFile[] =
   if (inFolder.length > 0 && files.length === 0) return;
   reopenShown = (view) => readAndOpen(files, view);
   await keepShown(files);
+}
+
+/**
+ * Entries of a drop that holds folders: lists the folders' files (shown as loading: a large tree
+ * takes a while), none read, then opens them with the loose files.
+ */
+export async function openEntries(entries: readonly FileSystemEntry[]): Promise<void> {
+  const names = entries.map((e) => e.name).join(', ');
+  set({ status: 'loading', loadingName: `${names} (listing files)`, progress: null, error: null });
+  let listed: Awaited<ReturnType<typeof filesOfEntries>>;
+  try {
+    listed = await filesOfEntries(entries);
+  } catch (e) {
+    set({
+      status: get().analysis ? 'ready' : 'idle',
+      loadingName: null,
+      error: { fileName: names, message: `${names}: the folder could not be listed (${(e as Error).message})` },
+    });
+    return;
+  }
+  await openFiles(listed.loose, listed.inFolder);
 }
 
 /**
