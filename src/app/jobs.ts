@@ -193,7 +193,10 @@ export async function openEntries(entries: readonly FileSystemEntry[]): Promise<
     set({
       status: get().analysis ? 'ready' : 'idle',
       loadingName: null,
-      error: { fileName: names, message: `${names}: the folder could not be listed (${(e as Error).message})` },
+      error: {
+        fileName: names,
+        message: `${names}: the folder could not be listed (${(e as Error).message})`,
+      },
     });
     return;
   }
