@@ -5,18 +5,11 @@
 // bundle is a clear message and the open profile stays.
 
 import { execFileSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { corpusMachine } from '../test/helpers/corpus';
 import { dropFile, dropFiles, FIXTURES, paintedGraph, SHOTS } from './helpers';
 
 const FIX = resolve(FIXTURES);
@@ -24,12 +17,7 @@ let tmp = '';
 
 test.beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'flamelens-e2e-bundle-'));
-  // The recording machine: its /usr and the corpus programs where they ran.
-  const root = join(tmp, 'root');
-  mkdirSync(join(root, 'opt/flamelens-corpus/bin'), { recursive: true });
-  symlinkSync(join(FIX, 'sysroot/usr'), join(root, 'usr'));
-  for (const f of readdirSync(join(FIX, 'gperf/bin')))
-    symlinkSync(join(FIX, 'gperf/bin', f), join(root, 'opt/flamelens-corpus/bin', f));
+  const root = corpusMachine(tmp);
   // The built CLI (npm run build made it beside the app).
   execFileSync('node', [
     'dist-cli/flamelens.mjs',

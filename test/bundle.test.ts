@@ -3,15 +3,7 @@
 // them from, through --root), then folded from the bundle alone: the same symbolized stacks as the
 // profile folded with the same files given by hand. Damaged bundles: clear errors, nothing else lost.
 
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
@@ -23,7 +15,7 @@ import { parse } from '../src/core/pipeline';
 import { symbolizerFromFiles } from '../src/core/symbols/symbolize';
 import { ProfileError } from '../src/core/types';
 import { runCli } from './helpers/cli';
-import { CORPUS_PROFILES } from './helpers/corpus';
+import { CORPUS_PROFILES, corpusMachine } from './helpers/corpus';
 
 const FIX = resolve('test/fixtures');
 let tmp = '';
@@ -31,12 +23,7 @@ let root = '';
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'flamelens-bundle-'));
-  // The recording machine's files: its /usr, and the corpus programs where they ran from.
-  root = join(tmp, 'root');
-  mkdirSync(join(root, 'opt/flamelens-corpus/bin'), { recursive: true });
-  symlinkSync(join(FIX, 'sysroot/usr'), join(root, 'usr'));
-  for (const f of readdirSync(join(FIX, 'gperf/bin')))
-    symlinkSync(join(FIX, 'gperf/bin', f), join(root, 'opt/flamelens-corpus/bin', f));
+  root = corpusMachine(tmp);
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
