@@ -104,6 +104,10 @@ test('an HTML report opens from file:// offline with the same graph, table and v
   await expect(r.getByRole('searchbox', { name: 'Search functions' })).toHaveValue('area');
   // Its names were resolved when it was made: the granularity is fixed.
   await expect(r.getByRole('combobox', { name: 'Granularity' })).toBeDisabled();
+  // …and the Symbols panel says so, offering no binaries to drop.
+  const symbols = r.getByRole('region', { name: 'Symbols' });
+  await expect(symbols).toContainText('Names were resolved when this report was made (from cxx_demangle)');
+  await expect(symbols.getByRole('button')).toHaveCount(0);
   expect(await picture(r)).toEqual(shown);
   // The same view in the URL, less the app's local id of the profile.
   expect(new URL(r.url()).hash).toBe(hash.replace(/local=[^&]*&/, ''));

@@ -41,12 +41,25 @@ export function SymbolsPanel() {
   const folder = useStore((s) => s.folder);
   const meta = useStore((s) => s.analysis?.profile.meta);
   const mangled = useStore((s) => s.view.mangled);
+  const report = useStore((s) => s.report);
   const [all, setAll] = useState(false);
   const format = meta?.format;
-  if (format === 'folded' || format === 'snapshot') return null;
-  const report = symbols?.report;
-  const matched = new Map((report?.matched ?? []).map((m) => [m.mappingPath, m]));
-  const mismatched = new Map((report?.mismatched ?? []).map((m) => [m.mappingPath, m]));
+  if (format === 'folded') return null;
+  if (report) {
+    // An HTML report's names were resolved when it was made: nothing to drop here.
+    const from = meta?.extra?.['Symbols from'];
+    return (
+      <section className="symbols" aria-label="Symbols">
+        <h2>Symbols</h2>
+        <p className="muted">
+          Names were resolved when this report was made{from ? ` (from ${from})` : ''}; code without symbols
+          then stays one frame per module.
+        </p>
+      </section>
+    );
+  }
+  const matched = new Map((symbols?.report.matched ?? []).map((m) => [m.mappingPath, m]));
+  const mismatched = new Map((symbols?.report.mismatched ?? []).map((m) => [m.mappingPath, m]));
   const held = new Map((meta?.mappingSamples ?? []).map((m) => [m.path, m]));
   // Every mapped file (by path), heaviest first; pseudo mappings ([vdso]) have nothing to drop.
   const paths = [...new Set((meta?.mappings ?? []).map((m) => m.path))].filter(
