@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { formatBytes } from '../core/text/format';
 import { DEFAULT_VIEW, encodeView, type ViewState } from '../core/view/schema';
 import { compareBuffers, openBuffers, openKept } from './jobs';
+import { RememberedFiles } from './RememberedFiles';
 import { forgetRecent, listRecent, type RecentEntry } from './recent';
 import { openLink } from './useUrlState';
 
@@ -78,6 +79,7 @@ export function StartPage() {
       </p>
       {failed && <p role="alert">Could not load the example: {failed}</p>}
       <RecentProfiles />
+      <RememberedFiles />
     </main>
   );
 }

@@ -8,6 +8,7 @@ import { FilePicker } from './FilePicker';
 import { FolderPicker } from './FolderPicker';
 import { setMangled } from './jobs';
 import { PlacementForm } from './PlacementForm';
+import { RememberedFiles } from './RememberedFiles';
 import { useStore } from './store';
 
 /** How many mapped files are listed before "more". */
@@ -39,6 +40,7 @@ function CopyPath({ path }: { path: string }) {
 export function SymbolsPanel() {
   const symbols = useStore((s) => s.symbols);
   const folder = useStore((s) => s.folder);
+  const remembered = useStore((s) => s.remembered);
   const meta = useStore((s) => s.analysis?.profile.meta);
   const mangled = useStore((s) => s.view.mangled);
   const report = useStore((s) => s.report);
@@ -140,6 +142,11 @@ export function SymbolsPanel() {
           )}
         </ul>
       )}
+      {remembered && remembered.length > 0 && (
+        <p className="muted remembered-note">
+          From files this browser remembers: {remembered.map((n) => basename(n)).join(', ')}.
+        </p>
+      )}
       {folder && (
         <p className="muted folder-note">
           From folder {folder.name}: {folder.read.length} of {folder.files} files read
@@ -179,6 +186,7 @@ export function SymbolsPanel() {
         <FilePicker label="Add binaries" text="Add binaries…" small />
         <FolderPicker />
       </div>
+      <RememberedFiles />
     </section>
   );
 }

@@ -19,6 +19,7 @@ import { carriedNode } from './carry';
 import { type FolderFile, filesOfEntries, folderBuffers } from './folders';
 import { keepRecent, loadRecent, recentId } from './recent';
 import { type AppState, useStore } from './store';
+import { recall, remember } from './symbolStore';
 
 const client = new ProfileWorkerClient();
 
@@ -106,6 +107,7 @@ async function run(
       symbols: r.symbols,
       // What a dropped folder gave, until another profile opens.
       ...(r.folder ? { folder: r.folder } : r.newProfile ? { folder: null } : {}),
+      ...(r.newProfile ? { remembered: null } : {}),
       view,
       sandwich: r.sandwich,
       ...(r.labels ? { labels: r.labels } : {}),
@@ -173,10 +175,36 @@ export async function openFiles(files: File[], inFolder: readonly FolderFile[] =
   // The worker reads the files itself: the page never holds their bytes.
   const buffers = [...files.map((f) => ({ name: f.name, data: f })), ...folderBuffers(inFolder)];
   if (!(await openBuffers(buffers))) return;
+  // The symbol files among them (and those a folder gave) are remembered for later profiles.
+  const profile = get().analysis?.profile.meta.fileName;
+  const taken = new Set(get().folder?.read ?? []);
+  await remember([
+    ...files.filter((f) => f.name !== profile).map((f) => ({ name: f.name, blob: f as Blob })),
+    ...inFolder.filter((f) => taken.has(f.path)).map((f) => ({ name: f.path, blob: f.file as Blob })),
+  ]);
+  if (files.length > 0) await useRemembered();
   // A folder is not kept (it may be gigabytes); the files it gave are in the Symbols panel.
   if (inFolder.length > 0 && files.length === 0) return;
   reopenShown = (view) => readAndOpen(files, view);
   await keepShown(files);
+}
+
+/**
+ * Symbolizes the open profile's mapped files that hold samples and have no symbols yet from the
+ * files this browser remembers (symbolStore.ts), as if they were dropped; says which in the store.
+ */
+async function useRemembered(): Promise<void> {
+  const s = get();
+  const meta = s.analysis?.profile.meta;
+  if (!meta || s.report || s.preview) return;
+  const symbolized = new Set(meta.symbolized ?? []);
+  const held = new Set((meta.mappingSamples ?? []).map((m) => m.path));
+  const wanted = meta.mappings.filter((m) => held.has(m.path) && !symbolized.has(m.path));
+  if (wanted.length === 0) return;
+  const files = await recall(wanted, new Set());
+  if (files.length === 0) return;
+  if (await openBuffers(files.map((f) => ({ name: f.name, data: f }))))
+    set({ remembered: files.map((f) => f.name) });
 }
 
 /**
@@ -244,7 +272,10 @@ export async function openKept(id: string, view: ViewState): Promise<boolean> {
       profiles: { ...view.profiles, main: { source: { kind: 'file', name: entry.name, id } } },
     },
   );
-  if (ok) reopenShown = (v) => readAndOpen(files, v);
+  if (ok) {
+    reopenShown = (v) => readAndOpen(files, v);
+    await useRemembered();
+  }
   return ok;
 }
 

@@ -104,3 +104,20 @@ export function recentId(f: File): string {
   for (const c of `${f.name}\0${f.size}\0${f.lastModified}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
   return (h >>> 0).toString(36);
 }
+
+/** Removes these files (by name, or path's last part, and size) from every kept profile's entry. */
+export async function forgetRecentFiles(files: readonly { name: string; size: number }[]): Promise<void> {
+  const gone = (f: RecentFile) =>
+    files.some((g) => g.size === f.blob.size && (g.name === f.name || g.name.endsWith(`/${f.name}`)));
+  for (const e of await listRecent()) {
+    // The profile itself stays.
+    const kept = e.files.filter((f) => f.name === e.name || !gone(f));
+    if (kept.length === e.files.length) continue;
+    const size = kept.reduce((t, f) => t + f.blob.size, 0);
+    try {
+      await tx('readwrite', (s) => s.put({ ...e, files: kept, size } satisfies RecentEntry));
+    } catch {
+      // Left as it was.
+    }
+  }
+}

@@ -27,6 +27,8 @@ export interface AppState {
   symbols: SymbolsState | null;
   /** What the last dropped folder gave (worker/folder.ts), or null. */
   folder: FolderNote | null;
+  /** Symbol files taken from this browser's remembered ones for the open profile, or null. */
+  remembered: string[] | null;
   fileSize: number;
   error: LoadError | null;
   /** Something worth saying that is no error (a link's zoom not found; a kept profile gone). */
@@ -81,6 +83,7 @@ export const useStore = create<AppState>()((set, get) => ({
   analysis: null,
   symbols: null,
   folder: null,
+  remembered: null,
   fileSize: 0,
   error: null,
   notice: null,

@@ -1,0 +1,38 @@
+// Which remembered symbol files a profile takes (rememberedFor): by the mapping's build-id first,
+// else the most recently used file of its name; debug files ride along by build-id; a file of
+// another build than the mapping names is never taken.
+
+import { describe, expect, it } from 'vitest';
+import { type RememberedMeta, rememberedFor } from './symbolStore';
+
+const libc = (id: string, when: number, name = 'libc.so.6'): RememberedMeta => ({
+  key: id,
+  name,
+  buildId: id,
+  size: 1,
+  when,
+});
+
+describe('rememberedFor', () => {
+  const old = libc('aa'.repeat(20), 1);
+  const recent = libc('bb'.repeat(20), 2);
+  const debug = libc('bb'.repeat(20), 2, 'usr/lib/debug/.build-id/bb/bbbb.debug');
+  const prog: RememberedMeta = { key: 'prog:10', name: 'prog', size: 10, when: 3 };
+  // Most recently used first, as listRemembered gives them.
+  const files = [prog, recent, debug, old];
+
+  it('a gperftools mapping (no build-id): the newest file of its name, with its debug file', () => {
+    const got = rememberedFor([{ path: '/usr/lib/x86_64-linux-gnu/libc.so.6' }], files);
+    expect(got).toEqual([recent, debug]);
+  });
+
+  it('a mapping with a build-id: that build, never another of the same name', () => {
+    expect(rememberedFor([{ path: '/lib/libc.so.6', buildId: 'AA'.repeat(20) }], files)).toEqual([old]);
+    expect(rememberedFor([{ path: '/lib/libc.so.6', buildId: 'cc'.repeat(20) }], files)).toEqual([]);
+  });
+
+  it('pseudo mappings and unknown names take nothing; each file once', () => {
+    expect(rememberedFor([{ path: '[vdso]' }, { path: '/opt/x/other' }], files)).toEqual([]);
+    expect(rememberedFor([{ path: '/a/prog' }, { path: '/b/prog' }], files)).toEqual([prog]);
+  });
+});

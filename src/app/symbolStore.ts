@@ -1,0 +1,182 @@
+// Symbol files remembered between visits: every ELF binary, library, debug file or nm listing
+// dropped (or taken from a folder) is kept in this browser's IndexedDB, keyed by its build-id (or,
+// without one, its name and size), never uploaded. A profile opened later, even another profile of
+// the same program, takes the remembered files its mapped files want (by build-id, else by name),
+// so after a reload dropping the profile alone symbolizes it. Capped in bytes, least recently used
+// first out; listed with Forget buttons in the Symbols panel and on the start page.
+
+import { buildIdFromHead, looksLikeElf } from '../core/symbols/elf';
+import { looksLikeNm } from '../core/symbols/nm';
+import { HEAD_BYTES } from '../core/symbols/pick';
+import { basename } from '../core/text/names';
+import type { MappingInfo } from '../core/types';
+
+const DB = 'flamelens-symbols';
+const STORE = 'files';
+/** At most this many bytes are kept in all; a single file over the cap is not kept. */
+export const MAX_SYMBOL_BYTES = 1 << 30;
+const ENABLED = 'flamelens:remember-symbols';
+
+export interface RememberedMeta {
+  /** The build-id (lowercase hex), or `name:size` for files without one. */
+  key: string;
+  /** The file's name (or its path in a folder). */
+  name: string;
+  buildId?: string;
+  size: number;
+  /** Last kept or used (ms since the epoch). */
+  when: number;
+}
+
+export interface Remembered extends RememberedMeta {
+  blob: Blob;
+}
+
+/** Whether dropped symbol files are remembered (on unless turned off in this browser). */
+export function rememberingOn(): boolean {
+  try {
+    return localStorage.getItem(ENABLED) !== 'off';
+  } catch {
+    return false;
+  }
+}
+
+export function setRemembering(on: boolean): void {
+  try {
+    localStorage.setItem(ENABLED, on ? 'on' : 'off');
+  } catch {
+    // No storage: nothing is remembered either way.
+  }
+}
+
+function open(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    if (typeof indexedDB === 'undefined') return reject(new Error('no IndexedDB'));
+    const req = indexedDB.open(DB, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: 'key' });
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+async function tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const db = await open();
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const req = f(db.transaction(STORE, mode).objectStore(STORE));
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Every remembered file with its blob, most recently used first; [] without IndexedDB. */
+async function all(): Promise<Remembered[]> {
+  try {
+    const got = await tx<Remembered[]>('readonly', (s) => s.getAll() as IDBRequest<Remembered[]>);
+    return got.sort((a, b) => b.when - a.when);
+  } catch {
+    return [];
+  }
+}
+
+/** What is remembered (no blobs), most recently used first. */
+export async function listRemembered(): Promise<RememberedMeta[]> {
+  return (await all()).map(({ blob: _blob, ...meta }) => meta);
+}
+
+/** The key and build-id of a symbol file, or null when it is no ELF file or nm listing. */
+export async function identify(file: Blob, name: string): Promise<{ key: string; buildId?: string } | null> {
+  const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
+  if (looksLikeElf(head)) {
+    const buildId = buildIdFromHead(head);
+    return buildId ? { key: buildId, buildId } : { key: `${basename(name)}:${file.size}` };
+  }
+  return looksLikeNm(head) ? { key: `${basename(name)}:${file.size}` } : null;
+}
+
+/**
+ * Keeps the symbol files among `files` (others are skipped), then drops the least recently used
+ * past the cap. Does nothing when remembering is off.
+ */
+export async function remember(files: readonly { name: string; blob: Blob }[]): Promise<void> {
+  if (!rememberingOn()) return;
+  try {
+    for (const f of files) {
+      if (f.blob.size > MAX_SYMBOL_BYTES) continue;
+      const id = await identify(f.blob, f.name);
+      if (!id) continue;
+      const entry: Remembered = { ...id, name: f.name, size: f.blob.size, when: Date.now(), blob: f.blob };
+      await tx('readwrite', (s) => s.put(entry));
+    }
+    let total = 0;
+    for (const e of await listRemembered()) {
+      total += e.size;
+      if (total > MAX_SYMBOL_BYTES) await forgetRemembered(e.key);
+    }
+  } catch {
+    // Storage full or refused: the files still work for this visit.
+  }
+}
+
+export async function forgetRemembered(key?: string): Promise<void> {
+  try {
+    await tx('readwrite', (s) => (key === undefined ? s.clear() : s.delete(key)));
+  } catch {
+    // Nothing kept, nothing to forget.
+  }
+}
+
+/**
+ * The remembered files a profile's mapped files want: for each mapped file, the one with its
+ * build-id, else the most recently used one with its name (or `NAME.debug`); then the debug files
+ * sharing a chosen file's build-id. `files` most recently used first.
+ */
+export function rememberedFor(
+  mappings: readonly Pick<MappingInfo, 'path' | 'buildId'>[],
+  files: readonly RememberedMeta[],
+): RememberedMeta[] {
+  const chosen = new Set<RememberedMeta>();
+  for (const m of mappings) {
+    if (m.path === '' || m.path.startsWith('[')) continue;
+    const id = m.buildId?.toLowerCase();
+    const base = basename(m.path);
+    const named = (f: RememberedMeta) => {
+      const b = basename(f.name);
+      return b === base || b === `${base}.debug`;
+    };
+    const pick =
+      (id !== undefined ? files.find((f) => f.buildId === id) : undefined) ??
+      files.find((f) => named(f) && (id === undefined || f.buildId === undefined || f.buildId === id));
+    if (pick) chosen.add(pick);
+  }
+  for (const c of [...chosen])
+    if (c.buildId) for (const f of files) if (f.buildId === c.buildId) chosen.add(f);
+  return [...chosen];
+}
+
+/** The files rememberedFor chooses, as Files named as they were dropped, marked used now. */
+export async function recall(
+  mappings: readonly Pick<MappingInfo, 'path' | 'buildId'>[],
+  skip: ReadonlySet<string>,
+): Promise<File[]> {
+  if (!rememberingOn()) return [];
+  const kept = await all();
+  const want = rememberedFor(
+    mappings.filter((m) => !skip.has(m.path)),
+    kept,
+  );
+  const out: File[] = [];
+  for (const meta of want) {
+    const r = kept.find((k) => k.key === meta.key)!;
+    out.push(new File([r.blob], r.name));
+    try {
+      await tx('readwrite', (s) => s.put({ ...r, when: Date.now() }));
+    } catch {
+      // Order of eviction only.
+    }
+  }
+  return out;
+}
