@@ -182,7 +182,7 @@ export async function openFiles(files: File[], inFolder: readonly FolderFile[] =
     ...files.filter((f) => f.name !== profile).map((f) => ({ name: f.name, blob: f as Blob })),
     ...inFolder.filter((f) => taken.has(f.path)).map((f) => ({ name: f.path, blob: f.file as Blob })),
   ]);
-  if (files.length > 0) await useRemembered();
+  if (files.length > 0) await symbolizeFromRemembered();
   // A folder is not kept (it may be gigabytes); the files it gave are in the Symbols panel.
   if (inFolder.length > 0 && files.length === 0) return;
   reopenShown = (view) => readAndOpen(files, view);
@@ -193,7 +193,7 @@ export async function openFiles(files: File[], inFolder: readonly FolderFile[] =
  * Symbolizes the open profile's mapped files that hold samples and have no symbols yet from the
  * files this browser remembers (symbolStore.ts), as if they were dropped; says which in the store.
  */
-async function useRemembered(): Promise<void> {
+async function symbolizeFromRemembered(): Promise<void> {
   const s = get();
   const meta = s.analysis?.profile.meta;
   if (!meta || s.report || s.preview) return;
@@ -274,7 +274,7 @@ export async function openKept(id: string, view: ViewState): Promise<boolean> {
   );
   if (ok) {
     reopenShown = (v) => readAndOpen(files, v);
-    await useRemembered();
+    await symbolizeFromRemembered();
   }
   return ok;
 }
