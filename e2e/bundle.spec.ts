@@ -5,7 +5,7 @@
 // bundle is a clear message and the open profile stays.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -80,6 +80,37 @@ test('a folder picked for an open profile: static libc functions named, few file
   // The program is not in the sysroot: still missing, with its path.
   await expect(mapped.locator('[data-status="missing"]')).toContainText('/opt/flamelens-corpus/bin/threads');
   await symbols.screenshot({ path: `${SHOTS}/folder-symbols.png` });
+});
+
+test('a folder holding the profile and its binaries, opened from the start page, opens symbolized', async ({
+  page,
+}) => {
+  // What a user copies from a server: the profile, the program, libc and its debug file.
+  const dir = join(tmp, 'from-server');
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  mkdirSync(join(dir, 'lib/.build-id/93'), { recursive: true });
+  copyFileSync(join(FIX, 'gperf/threads.prof'), join(dir, 'threads.prof'));
+  copyFileSync(join(FIX, 'gperf/tiny.prof'), join(dir, 'bin/old-tiny.prof'));
+  copyFileSync(join(FIX, 'gperf/bin/threads'), join(dir, 'bin/threads'));
+  copyFileSync(join(FIX, 'sysroot/usr/lib/x86_64-linux-gnu/libc.so.6'), join(dir, 'lib/libc.so.6'));
+  const debug = 'usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug';
+  copyFileSync(
+    join(FIX, 'sysroot', debug),
+    join(dir, 'lib/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug'),
+  );
+  await page.goto('./');
+  await page.getByLabel('Open a folder (a profile with its binaries)').setInputFiles(dir);
+  await paintedGraph(page);
+  await expect(page.locator('.current-file')).toHaveText('threads.prof');
+  const table = page.getByRole('table');
+  await expect(table).toContainText('worker_a');
+  await expect(table).toContainText('start_thread');
+  await expect(page.getByRole('region', { name: 'Errors and warnings' })).toContainText(
+    'from-server holds other profiles too (from-server/bin/old-tiny.prof): opened from-server/threads.prof',
+  );
+  await expect(page.getByRole('region', { name: 'Symbols' }).locator('.folder-note')).toContainText(
+    'From folder from-server: 3 of 4 files read',
+  );
 });
 
 test('a damaged bundle says what is wrong; the open profile stays', async ({ page }) => {

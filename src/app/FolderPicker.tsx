@@ -6,18 +6,26 @@ import { useId } from 'react';
 import { filesOfDirectoryInput } from './folders';
 import { openFiles } from './jobs';
 
-export function FolderPicker() {
+export function FolderPicker({
+  label = 'Add a folder of binaries',
+  text = 'Add a folder…',
+  small = true,
+}: {
+  label?: string;
+  text?: string;
+  small?: boolean;
+}) {
   const id = useId();
   return (
     <>
-      <label htmlFor={id} className="file-label small">
-        Add a folder…
+      <label htmlFor={id} className={small ? 'file-label small' : 'file-label'}>
+        {text}
       </label>
       <input
         id={id}
         className="file-input"
         type="file"
-        aria-label="Add a folder of binaries"
+        aria-label={label}
         // React passes unknown lowercase attributes through; `webkitdirectory` makes it pick folders.
         {...{ webkitdirectory: '' }}
         onChange={(e) => {

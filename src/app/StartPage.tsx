@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { formatBytes } from '../core/text/format';
 import { DEFAULT_VIEW, encodeView, type ViewState } from '../core/view/schema';
+import { FolderPicker } from './FolderPicker';
 import { compareBuffers, openBuffers, openKept } from './jobs';
 import { RememberedFiles } from './RememberedFiles';
 import { forgetRecent, listRecent, type RecentEntry } from './recent';
@@ -63,7 +64,15 @@ export function StartPage() {
         order; pprof protobuf (<code>.pb.gz</code>); <code>perf script</code> text; DCPI;{' '}
         <code>pprof --raw</code> output; folded stacks (also with two counts, from <code>difffolded.pl</code>
         ); gzipped or not. Drop the program’s binaries and shared libraries with the profile to see function
-        names. Nothing is uploaded: every file is read in your browser.
+        names, or a folder holding the profile and them, or a bundle made by <code>flamelens bundle</code>.
+        Nothing is uploaded: every file is read in your browser.
+      </p>
+      <p>
+        <FolderPicker
+          label="Open a folder (a profile with its binaries)"
+          text="Open a folder…"
+          small={false}
+        />
       </p>
       <p>
         <button type="button" className="primary" onClick={openExample}>

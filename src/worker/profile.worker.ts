@@ -4,8 +4,9 @@
 
 import { treeBuffers } from '../core/model/calltree';
 import type { Analysis, SandwichAnalysis } from '../core/pipeline';
+import { basename } from '../core/text/names';
 import { ProfileError } from '../core/types';
-import { chooseFromFolder } from './folder';
+import { chooseFromFolder, findProfileInFolder, nothingFromFolder } from './folder';
 import {
   type FolderNote,
   type FromWorker,
@@ -80,19 +81,28 @@ async function handle(msg: ToWorker): Promise<void> {
       if (msg.type === 'drop') {
         // A folder's files: the profile first (dropped with it or open already), then the few of
         // them that symbolize it.
-        const inFolder = msg.files.filter((f) => f.inFolder !== undefined);
+        let inFolder = msg.files.filter((f) => f.inFolder !== undefined);
+        let folderWarning: string | null = null;
         const loose = msg.files.filter((f) => f.inFolder === undefined);
+        if (inFolder.length > 0 && loose.length === 0 && !session.mappings()) {
+          // Only a folder, and nothing open: the profile is in it.
+          const found = await findProfileInFolder(inFolder);
+          if (found) {
+            const { profile } = found;
+            loose.push({ name: basename(profile.name), data: profile.data });
+            inFolder = inFolder.filter((f) => f !== profile);
+            if (found.others.length > 0)
+              folderWarning = `${profile.inFolder} holds other profiles too (${found.others.slice(0, 5).join(', ')}${found.others.length > 5 ? ', …' : ''}): opened ${profile.name}`;
+          }
+        }
         let first: Awaited<ReturnType<WorkerSession['drop']>> | null = null;
         if (inFolder.length > 0 && loose.length > 0) {
-          first = await session.drop(
-            await readFiles(loose, (f) => progress('read', f)),
-            msg.view,
-            progress,
-            msg.slot,
-            {
-              consume: true,
-            },
-          );
+          const read = await readFiles(loose, (f) => progress('read', f));
+          if (folderWarning !== null)
+            read[0].warnings = [...(read[0].warnings ?? []), { message: folderWarning }];
+          first = await session.drop(read, msg.view, progress, msg.slot, {
+            consume: true,
+          });
         }
         let toRead = loose;
         if (inFolder.length > 0) {
@@ -105,16 +115,21 @@ async function handle(msg: ToWorker): Promise<void> {
           const chosen = await chooseFromFolder(mappings, inFolder, (f) => progress('symbols', f));
           toRead = chosen.files;
           folder = chosen.note;
+          // Nothing to symbolize with: an error, unless the folder's own profile just opened.
+          if (toRead.length === 0 && first === null) throw nothingFromFolder(chosen.note);
         }
-        const files = await readFiles(toRead, (f) => progress('read', f));
+        const files = toRead.length === 0 ? [] : await readFiles(toRead, (f) => progress('read', f));
         msg.files.length = 0; // a link's transferred buffer: the session holds the only reference
         session.onPreview = (a) => {
           const analysis = toWire(a);
           post({ type: 'preview', id, analysis }, analysisBuffers(analysis));
         };
         try {
-          result = await session.drop(files, msg.view, progress, msg.slot, { consume: true });
-          if (first?.newProfile) result = { ...result, newProfile: true };
+          if (files.length === 0 && first !== null) result = first;
+          else {
+            result = await session.drop(files, msg.view, progress, msg.slot, { consume: true });
+            if (first?.newProfile) result = { ...result, newProfile: true };
+          }
         } finally {
           session.onPreview = null;
         }

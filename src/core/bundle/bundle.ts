@@ -42,7 +42,7 @@ export interface BundleManifest {
 }
 
 /** The first bytes of a gzip member's data (at most `n`), without inflating all of it. */
-function gunzipHead(b: Uint8Array, n: number): Uint8Array {
+export function gunzipHead(b: Uint8Array, n: number): Uint8Array {
   let head = new Uint8Array(0);
   try {
     const flags = b[3];
