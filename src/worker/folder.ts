@@ -1,4 +1,4 @@
-// A dropped folder in the worker: of its files (Blobs, none read yet), the ones that symbolize the
+// Drops in the worker, folders included. A dropped folder: of its files (Blobs, none read yet), the ones that symbolize the
 // open profile are chosen by core/symbols/pick.ts from their paths and, for name candidates, their
 // first 64 KB; only those are read whole. A 2 GB sysroot costs a few reads.
 
@@ -8,7 +8,10 @@ import { looksLikeElf } from '../core/symbols/elf';
 import { HEAD_BYTES, pickFromFolder } from '../core/symbols/pick';
 import { basename } from '../core/text/names';
 import { type Mapping, ProfileError } from '../core/types';
+import type { WorkerView } from '../core/view/schema';
 import type { FileBuffer, FolderNote } from './protocol';
+import { readFiles } from './read';
+import type { SessionResult, Slot, WorkerSession } from './session';
 
 /** The files of a folder drop to read whole for these mappings, and what to tell the user. */
 export async function chooseFromFolder(
@@ -62,8 +65,9 @@ async function headOf(f: FileBuffer, n: number): Promise<Uint8Array> {
 
 /**
  * A folder dropped with no profile open and none beside it: the profile among its files near the
- * top (at most two folders down, not in a `.build-id` tree): the first whose first bytes a format
- * recognises, else the first named like a profile. The others found are listed.
+ * top (at most two folders down, not in a `.build-id` tree): the nearest whose first bytes a format
+ * with addresses recognises, else a folded-stacks file, else one named like a profile. The others
+ * found are listed.
  */
 export async function findProfileInFolder(
   folder: readonly FileBuffer[],
@@ -72,13 +76,73 @@ export async function findProfileInFolder(
     .filter((f) => f.name.split('/').length <= 3 && !f.name.includes('/.build-id/'))
     .sort((a, b) => a.name.split('/').length - b.name.split('/').length || (a.name < b.name ? -1 : 1))
     .slice(0, PROFILE_HEADS);
-  const found: FileBuffer[] = [];
+  const found: { f: FileBuffer; rank: number }[] = [];
   for (const f of near) {
     const head = await headOf(f, HEAD_BYTES);
     if (head.length === 0 || looksLikeElf(head)) continue;
     const data = isGzip(head) ? gunzipHead(head, HEAD_BYTES) : head;
-    if (detectFormat(data) !== null || PROFILE_NAME.test(f.name)) found.push(f);
+    const format = detectFormat(data);
+    // Profiles with addresses first (the folder's binaries are for them), text ones after.
+    const rank = format === null ? (PROFILE_NAME.test(f.name) ? 3 : -1) : format.startsWith('folded') ? 2 : 1;
+    if (rank > 0) found.push({ f, rank });
   }
   if (found.length === 0) return null;
-  return { profile: found[0], others: found.slice(1).map((f) => f.name) };
+  found.sort((a, b) => a.rank - b.rank); // stable: nearest, then by name, within a rank
+  return { profile: found[0].f, others: found.slice(1).map((x) => x.f.name) };
+}
+
+/**
+ * A drop's files, read and given to the session: loose files as they are; a folder's files after
+ * the profile (dropped with it, open already, or found in it), only those that symbolize it.
+ * `files` is emptied (a link's transferred buffers: the session holds the only reference).
+ */
+export async function dropFiles(
+  session: WorkerSession,
+  files: FileBuffer[],
+  view: WorkerView,
+  slot: Slot,
+  progress: (phase: string, fraction: number) => void,
+): Promise<{ result: SessionResult; folder?: FolderNote }> {
+  let inFolder = files.filter((f) => f.inFolder !== undefined);
+  const loose = files.filter((f) => f.inFolder === undefined);
+  files.length = 0;
+  const read = (list: readonly FileBuffer[]) => readFiles(list, (f) => progress('read', f));
+  if (inFolder.length === 0) {
+    const got = await read(loose);
+    loose.length = 0; // the session holds the only reference to the bytes, and releases them
+    return { result: await session.drop(got, view, progress, slot, { consume: true }) };
+  }
+  let note: string | null = null;
+  if (loose.length === 0 && !session.mappings()) {
+    // Only a folder, and nothing open: the profile is in it.
+    const found = await findProfileInFolder(inFolder);
+    if (found) {
+      const { profile, others } = found;
+      loose.push({ name: basename(profile.name), data: profile.data });
+      inFolder = inFolder.filter((f) => f !== profile);
+      if (others.length > 0)
+        note = `${profile.inFolder} holds other profiles too (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}): opened ${profile.name}`;
+    }
+  }
+  let first: SessionResult | null = null;
+  if (loose.length > 0) {
+    const got = await read(loose);
+    loose.length = 0;
+    if (note !== null) got[0].warnings = [...(got[0].warnings ?? []), { message: note }];
+    first = await session.drop(got, view, progress, slot, { consume: true });
+  }
+  const mappings = session.mappings();
+  if (!mappings)
+    throw new ProfileError(
+      `${inFolder[0].inFolder}: a folder gives symbols to a profile: open the profile first, or drop it with the folder`,
+      'unknown',
+    );
+  const chosen = await chooseFromFolder(mappings, inFolder, (f) => progress('symbols', f));
+  if (chosen.files.length === 0) {
+    // Nothing to symbolize with: an error, unless the folder's own profile just opened.
+    if (first === null) throw nothingFromFolder(chosen.note);
+    return { result: first, folder: chosen.note };
+  }
+  const result = await session.drop(await read(chosen.files), view, progress, slot, { consume: true });
+  return { result: first?.newProfile ? { ...result, newProfile: true } : result, folder: chosen.note };
 }

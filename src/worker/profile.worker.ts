@@ -4,9 +4,8 @@
 
 import { treeBuffers } from '../core/model/calltree';
 import type { Analysis, SandwichAnalysis } from '../core/pipeline';
-import { basename } from '../core/text/names';
 import { ProfileError } from '../core/types';
-import { chooseFromFolder, findProfileInFolder, nothingFromFolder } from './folder';
+import { dropFiles } from './folder';
 import {
   type FolderNote,
   type FromWorker,
@@ -16,7 +15,6 @@ import {
   toPageProfile,
   type WireAnalysis,
 } from './protocol';
-import { readFiles } from './read';
 import { WorkerSession } from './session';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -79,57 +77,12 @@ async function handle(msg: ToWorker): Promise<void> {
       let result: Awaited<ReturnType<WorkerSession['apply']>>;
       let folder: FolderNote | undefined;
       if (msg.type === 'drop') {
-        // A folder's files: the profile first (dropped with it or open already), then the few of
-        // them that symbolize it.
-        let inFolder = msg.files.filter((f) => f.inFolder !== undefined);
-        let folderWarning: string | null = null;
-        const loose = msg.files.filter((f) => f.inFolder === undefined);
-        if (inFolder.length > 0 && loose.length === 0 && !session.mappings()) {
-          // Only a folder, and nothing open: the profile is in it.
-          const found = await findProfileInFolder(inFolder);
-          if (found) {
-            const { profile } = found;
-            loose.push({ name: basename(profile.name), data: profile.data });
-            inFolder = inFolder.filter((f) => f !== profile);
-            if (found.others.length > 0)
-              folderWarning = `${profile.inFolder} holds other profiles too (${found.others.slice(0, 5).join(', ')}${found.others.length > 5 ? ', …' : ''}): opened ${profile.name}`;
-          }
-        }
-        let first: Awaited<ReturnType<WorkerSession['drop']>> | null = null;
-        if (inFolder.length > 0 && loose.length > 0) {
-          const read = await readFiles(loose, (f) => progress('read', f));
-          if (folderWarning !== null)
-            read[0].warnings = [...(read[0].warnings ?? []), { message: folderWarning }];
-          first = await session.drop(read, msg.view, progress, msg.slot, {
-            consume: true,
-          });
-        }
-        let toRead = loose;
-        if (inFolder.length > 0) {
-          const mappings = session.mappings();
-          if (!mappings)
-            throw new ProfileError(
-              `${inFolder[0].inFolder}: a folder gives symbols to a profile: open the profile first, or drop it with the folder`,
-              'unknown',
-            );
-          const chosen = await chooseFromFolder(mappings, inFolder, (f) => progress('symbols', f));
-          toRead = chosen.files;
-          folder = chosen.note;
-          // Nothing to symbolize with: an error, unless the folder's own profile just opened.
-          if (toRead.length === 0 && first === null) throw nothingFromFolder(chosen.note);
-        }
-        const files = toRead.length === 0 ? [] : await readFiles(toRead, (f) => progress('read', f));
-        msg.files.length = 0; // a link's transferred buffer: the session holds the only reference
         session.onPreview = (a) => {
           const analysis = toWire(a);
           post({ type: 'preview', id, analysis }, analysisBuffers(analysis));
         };
         try {
-          if (files.length === 0 && first !== null) result = first;
-          else {
-            result = await session.drop(files, msg.view, progress, msg.slot, { consume: true });
-            if (first?.newProfile) result = { ...result, newProfile: true };
-          }
+          ({ result, folder } = await dropFiles(session, msg.files, msg.view, msg.slot, progress));
         } finally {
           session.onPreview = null;
         }

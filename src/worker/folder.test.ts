@@ -1,0 +1,105 @@
+// Drops with folders, in node (dropFiles is the worker's drop): a folder's files are Blobs; only
+// those that symbolize the profile are read whole. The profile comes with the folder, is open
+// already, or is found in it.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ProfileError } from '../core/types';
+import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
+import { dropFiles } from './folder';
+import type { FileBuffer } from './protocol';
+import { WorkerSession } from './session';
+
+const FIX = 'test/fixtures';
+const V = workerViewOf(DEFAULT_VIEW);
+const noProgress = () => {};
+
+/** A folder of the fixtures, as the page sends it: each file a Blob named by its path. */
+function folder(dir: string, counted: Set<string>): FileBuffer[] {
+  const out: FileBuffer[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else {
+        const name = relative(join(dir, '..'), p);
+        const blob = new Blob([readFileSync(p)]);
+        // Count whole reads: arrayBuffer() of the Blob itself (heads read a slice of it).
+        const whole = blob.arrayBuffer.bind(blob);
+        blob.arrayBuffer = () => {
+          counted.add(name);
+          return whole();
+        };
+        out.push({ name, data: blob, inFolder: dir.split('/').pop() });
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+const blobOf = (path: string): FileBuffer => ({
+  name: path.split('/').pop()!,
+  data: new Blob([readFileSync(join(FIX, path))]),
+});
+
+describe('dropFiles with a folder', () => {
+  it('a profile with a sysroot folder: the x86_64 objects and debug files read, nothing else', async () => {
+    const read = new Set<string>();
+    const files = [blobOf('gperf/threads.prof'), ...folder(join(FIX, 'sysroot'), read)];
+    const { result, folder: note } = await dropFiles(new WorkerSession(), files, V, 'main', noProgress);
+    expect(result.newProfile).toBe(true);
+    expect(result.analysis!.profile.frames.name).toContain('start_thread');
+    expect(note!.read.sort()).toEqual([...read].sort());
+    expect([...read].some((p) => p.includes('i386'))).toBe(false);
+    expect(note!.files).toBe(18);
+    expect(note!.read.length).toBeLessThan(note!.files);
+    expect(files).toEqual([]);
+  });
+
+  it('a folder alone, with a profile open: symbols for it; with none open and no profile in it: a clear error', async () => {
+    const s = new WorkerSession();
+    await dropFiles(s, [blobOf('gperf/tiny.prof')], V, 'main', noProgress);
+    const { result } = await dropFiles(s, folder(join(FIX, 'gperf/bin'), new Set()), V, 'main', noProgress);
+    expect(result.newProfile).toBe(false);
+    expect(result.analysis!.profile.frames.name).toContain('gamma_');
+    await expect(
+      dropFiles(new WorkerSession(), folder(join(FIX, 'sysroot'), new Set()), V, 'main', noProgress),
+    ).rejects.toThrow(
+      /sysroot: a folder gives symbols to a profile: open the profile first, or drop it with the folder/,
+    );
+    const other = new WorkerSession();
+    await dropFiles(other, [blobOf('gperf/tiny.prof')], V, 'main', noProgress);
+    const err = await dropFiles(other, folder(join(FIX, 'dcpi'), new Set()), V, 'main', noProgress).catch(
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(ProfileError);
+    expect(err.message).toMatch(
+      /^dcpi: none of its \d+ files is an object the profile maps \(it looks for tiny, /,
+    );
+  });
+
+  it('a folder holding profiles and binaries, nothing open: the first profile near its top opens, symbolized', async () => {
+    // What a user copies from a server: folded text, the profile, an older one, the program.
+    const srv = (name: string, path: string): FileBuffer => ({
+      name: `srv/${name}`,
+      data: new Blob([readFileSync(join(FIX, path))]),
+      inFolder: 'srv',
+    });
+    const files = [
+      srv('a.folded', 'folded/simple.folded'),
+      srv('threads.prof', 'gperf/threads.prof'),
+      srv('old/tiny.prof', 'gperf/tiny.prof'),
+      srv('bin/threads', 'gperf/bin/threads'),
+    ];
+    const { result, folder: note } = await dropFiles(new WorkerSession(), files, V, 'main', noProgress);
+    expect(result.newProfile).toBe(true);
+    const meta = result.analysis!.profile.meta;
+    expect(meta.fileName).toBe('threads.prof');
+    expect(meta.warnings.map((w) => w.message)).toContain(
+      'srv holds other profiles too (srv/old/tiny.prof, srv/a.folded): opened srv/threads.prof',
+    );
+    expect(result.symbols?.report.matched.map((m) => m.elfFile)).toEqual(['srv/bin/threads']);
+    expect(note!.read).toEqual(['srv/bin/threads']);
+  });
+});
