@@ -7,10 +7,20 @@ export const FIXTURES = 'test/fixtures';
 export const SHOTS = 'test-results/screenshots';
 export const ROW = 18;
 
-/** Drops files on the page the way a browser does: dragenter/dragover/drop with a DataTransfer. */
+/**
+ * Drops files on the page the way a browser does: dragenter/dragover/drop with a DataTransfer.
+ * The page's drop listener is attached by an effect after React's first commit, which can come
+ * after the load event `goto` waits for: a drop nobody handled (its default not prevented) is
+ * dropped again until the page handles one, as a person would drop again on a page not ready.
+ */
 export async function dropFiles(page: Page, files: { path: string; name: string }[]) {
   const payload = files.map((f) => ({ name: f.name, b64: readFileSync(f.path).toString('base64') }));
-  await page.evaluate((payload) => {
+  await expect.poll(() => dropOnce(page, payload), { message: 'the page handles a drop' }).toBe(true);
+}
+
+/** One drag and drop of the files; whether the page handled the drop. */
+function dropOnce(page: Page, payload: { name: string; b64: string }[]): Promise<boolean> {
+  return page.evaluate((payload) => {
     const dt = new DataTransfer();
     for (const { name, b64 } of payload) {
       const bin = atob(b64);
@@ -19,9 +29,13 @@ export async function dropFiles(page: Page, files: { path: string; name: string 
       dt.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
     }
     const target = document.querySelector('main') ?? document.body;
+    let handled = false;
     for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+      handled = !target.dispatchEvent(
+        new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }),
+      );
     }
+    return handled;
   }, payload);
 }
 
