@@ -128,7 +128,7 @@ async function run(
         if (!prev.preview || patch.focusNode === 0) patch.focusNode = named.focusNode;
         patch.selectedFrame = named.selectedFrame;
         patch.notice = named.notice ?? null;
-        patch.fileSize = sizes?.get(a.profile.meta.fileName) ?? 0;
+        patch.fileSize = r.fileBytes ?? sizes?.get(a.profile.meta.fileName) ?? 0;
         patch.profileSerial = prev.profileSerial + 1;
       }
     }

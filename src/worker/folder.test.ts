@@ -96,6 +96,7 @@ describe('dropFiles with a folder', () => {
     expect(result.newProfile).toBe(true);
     const meta = result.analysis!.profile.meta;
     expect(meta.fileName).toBe('threads.prof');
+    expect(result.fileBytes).toBe(readFileSync(join(FIX, 'gperf/threads.prof')).length);
     expect(meta.warnings.map((w) => w.message)).toContain(
       'srv holds other profiles too (srv/old/tiny.prof, srv/a.folded): opened srv/threads.prof',
     );

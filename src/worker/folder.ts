@@ -144,5 +144,6 @@ export async function dropFiles(
     return { result: first, folder: chosen.note };
   }
   const result = await session.drop(await read(chosen.files), view, progress, slot, { consume: true });
-  return { result: first?.newProfile ? { ...result, newProfile: true } : result, folder: chosen.note };
+  const opened = first?.newProfile ? { newProfile: true, fileBytes: first.fileBytes } : {};
+  return { result: { ...result, ...opened }, folder: chosen.note };
 }

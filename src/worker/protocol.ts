@@ -62,6 +62,8 @@ export interface ViewResult {
   symbols: SymbolsState | null;
   /** True when a new profile replaced the previous one. */
   newProfile: boolean;
+  /** With a new profile, the size of its file (a bundle's member: as unpacked). */
+  fileBytes?: number;
   /** The mode the worker applied (a two-count folded file opens as a comparison). */
   mode: WorkerView['mode'];
   /** The profile's label keys and their top values (after every fold; absent otherwise). */

@@ -68,7 +68,7 @@ export async function readFiles(
         chunk,
       );
       done += blob.size;
-      out.push({ name: f.name, bytes: s.bytes, warnings: [s.warning] });
+      out.push({ name: f.name, bytes: s.bytes, warnings: [s.warning], size: blob.size });
       continue;
     }
     const failed = (at: number, e: unknown) =>

@@ -46,6 +46,11 @@ export interface SessionResult {
   symbols: SymbolsState | null;
   /** True when a new profile replaced the previous one; false when the same one was re-derived. */
   newProfile: boolean;
+  /**
+   * With a new profile, the size of the file it was read from (as dropped, or as unpacked from a
+   * bundle; a sampled file's whole size).
+   */
+  fileBytes?: number;
   /** The mode applied (a two-count folded file opens as a comparison whatever was asked). */
   mode: WorkerView['mode'];
   /**
@@ -128,7 +133,7 @@ export class WorkerSession {
     const symbols = files.filter((f) => isSymbolFile(f.bytes));
     const others = files.filter((f) => !isSymbolFile(f.bytes));
     // Among the other files, the one that parses is the profile; the rest are unusable files.
-    let profile: { file: DroppedFile; loaded: Loaded } | null = null;
+    let profile: { file: DroppedFile; loaded: Loaded; bytes: number } | null = null;
     let firstError: unknown = null;
     const unusable: DroppedFile[] = [];
     // Symbols would rename the frames, and with several files the profile is not known yet.
@@ -153,7 +158,7 @@ export class WorkerSession {
           );
         }
         if (f.warnings) loaded.raw.warnings.unshift(...f.warnings);
-        profile = { file: f, loaded };
+        profile = { file: f, loaded, bytes: f.size ?? f.bytes.length };
         // The parsed columns are the only copy: with `consume` (the worker owns the files), the
         // file's bytes go now, before the fold and the tree need their memory.
         if (opts.consume) f.bytes = new Uint8Array(0);
@@ -210,8 +215,10 @@ export class WorkerSession {
     }
     this.addSymbolFiles([...symbols, ...junk]);
     await this.refold(progress);
+    const newProfile = profile !== null && slot === 'main';
     return {
-      ...this.derive(progress, true, profile !== null && slot === 'main'),
+      ...this.derive(progress, true, newProfile),
+      ...(newProfile ? { fileBytes: profile!.bytes } : {}),
       labels: this.labelSummary(),
     };
   }

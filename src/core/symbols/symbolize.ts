@@ -454,6 +454,8 @@ export interface DroppedFile {
   recordedBuildId?: string;
   /** Said of the file while reading it (a sampled large profile), shown with its parser's. */
   warnings?: ProfileWarning[];
+  /** The whole file's size, where `bytes` hold less of it (a sampled large profile). */
+  size?: number;
 }
 
 export interface FileError {
