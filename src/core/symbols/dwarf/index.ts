@@ -54,10 +54,18 @@ export interface DwarfAnswer {
 interface UnitState {
   funcs?: UnitFunctions | null;
   lines?: LineTable | null;
+  /**
+   * Answers share their frames: per function, the frames of its inline callers (outermost first,
+   * each with the call site inside it), which every address in the function has; per line-table
+   * row, the innermost frame (with the function it was made for). Later stages cache their work
+   * by these objects (symbolize.ts, granularity.ts), so each frame is named once, not per address.
+   */
+  outer?: (DwarfFrame[] | undefined)[];
+  inner?: Map<number, { fi: number; frame: DwarfFrame }>;
 }
 
 /** Sections DwarfInfo reads, by their name in the file. */
-const NAMES: [keyof Omit<Sections, 'le'>, string][] = [
+const NAMES: [keyof Omit<Sections, 'le' | 'strCache' | 'refNames'>, string][] = [
   ['info', '.debug_info'],
   ['abbrev', '.debug_abbrev'],
   ['str', '.debug_str'],
@@ -83,6 +91,14 @@ export class DwarfInfo {
   private readonly ivHigh: Float64Array;
   private readonly ivUnit: Int32Array;
   private readonly ivMax: Float64Array;
+  /**
+   * The address space cut at every interval's ends: segment k starts at segLow[k] and holds the
+   * unit segUnit[k] alone, none (-1), or several (-2: found by scanning the intervals). One binary
+   * search per lookup: with .debug_aranges listing each function of a unit, the running maximum
+   * covers nearly every interval below an address, and the scan read them all (~3 µs a lookup).
+   */
+  private readonly segLow: Float64Array;
+  private readonly segUnit: Int32Array;
   private readonly warned = new Set<string>();
   /** Called with each warning as it is found (after creation: from lookups). */
   onWarning: ((w: string) => void) | undefined;
@@ -179,6 +195,7 @@ export class DwarfInfo {
       if (highs[i] > m) m = highs[i];
       this.ivMax[k] = m;
     }
+    [this.segLow, this.segUnit] = unitSegments(this.ivLow, this.ivHigh, this.ivUnit, units.length);
   }
 
   /** Number of units in .debug_info (for tests and the bench). */
@@ -287,6 +304,17 @@ export class DwarfInfo {
 
   /** Units whose ranges hold the address, in .debug_info order. */
   private unitsAt(addr: number): number[] {
+    const sl = this.segLow;
+    let s = 0;
+    let e = sl.length;
+    while (s < e) {
+      const mid = (s + e) >>> 1;
+      if (sl[mid] <= addr) s = mid + 1;
+      else e = mid;
+    }
+    const one = s === 0 ? -1 : this.segUnit[s - 1];
+    if (one === -1) return [];
+    if (one >= 0) return [one];
     let a = 0;
     let b = this.ivLow.length;
     while (a < b) {
@@ -327,21 +355,39 @@ export class DwarfInfo {
     const fi = funcs === null ? -1 : findFunction(funcs, addr);
     const row = lines === null ? -1 : lookupLine(lines, addr);
     if (fi < 0 && row < 0) return null;
-    const inner: DwarfFrame = {
-      name: null,
-      file: row >= 0 ? lines!.fileName(lines!.rowFile[row]) : null,
-      line: row >= 0 ? lines!.rowLine[row] : 0,
-      linkage: false,
-      low: -1,
-    };
+    const st = this.state[i];
+    let inner: DwarfFrame | undefined;
+    const known = row >= 0 ? st.inner?.get(row) : undefined;
+    if (known !== undefined && known.fi === fi) inner = known.frame;
+    else {
+      inner = {
+        name: null,
+        file: row >= 0 ? lines!.fileName(lines!.rowFile[row]) : null,
+        line: row >= 0 ? lines!.rowLine[row] : 0,
+        linkage: false,
+        low: -1,
+      };
+      if (fi >= 0 && funcs !== null) {
+        const n0 = this.nameOf(funcs, this.units[i], fi);
+        inner.name = n0.name;
+        inner.linkage = n0.linkage;
+        inner.low = funcs.firstLow[fi];
+      }
+      if (row >= 0) (st.inner ??= new Map()).set(row, { fi, frame: inner });
+    }
     if (fi < 0 || funcs === null) return { frames: [inner], found: false, linkage: false };
+    const frames = this.outerFrames(i, funcs, lines, fi).slice();
+    frames.push(inner);
+    return { frames, found: true, linkage: inner.linkage };
+  }
+
+  /** The inline callers of function `fi`, outermost first: each the call site of the one inside it. */
+  private outerFrames(i: number, funcs: UnitFunctions, lines: LineTable | null, fi: number): DwarfFrame[] {
+    const outer = (this.state[i].outer ??= new Array(funcs.caller.length));
+    const known = outer[fi];
+    if (known !== undefined) return known;
     const u = this.units[i];
-    const n0 = this.nameOf(funcs, u, fi);
-    inner.name = n0.name;
-    inner.linkage = n0.linkage;
-    inner.low = funcs.firstLow[fi];
-    const frames: DwarfFrame[] = [inner];
-    // Up the inline chain: each caller's file:line is the call site of the function inside it.
+    const frames: DwarfFrame[] = [];
     let f = fi;
     for (let guard = 0; funcs.caller[f] >= 0 && guard < 10000; guard++) {
       const c = funcs.caller[f];
@@ -357,7 +403,8 @@ export class DwarfInfo {
       f = c;
     }
     frames.reverse();
-    return { frames, found: true, linkage: n0.linkage };
+    outer[fi] = frames;
+    return frames;
   }
 
   private nameOf(funcs: UnitFunctions, u: Unit, fi: number): { name: string | null; linkage: boolean } {
@@ -376,6 +423,56 @@ export class DwarfInfo {
     }
     return n;
   }
+}
+
+/**
+ * Intervals [low, high) of units (sorted by low) as segments: each segment's start, and its one
+ * unit, -1 for none or -2 for several. A sweep over the intervals' ends keeping a count of open
+ * intervals per unit.
+ */
+function unitSegments(
+  low: Float64Array,
+  high: Float64Array,
+  unit: Int32Array,
+  units: number,
+): [Float64Array, Int32Array] {
+  const n = low.length;
+  const points = new Float64Array(2 * n);
+  points.set(low);
+  points.set(high, n);
+  points.sort();
+  const byHigh = new Uint32Array(n);
+  for (let i = 0; i < n; i++) byHigh[i] = i;
+  byHigh.sort((a, b) => high[a] - high[b]);
+  const open = new Int32Array(units);
+  let distinct = 0;
+  let sum = 0; // of the units open: the unit itself when only one is
+  const segLow: number[] = [];
+  const segUnit: number[] = [];
+  let s = 0;
+  let e = 0;
+  for (let j = 0; j < points.length; j++) {
+    const at = points[j];
+    if (j > 0 && at === points[j - 1]) continue;
+    for (; s < n && low[s] <= at; s++) {
+      if (open[unit[s]]++ === 0) {
+        distinct++;
+        sum += unit[s];
+      }
+    }
+    for (; e < n && high[byHigh[e]] <= at; e++) {
+      const u = unit[byHigh[e]];
+      if (--open[u] === 0) {
+        distinct--;
+        sum -= u;
+      }
+    }
+    const here = distinct === 0 ? -1 : distinct === 1 ? sum : -2;
+    if (segUnit.length > 0 && segUnit[segUnit.length - 1] === here) continue;
+    segLow.push(at);
+    segUnit.push(here);
+  }
+  return [Float64Array.from(segLow), Int32Array.from(segUnit)];
 }
 
 function errText(e: unknown): string {

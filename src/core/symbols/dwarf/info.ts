@@ -59,6 +59,13 @@ export interface Sections {
   addr?: Uint8Array;
   strOffsets?: Uint8Array;
   aranges?: Uint8Array;
+  /**
+   * .debug_str strings read so far, by offset: the inlined copies of a function all name it by
+   * the same offset, and each is then one string object, whose hash later stages compute once.
+   */
+  strCache?: Map<number, string | null>;
+  /** Names (and whether a linkage name set them) of DIEs referred to, by offset (nameAt). */
+  refNames?: Map<number, { name: string | null; linkage: boolean }>;
 }
 
 /** One unit of `.debug_info`: its header, then its unit DIE's attributes once read. */
@@ -186,7 +193,7 @@ export class Abbrevs {
 export function readString(s: Sections, u: Unit, r: Reader, form: number): string | null {
   if (form === DW_FORM_string) return r.cstr();
   const v = readForm(r, form, u);
-  if (form === DW_FORM_strp) return s.str ? (cstrAt(s.str, v, s.str.length)?.text ?? null) : null;
+  if (form === DW_FORM_strp) return strAt(s, v);
   if (form === DW_FORM_line_strp)
     return s.lineStr ? (cstrAt(s.lineStr, v, s.lineStr.length)?.text ?? null) : null;
   if (form === DW_FORM_GNU_strp_alt || form === DW_FORM_strp_sup) return null;
@@ -196,7 +203,19 @@ export function readString(s: Sections, u: Unit, r: Reader, form: number): strin
   const at = u.strOffsetsBase + v * u.offSize;
   if (at + u.offSize > so.length) return null;
   const off = new Reader(so, s.le, '.debug_str_offsets', at).offset(u.offSize);
-  return cstrAt(s.str, off, s.str.length)?.text ?? null;
+  return strAt(s, off);
+}
+
+/** The .debug_str string at an offset (null: none there), read once. */
+function strAt(s: Sections, off: number): string | null {
+  if (s.str === undefined) return null;
+  const cache = (s.strCache ??= new Map());
+  let t = cache.get(off);
+  if (t === undefined) {
+    t = cstrAt(s.str, off, s.str.length)?.text ?? null;
+    cache.set(off, t);
+  }
+  return t;
 }
 
 /** An address attribute's value (resolving .debug_addr indices); BIG when unusable. */
@@ -388,11 +407,13 @@ export interface UnitFunctions {
   callLine: Uint32Array;
   /** The start of the function's first range (bfd's arange.low), -1 when it has none. */
   firstLow: Float64Array;
-  /** Ranges sorted by start; `maxHigh[i]` = the largest end among ranges 0…i. */
-  low: Float64Array;
-  high: Float64Array;
-  fn: Int32Array;
-  maxHigh: Float64Array;
+  /**
+   * The unit's code cut at every range's start and end: segment k runs from segStart[k] to
+   * segStart[k + 1] (the last one to the end of the address space), and segFn[k] is the innermost
+   * function there (findFunction's answer for each address of the segment), -1 where none.
+   */
+  segStart: Float64Array;
+  segFn: Int32Array;
   /** Names resolved so far (undefined: not yet). */
   names: ({ name: string | null; linkage: boolean } | undefined)[];
 }
@@ -534,71 +555,112 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
     if (ab.children) depth++;
   }
 
-  // Ranges sorted by start.
-  const n = rl.n;
-  const lo0 = rl.a;
-  const hi0 = rh.a;
-  const fn0 = rf.a;
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => lo0[a] - lo0[b] || hi0[a] - hi0[b] || a - b);
-  const low = new Float64Array(n);
-  const high = new Float64Array(n);
-  const fn = new Int32Array(n);
-  const maxHigh = new Float64Array(n);
-  let m = 0;
-  for (let k = 0; k < n; k++) {
-    const i = order[k];
-    low[k] = lo0[i];
-    high[k] = hi0[i];
-    fn[k] = fn0[i];
-    if (hi0[i] > m) m = hi0[i];
-    maxHigh[k] = m;
-  }
+  const seg = innermostSegments(rl.a, rh.a, rf.a, rl.n);
   return {
     die: die.a.slice(0, die.n),
     caller: Int32Array.from(caller.a.subarray(0, caller.n)),
     callFile: Int32Array.from(callFile.a.subarray(0, callFile.n)),
     callLine: Uint32Array.from(callLine.a.subarray(0, callLine.n)),
     firstLow: firstLow.a.slice(0, firstLow.n),
-    low,
-    high,
-    fn,
-    maxHigh,
+    segStart: seg.start,
+    segFn: seg.fn,
     names: new Array(die.n),
   };
 }
 
-/** How many ranges below an address findFunction looks at, at most. */
-const MAX_SCAN = 50_000;
-
 /**
  * The innermost function whose range holds the address: the smallest such range, the later
- * function (in DIE order) on ties, as bfd's lookup_address_in_function_table. -1 if none.
+ * function (in DIE order) on ties, as bfd's lookup_address_in_function_table. -1 if none. One
+ * binary search in the unit's segments (innermostSegments).
  */
 export function findFunction(f: UnitFunctions, addr: number): number {
+  const s = f.segStart;
   let a = 0;
-  let b = f.low.length;
+  let b = s.length;
   while (a < b) {
     const mid = (a + b) >>> 1;
-    if (f.low[mid] <= addr) a = mid + 1;
+    if (s[mid] <= addr) a = mid + 1;
     else b = mid;
   }
-  let best = -1;
-  let bestLen = Number.POSITIVE_INFINITY;
-  // Ranges that start below the address and may still hold it; bounded, so a unit whose ranges
-  // all overlap (damaged or hostile) costs at most MAX_SCAN steps per lookup.
-  const stop = Math.max(-1, a - 1 - MAX_SCAN);
-  for (let i = a - 1; i > stop && f.maxHigh[i] > addr; i--) {
-    if (f.high[i] <= addr) continue;
-    const len = f.high[i] - f.low[i];
-    const fi = f.fn[i];
-    if (len < bestLen || (len === bestLen && fi > best)) {
-      best = fi;
-      bestLen = len;
-    }
+  return a === 0 ? -1 : f.segFn[a - 1];
+}
+
+/**
+ * Ranges [low, high) of functions `fn` cut into segments, each with its innermost function: the
+ * smallest range over the segment, the larger function index on ties (-1: no range). A sweep over
+ * the ranges' ends with a heap of the open ranges, smallest on top: ranges that ended are popped
+ * when they reach the top. O(n log n) once per unit, whatever the ranges (nested as DWARF's are,
+ * or overlapping in a damaged file), where scanning back from each address cost a step per range
+ * starting between the function and the address (thousands in a large inlined function).
+ */
+export function innermostSegments(
+  low: Float64Array,
+  high: Float64Array,
+  fnOf: Float64Array,
+  n: number,
+): { start: Float64Array; fn: Int32Array } {
+  const byLow = new Uint32Array(n);
+  for (let i = 0; i < n; i++) byLow[i] = i;
+  byLow.sort((a, b) => low[a] - low[b]);
+  // Every start and end, sorted, once each.
+  const points = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    points[2 * i] = low[i];
+    points[2 * i + 1] = high[i];
   }
-  return best;
+  points.sort();
+  let k = 0;
+  for (let i = 0; i < points.length; i++) if (k === 0 || points[i] !== points[k - 1]) points[k++] = points[i];
+  const start = new Float64Array(k);
+  const fn = new Int32Array(k);
+  // Binary heap of range indices: smaller length first, then larger function index.
+  const heap = new Uint32Array(n);
+  let size = 0;
+  const before = (a: number, b: number) => {
+    const la = high[a] - low[a];
+    const lb = high[b] - low[b];
+    return la < lb || (la === lb && fnOf[a] > fnOf[b]);
+  };
+  const push = (r: number) => {
+    let i = size++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!before(r, heap[p])) break;
+      heap[i] = heap[p];
+      i = p;
+    }
+    heap[i] = r;
+  };
+  const pop = () => {
+    const last = heap[--size];
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= size) break;
+      if (c + 1 < size && before(heap[c + 1], heap[c])) c++;
+      if (!before(heap[c], last)) break;
+      heap[i] = heap[c];
+      i = c;
+    }
+    heap[i] = last;
+  };
+  let next = 0;
+  let m = 0;
+  for (let j = 0; j < k; j++) {
+    const at = points[j];
+    while (next < n && low[byLow[next]] <= at) {
+      const r = byLow[next++];
+      if (high[r] > low[r]) push(r);
+    }
+    while (size > 0 && high[heap[0]] <= at) pop();
+    const f = size > 0 ? fnOf[heap[0]] : -1;
+    // Neighbours with the same function are one segment.
+    if (m > 0 && fn[m - 1] === f) continue;
+    start[m] = at;
+    fn[m] = f;
+    m++;
+  }
+  return { start: start.slice(0, m), fn: fn.slice(0, m) };
 }
 
 /** Where a DIE offset lives: the unit holding it, found by the caller. */
@@ -622,6 +684,27 @@ export function resolveName(
   const st = { linkage: false };
   const name = nameAt(s, abbrevs, unitOf, u, dieOffset, 0, st, true);
   return { name, linkage: st.linkage };
+}
+
+/** nameAt of a DIE another refers to (a specification or abstract origin), remembered. */
+function refName(
+  s: Sections,
+  abbrevs: Abbrevs,
+  unitOf: UnitOf,
+  u: Unit,
+  dieOffset: number,
+  depth: number,
+  st: { linkage: boolean },
+): string | null {
+  const cache = (s.refNames ??= new Map());
+  let known = cache.get(dieOffset);
+  if (known === undefined) {
+    const own = { linkage: false };
+    known = { name: nameAt(s, abbrevs, unitOf, u, dieOffset, depth, own, false), linkage: own.linkage };
+    cache.set(dieOffset, known);
+  }
+  if (known.linkage) st.linkage = true;
+  return known.name;
 }
 
 function nameAt(
@@ -672,7 +755,7 @@ function nameAt(
         // bfd takes the referenced DIE's name even over a linkage name read before it (clang puts
         // DW_AT_linkage_name before DW_AT_specification; gcc never does, and binutils 2.40
         // misreads clang's inline ranges anyway): we keep a linkage name, as llvm-addr2line.
-        const n = nameAt(s, abbrevs, unitOf, tu, target, depth + 1, st, false);
+        const n = refName(s, abbrevs, unitOf, tu, target, depth + 1, st);
         if (n !== null && !ownLinkage) name = n;
       }
     } else {
