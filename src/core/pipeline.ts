@@ -146,7 +146,14 @@ export interface Symbols {
 export function symbolize(
   raw: RawProfile,
   files: readonly DroppedFile[],
-  opts: { demangle?: Demangle; mangled: boolean; dwarf?: boolean; placements?: readonly Placement[] },
+  opts: {
+    demangle?: Demangle;
+    mangled: boolean;
+    dwarf?: boolean;
+    placements?: readonly Placement[];
+    /** How the fold will show names (default full): short ones are read from mangled names. */
+    names?: FrameNames;
+  },
 ): Symbols | null {
   if (files.length === 0) return null;
   const { sources, errors } = readSymbolFiles(files);
@@ -170,6 +177,7 @@ export function symbolize(
     demangle: opts.demangle,
     mangled: opts.mangled,
     dwarf: opts.dwarf,
+    names: opts.names,
   });
   return {
     symbolizer: r.symbolizer,
@@ -472,6 +480,7 @@ export async function runPipeline(
     mangled,
     dwarf: opts.dwarf,
     placements: opts.placements,
+    names: opts.names ?? 'short',
   });
   const { profile: base, foldMs } = fold(loaded, {
     symbols,

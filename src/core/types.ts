@@ -300,6 +300,11 @@ export interface Symbolizer {
    * no symbol covers it, not that there are no symbols). Absent: unknown, taken as false.
    */
   hasSymbolFile?(hi: number, lo: number): boolean;
+  /**
+   * The full (demangled) name of a short name this symbolizer gave (it shortens mangled C++ names
+   * without demangling them, with short names); undefined for any other name.
+   */
+  fullName?(name: string): string | undefined;
 }
 
 /** One frame of an inline chain: a function name and, when known, its file and line. */

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { firstChildOf, nextSiblingOf, totalOf } from '../core/model/calltree';
-import { ProfileError } from '../core/types';
+import { shortFunctionName } from '../core/text/names';
+import { FrameKind, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema';
 import { WorkerSession } from './session';
 
@@ -124,6 +125,21 @@ describe('WorkerSession', () => {
     expect(names(m).some((n) => n.startsWith('_ZN'))).toBe(true);
     const d = await s.apply(V({ mangled: false, fullNames: true }));
     expect(names(d)).toContain('(anonymous namespace)::Circle::area(int) const');
+  });
+
+  it('short names read from mangled ones keep their full names (the tooltip’s), as the demangler gives them', async () => {
+    const s = new WorkerSession();
+    const short = await s.drop([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
+    const full = await s.apply(V({ fullNames: true }));
+    const frames = short.analysis!.profile.frames;
+    expect(frames.name).toContain('(anonymous namespace)::Circle::area');
+    const fullNames = new Set(names(full));
+    for (let f = 0; f < frames.count; f++) {
+      if (frames.kind![f] !== FrameKind.Function) continue;
+      // Each short frame's full name is one of the full-names view's frames, and shortens to it.
+      expect(fullNames.has(frames.fullName![f]), frames.fullName![f]).toBe(true);
+      expect(shortFunctionName(frames.fullName![f])).toBe(frames.name[f]);
+    }
   });
 
   it("gives the open profiles as an HTML report's snapshots, which reopen to the same view", async () => {

@@ -358,6 +358,7 @@ export class WorkerSession {
   private async refold(progress?: Progress): Promise<void> {
     const loaded = this.loaded!;
     const { mangled } = this.view;
+    const names = this.view.fullNames ? 'full' : 'short';
     this.symbols = null;
     if (this.symbolFiles.length > 0) {
       progress?.('symbols', 0);
@@ -366,11 +367,11 @@ export class WorkerSession {
         demangle: this.demangle ?? undefined,
         mangled,
         placements: placementsOf(this.view),
+        names,
       });
     }
     progress?.('fold', 0);
     const { sampleType, labelFilters, groupBy, keepDropFrames, granularity } = this.view;
-    const names = this.view.fullNames ? 'full' : 'short';
     const r = fold(loaded, {
       symbols: this.symbols,
       sampleType,
@@ -388,7 +389,7 @@ export class WorkerSession {
       const raw = this.loadedBase.raw;
       this.baseSymbols =
         this.symbolFiles.length > 0
-          ? symbolize(raw, this.symbolFiles, { demangle: this.demangle ?? undefined, mangled })
+          ? symbolize(raw, this.symbolFiles, { demangle: this.demangle ?? undefined, mangled, names })
           : null;
       this.baseFolded = fold(this.loadedBase, {
         symbols: this.baseSymbols,

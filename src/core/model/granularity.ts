@@ -5,7 +5,7 @@
 // lines, so the fold itself does not change.
 
 import { shortFunctionName } from '../text/names';
-import type { RawProfile, Symbolizer } from '../types';
+import type { RawProfile, SymbolFrame, Symbolizer } from '../types';
 import type { Granularity } from '../view/schema';
 import type { FrameNames } from './fold';
 
@@ -39,12 +39,23 @@ export function symbolizerFor(
       : (n: string) => n;
   const common = { hasSymbolFile: s.hasSymbolFile?.bind(s) };
   if (g === 'lines') {
+    // The symbolizer's frames are shared between the addresses they cover (DWARF's inline callers
+    // and lines): each named once.
+    const named = new Map<SymbolFrame, string>();
+    const nameOf = (f: SymbolFrame) => {
+      let n = named.get(f);
+      if (n === undefined) {
+        n = lineName(nm(f.name), f.file, f.line);
+        named.set(f, n);
+      }
+      return n;
+    };
     return {
       ...common,
       lookup(hi, lo) {
         const frames = s.lookupFrames?.(hi, lo);
         if (!frames) return s.lookup(hi, lo)?.map(nm) ?? null;
-        return frames.map((f) => lineName(nm(f.name), f.file, f.line));
+        return frames.map(nameOf);
       },
     };
   }

@@ -38,7 +38,13 @@ export function withResolvedNames(
     const key = hexOf(hi, lo);
     if (embedded.has(key)) return;
     const names = symbolizer.lookup(hi, lo);
-    if (names && names.length > 0) embedded.set(key, names.slice());
+    // Full names where the symbolizer gave short ones without demangling: the report's fold
+    // shortens them as ours did, and keeps the full names for its tooltips.
+    if (names && names.length > 0)
+      embedded.set(
+        key,
+        names.map((n) => symbolizer.fullName?.(n) ?? n),
+      );
   };
   for (let loc = 0; loc < locs.count; loc++) {
     if (uses[loc] === 0 || !locs.hasAddr[loc]) continue;

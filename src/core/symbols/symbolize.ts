@@ -6,9 +6,10 @@
 // virtual address → the function symbol covering it.
 // The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
 
+import { shortNameOfMangled } from '../text/mangled.ts';
 import { basename } from '../text/names.ts';
 import type { Mapping, ProfileWarning, SymbolFrame, Symbolizer } from '../types.ts';
-import { DwarfInfo } from './dwarf/index.ts';
+import { type DwarfFrame, DwarfInfo } from './dwarf/index.ts';
 import {
   ElfError,
   type ElfFile,
@@ -43,6 +44,12 @@ export interface SymbolizeOptions {
    * `addr2line -f -i`. False names every address after its ELF symbol only, as before.
    */
   dwarf?: boolean;
+  /**
+   * `short`: C++ names as the fold shows them by default (shortFunctionName's), read from the
+   * mangled name where text/mangled.ts can (no demangler call), else demangled; the full name of
+   * such a name is `Symbolizer.fullName`'s, demangled on request. Default `full`: demangled whole.
+   */
+  names?: 'short' | 'full';
 }
 
 export interface SymbolizeMatch {
@@ -109,6 +116,8 @@ interface Binding {
   dwarf: DwarfInfo | null;
   /** Inline chains by virtual address (null: DWARF knows nothing there), bounded. */
   frames: Map<number, SymbolFrame[] | null>;
+  /** Our frame for each DWARF frame met (DwarfInfo shares them between addresses). */
+  dwarfFrames: Map<DwarfFrame, SymbolFrame>;
 }
 
 const FRAME_CACHE = 1 << 16;
@@ -224,6 +233,7 @@ export function createSymbolizer(
       cache: new Array(source.symbols.count),
       dwarf: null,
       frames: new Map(),
+      dwarfFrames: new Map(),
     };
     if (
       source.kind === 'elf' &&
@@ -259,21 +269,36 @@ export function createSymbolizer(
   for (const s of sources) if (!used.has(s)) report.unmatchedFiles.push(s.fileName);
 
   const demangle = opts.mangled ? undefined : opts.demangle;
+  // Short names read from mangled ones, and the mangled name each came from first (fullName).
+  const shortNames = demangle !== undefined && opts.names === 'short';
+  const shown = new Map<string, string>();
+  const mangledOf = new Map<string, string>();
+  /** A stored name as shown: shortened without the demangler where it can be, else demangled. */
+  const display = (n: string): string => {
+    if (!demangle) return n;
+    if (!shortNames) return demangle(n);
+    let out = shown.get(n);
+    if (out === undefined) {
+      const short = shortNameOfMangled(n);
+      if (short === null) out = demangle(n);
+      else {
+        out = short;
+        if (!mangledOf.has(short)) mangledOf.set(short, n);
+      }
+      shown.set(n, out);
+    }
+    return out;
+  };
   const nameOf = (b: Binding, sym: number): string[] => {
     let names = b.cache[sym];
     if (names === undefined) {
-      let n = stripVersion(b.source.symbols.names[sym]);
-      if (demangle) n = demangle(n);
-      names = [n];
+      names = [display(stripVersion(b.source.symbols.names[sym]))];
       b.cache[sym] = names;
     }
     return names;
   };
 
-  const symbolName = (b: Binding, sym: number): string => {
-    const n = stripVersion(b.source.symbols.names[sym]);
-    return demangle ? demangle(n) : n;
-  };
+  const symbolName = (b: Binding, sym: number): string => nameOf(b, sym)[0];
 
   /**
    * addr2line -f -i at a virtual address: the DWARF inline chain; the innermost frame is named
@@ -294,19 +319,27 @@ export function createSymbolizer(
         const n = ans.frames.length;
         let inner: string | null = null;
         if ((!ans.found || !ans.linkage) && sym >= 0) inner = symbolName(b, sym);
-        else if (ans.found) inner = dwarfName(ans.frames[n - 1].name, demangle);
+        else if (ans.found) inner = dwarfName(ans.frames[n - 1].name, display);
         if (inner !== null) {
           out = [];
           for (let k = 0; k < n; k++) {
             const f = ans.frames[k];
+            // DWARF's frames are shared between the addresses they cover (DwarfInfo): so are
+            // ours, named once (later stages cache by them too).
+            let fr = b.dwarfFrames.get(f);
             // Callers keep their DWARF names: bfd renames a function after its ELF symbol only
             // once it was the innermost one of an earlier lookup in the same process, so a
             // one-process addr2line over many addresses depends on their order (docs/dwarf.md).
-            const name = k === n - 1 ? inner : dwarfName(f.name, demangle);
-            const fr: SymbolFrame = { name };
-            if (f.file !== null && f.line > 0) {
-              fr.file = f.file;
-              fr.line = f.line;
+            if (k === n - 1) {
+              if (fr !== undefined && fr.name !== inner) fr = undefined;
+            }
+            if (fr === undefined) {
+              fr = { name: k === n - 1 ? inner : dwarfName(f.name, display) };
+              if (f.file !== null && f.line > 0) {
+                fr.file = f.file;
+                fr.line = f.line;
+              }
+              b.dwarfFrames.set(f, fr);
             }
             out.push(fr);
           }
@@ -348,6 +381,10 @@ export function createSymbolizer(
 
   const hasDwarf = bindings.some((b) => b !== null && b.dwarf !== null);
   const symbolizer: Symbolizer = {
+    fullName(name: string): string | undefined {
+      const m = mangledOf.get(name);
+      return m === undefined || !demangle ? undefined : demangle(m);
+    },
     hasSymbolFile(hi: number, lo: number): boolean {
       const i = index.find(hi, lo);
       const b = i < 0 ? null : bindings[i];
@@ -390,10 +427,9 @@ export function createSymbolizer(
   return { symbolizer, report };
 }
 
-/** A DWARF function name for display: `??` when DWARF has none, demangled when asked. */
-function dwarfName(name: string | null, demangle: ((n: string) => string) | undefined): string {
-  if (name === null) return '??';
-  return demangle ? demangle(name) : name;
+/** A DWARF function name for display: `??` when DWARF has none, else as `display` shows it. */
+function dwarfName(name: string | null, display: (n: string) => string): string {
+  return name === null ? '??' : display(name);
 }
 
 /** `libc.so.6.debug` (Fedora-style names) describes `libc.so.6`. */
