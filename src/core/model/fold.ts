@@ -185,11 +185,11 @@ class StackTable {
   }
 
   /**
-   * `hash`: the caller's polynomial hash of the sequence (see hashStep), computed while it gathers
-   * the frames: hashing in a separate pass read all 13M frame ids of a 100 MB profile a second time.
+   * `h`: the caller's FNV-1a of the sequence (see fnvStep), computed while it gathers the frames:
+   * hashing in a separate pass read all 13M frame ids of a 100 MB profile a second time.
    */
-  add(seq: Uint32Array, len: number, w: number, hash: number): void {
-    let h = hash ^ len;
+  add(seq: Uint32Array, len: number, w: number, fnv: number): void {
+    let h = fnv ^ len;
     h ^= h >>> 16;
     h = Math.imul(h, 0x85ebca6b);
     h = (h ^ (h >>> 13)) >>> 0;
@@ -241,18 +241,13 @@ class StackTable {
   }
 }
 
-const HASH_SEED = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5;
 /** A location's frames not looked up yet (its fast-path slot). */
 const UNRESOLVED = -1;
 /** A location that names several frames (an inline chain): no single-frame fast path. */
 const SEVERAL_FRAMES = -2;
-/**
- * The stack hash: h·P + f per frame id, mod 2^32 (StackTable.add mixes the result). Polynomial so
- * that a run of k frames is one step, h·P^k + C (`chainMul`, `chainAdd` per location): DWARF's
- * inline chains make stacks ~4× longer than their PCs, and the hash then costs a step per PC.
- */
-const HASH_P = 0x01000193;
-const hashStep = (h: number, f: number) => (Math.imul(h, HASH_P) + f) | 0;
+/** One FNV-1a step over a frame id. */
+const fnvStep = (h: number, f: number) => Math.imul(h ^ f, 0x01000193);
 
 /** The first `n` values: a view when it uses most of the buffer, else a compact copy. */
 function trimmed(a: Uint32Array, n: number): Uint32Array {
@@ -354,9 +349,6 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   const seqs = new U32Builder(Math.max(16, locs.count * 2));
   const rangeStart = new Int32Array(locs.count * 2).fill(-1);
   const rangeLen = new Uint32Array(locs.count * 2);
-  // The hash of each range as one step (hashStep over its frames is h·chainMul + chainAdd).
-  const chainMul = new Int32Array(locs.count * 2);
-  const chainAdd = new Int32Array(locs.count * 2);
 
   /** Names for an address from symbols (embedded, then the symbolizer), or null. */
   const symbolNames = (hi: number, lo: number): string[] | null => {
@@ -459,14 +451,6 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       const one = rangeLen[slot] === 1 ? seqs.data[rangeStart[slot]] : SEVERAL_FRAMES;
       if (caller) singleCaller[loc] = one;
       else singleLeaf[loc] = one;
-      let mul = 1;
-      let add = 0;
-      for (let k = rangeStart[slot], e = k + rangeLen[slot]; k < e; k++) {
-        add = hashStep(add, seqs.data[k]);
-        mul = Math.imul(mul, HASH_P);
-      }
-      chainMul[slot] = mul;
-      chainAdd[slot] = add;
     }
     const rs = rangeStart[slot];
     const rl = rangeLen[slot];
@@ -490,18 +474,18 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       continue;
     }
     let len = 0;
-    let h = HASH_SEED;
+    let h = FNV_OFFSET;
     if (!flat && b - a + first > tmp.length) tmp = new Uint32Array(Math.max(tmp.length * 2, b - a + 256));
     if (group !== null) {
       const g = group[s];
       tmp[len++] = g;
-      h = hashStep(h, g);
+      h = fnvStep(h, g);
     }
     if (flat) {
       for (let p = a; p < b; p++) {
-        const slot = stackLocs[p] * 2;
-        len = append(stackLocs[p], slot, false, len);
-        h = (Math.imul(h, chainMul[slot]) + chainAdd[slot]) | 0;
+        const from = len;
+        len = append(stackLocs[p], stackLocs[p] * 2, false, len);
+        for (let k = from; k < len; k++) h = fnvStep(h, tmp[k]);
       }
     } else {
       // Root first: walk the leaf-first stack backwards; callers use slot 2·loc+1, the leaf 2·loc.
@@ -511,38 +495,42 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         const f = singleCaller[loc];
         if (f >= 0 && len < tmp.length) {
           tmp[len++] = f;
-          h = hashStep(h, f);
+          h = fnvStep(h, f);
           continue;
         }
-        // An inline chain already named (DWARF): its frames copied here, without a call, and
-        // hashed in one step.
-        const slot = loc * 2 + 1;
-        const rs = rangeStart[slot];
-        const rl = rangeLen[slot];
+        // An inline chain already named (DWARF): its frames copied here, without a call.
+        const rs = rangeStart[loc * 2 + 1];
+        const rl = rangeLen[loc * 2 + 1];
         if (f === SEVERAL_FRAMES && rs >= 0 && len + rl <= tmp.length) {
           const sd = seqs.data;
-          for (let k = rs, e = rs + rl; k < e; k++) tmp[len++] = sd[k];
+          for (let k = rs, e = rs + rl; k < e; k++) {
+            const x = sd[k];
+            tmp[len++] = x;
+            h = fnvStep(h, x);
+          }
         } else {
-          len = append(loc, slot, true, len);
+          const from = len;
+          len = append(loc, loc * 2 + 1, true, len);
+          for (let k = from; k < len; k++) h = fnvStep(h, tmp[k]);
         }
-        h = (Math.imul(h, chainMul[slot]) + chainAdd[slot]) | 0;
       }
       const leaf = stackLocs[a];
       const f = singleLeaf[leaf];
       if (f >= 0 && len < tmp.length) {
         tmp[len++] = f;
-        h = hashStep(h, f);
+        h = fnvStep(h, f);
       } else {
+        const from = len;
         len = append(leaf, leaf * 2, false, len);
-        h = (Math.imul(h, chainMul[leaf * 2]) + chainAdd[leaf * 2]) | 0;
+        for (let k = from; k < len; k++) h = fnvStep(h, tmp[k]);
       }
     }
     if (dropTest !== null) {
       const cut = dropTest.cut(tmp, first, len);
       if (cut < len) {
         len = cut;
-        h = HASH_SEED;
-        for (let k = 0; k < len; k++) h = hashStep(h, tmp[k]);
+        h = FNV_OFFSET;
+        for (let k = 0; k < len; k++) h = fnvStep(h, tmp[k]);
       }
     }
     const w = weight[s];

@@ -15,6 +15,7 @@ import {
   readUnitFunctions,
   readUnitHeaders,
   resolveName,
+  resolveOriginName,
   type Sections,
   type Unit,
   type UnitFunctions,
@@ -411,7 +412,11 @@ export class DwarfInfo {
     let n = funcs.names[fi];
     if (n === undefined) {
       try {
-        n = resolveName(this.s, this.abbrevs, this.unitOf, u, funcs.die[fi]);
+        const o = funcs.origin[fi];
+        n =
+          o >= 0
+            ? resolveOriginName(this.s, this.abbrevs, this.unitOf, u, o)
+            : resolveName(this.s, this.abbrevs, this.unitOf, u, funcs.die[fi]);
       } catch (e) {
         this.warnOnce(
           `name:${u.offset}`,

@@ -414,6 +414,12 @@ export interface UnitFunctions {
    */
   segStart: Float64Array;
   segFn: Int32Array;
+  /**
+   * Per function: the DIE it takes its name from (an inlined copy's abstract origin, in the same
+   * unit) when it has no name of its own and no other reference; -1 otherwise (resolveName reads
+   * the DIE).
+   */
+  origin: Float64Array;
   /** Names resolved so far (undefined: not yet). */
   names: ({ name: string | null; linkage: boolean } | undefined)[];
 }
@@ -443,6 +449,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
   const callFile = new Column();
   const callLine = new Column();
   const firstLow = new Column();
+  const origin = new Column();
   const rl = new Column();
   const rh = new Column();
   const rf = new Column();
@@ -472,11 +479,27 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
       let cl = 0;
       let rangesVal = -1;
       let rangesForm = 0;
+      // The name's source: -1 none yet, -2 several or a name of its own (resolveName decides).
+      let ref = -1;
       const n = ab.attrs.length;
       for (let i = 0; i < n; i++) {
         const name = ab.attrs[i];
         const form = ab.forms[i];
         switch (name) {
+          case DW_AT_abstract_origin:
+          case DW_AT_specification:
+            if (ref === -1 && isUnitRef(form)) ref = u.offset + readForm(r, form, u, ab.consts[i]);
+            else {
+              ref = -2;
+              skipForm(r, form, u);
+            }
+            break;
+          case DW_AT_name:
+          case DW_AT_linkage_name:
+          case DW_AT_MIPS_linkage_name:
+            ref = -2;
+            skipForm(r, form, u);
+            break;
           case DW_AT_low_pc:
             lowPc = readAddress(s, u, r, form);
             break;
@@ -529,6 +552,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
         }
       }
       firstLow.push(rl.n > nRanges ? rl.a[nRanges] : -1);
+      origin.push(ref >= u.dieStart && ref < u.end ? ref : -1);
       stack[depth] = idx;
     } else {
       if (ab.skipTree >= 0) {
@@ -562,6 +586,7 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
     callFile: Int32Array.from(callFile.a.subarray(0, callFile.n)),
     callLine: Uint32Array.from(callLine.a.subarray(0, callLine.n)),
     firstLow: firstLow.a.slice(0, firstLow.n),
+    origin: origin.a.slice(0, origin.n),
     segStart: seg.start,
     segFn: seg.fn,
     names: new Array(die.n),
@@ -683,6 +708,23 @@ export function resolveName(
 ): { name: string | null; linkage: boolean } {
   const st = { linkage: false };
   const name = nameAt(s, abbrevs, unitOf, u, dieOffset, 0, st, true);
+  return { name, linkage: st.linkage };
+}
+
+/**
+ * resolveName of a function DIE whose one attribute for its name is a reference to `origin` in
+ * its unit (UnitFunctions.origin): the name of that DIE, as resolveName would find it, without
+ * reading the function's own DIE again.
+ */
+export function resolveOriginName(
+  s: Sections,
+  abbrevs: Abbrevs,
+  unitOf: UnitOf,
+  u: Unit,
+  origin: number,
+): { name: string | null; linkage: boolean } {
+  const st = { linkage: false };
+  const name = refName(s, abbrevs, unitOf, u, origin, 1, st);
   return { name, linkage: st.linkage };
 }
 
