@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { formatBytes } from '../core/text/format';
 import { DEFAULT_VIEW, encodeView, type ViewState } from '../core/view/schema';
-import { FolderPicker } from './FolderPicker';
+import { FilePicker } from './FilePicker';
 import { compareBuffers, openBuffers, openKept } from './jobs';
 import { RememberedFiles } from './RememberedFiles';
 import { forgetRecent, listRecent, type RecentEntry } from './recent';
@@ -68,11 +68,7 @@ export function StartPage() {
         Nothing is uploaded: every file is read in your browser.
       </p>
       <p>
-        <FolderPicker
-          label="Open a folder (a profile with its binaries)"
-          text="Open a folder…"
-          small={false}
-        />
+        <FilePicker label="Open a folder (a profile with its binaries)" text="Open a folder…" folder />
       </p>
       <p>
         <button type="button" className="primary" onClick={openExample}>

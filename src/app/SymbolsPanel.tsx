@@ -5,7 +5,6 @@
 import { useState } from 'react';
 import { basename } from '../core/text/names';
 import { FilePicker } from './FilePicker';
-import { FolderPicker } from './FolderPicker';
 import { setMangled } from './jobs';
 import { PlacementForm } from './PlacementForm';
 import { RememberedFiles } from './RememberedFiles';
@@ -184,7 +183,7 @@ export function SymbolsPanel() {
       )}
       <div className="sym-add">
         <FilePicker label="Add binaries" text="Add binaries…" small />
-        <FolderPicker />
+        <FilePicker label="Add a folder of binaries" text="Add a folder…" small folder />
       </div>
       <RememberedFiles />
     </section>

@@ -89,6 +89,7 @@ async function run(
   job: () => Promise<ViewResult>,
   sizes?: Map<string, number>,
 ): Promise<boolean> {
+  const shown = get().view;
   try {
     const r = await job();
     if (r.newProfile) performance.mark('flamelens:ready');
@@ -101,6 +102,10 @@ async function run(
         profiles: { ...view.profiles, base: { source: { kind: 'file', name: baseName ?? '' } } },
       };
     }
+    // A view chosen while this job ran (symbols being added, say) stays: its controls followed
+    // the click at once, and its own job, queued behind this one, answers next. Putting this
+    // job's view back would undo the click until then.
+    if (!r.newProfile && get().view !== shown) view = get().view;
     const prev = get();
     const patch: Partial<AppState> = {
       status: 'ready',

@@ -2,6 +2,8 @@
 // files dropped for them, so that a reload or a link to `#local=ID` opens them again. Capped by
 // count and size; the start page lists them with a "forget" control.
 
+import { objectStore } from './idb';
+
 const DB = 'flamelens';
 const STORE = 'recent';
 /** At most this many profiles and this many bytes (profiles and their binaries) are kept. */
@@ -22,28 +24,7 @@ export interface RecentEntry {
   files: RecentFile[];
 }
 
-function open(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    if (typeof indexedDB === 'undefined') return reject(new Error('no IndexedDB'));
-    const req = indexedDB.open(DB, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: 'id' });
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-async function tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const db = await open();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const req = f(db.transaction(STORE, mode).objectStore(STORE));
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-  } finally {
-    db.close();
-  }
-}
+const tx = objectStore(DB, STORE, 'id');
 
 /** Every kept profile, newest first. */
 export async function listRecent(): Promise<RecentEntry[]> {

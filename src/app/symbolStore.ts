@@ -10,6 +10,7 @@ import { looksLikeNm } from '../core/symbols/nm';
 import { HEAD_BYTES } from '../core/symbols/pick';
 import { basename } from '../core/text/names';
 import type { MappingInfo } from '../core/types';
+import { objectStore } from './idb';
 
 const DB = 'flamelens-symbols';
 const STORE = 'files';
@@ -49,28 +50,7 @@ export function setRemembering(on: boolean): void {
   }
 }
 
-function open(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    if (typeof indexedDB === 'undefined') return reject(new Error('no IndexedDB'));
-    const req = indexedDB.open(DB, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: 'key' });
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-async function tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const db = await open();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const req = f(db.transaction(STORE, mode).objectStore(STORE));
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-  } finally {
-    db.close();
-  }
-}
+const tx = objectStore(DB, STORE, 'key');
 
 /** Every remembered file with its blob, most recently used first; [] without IndexedDB. */
 async function all(): Promise<Remembered[]> {
