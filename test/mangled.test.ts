@@ -60,6 +60,18 @@ describe('shortNameOfMangled', () => {
     expect(answered / names.length).toBeGreaterThan(0.6);
   });
 
+  it('a name the demangler cannot read stays as it is (it used to lose its first underscore)', () => {
+    expect(demangle('_Zfoo')).toBe('_Zfoo');
+    expect(demangle('_Rxyz')).toBe('_Rxyz');
+    expect(demangle('_ZN3foo3barEv')).toBe('foo::bar()');
+    expect(demangle('__Z3foov')).toBe('foo()');
+    // Where the demangler fails, the short name is still read from the mangled one.
+    const m =
+      '_ZSt9__fill_a1IPmmEN9__gnu_cxx11__enable_ifIXsrSt11__is_scalarIT0_E7__valueEvE6__typeET_S8_RKS4_';
+    expect(demangle(m)).toBe(m);
+    expect(shortNameOfMangled(m)).toBe('std::__fill_a1');
+  });
+
   it('shapes it reads, and shapes it leaves to the demangler', () => {
     expect(shortNameOfMangled('_ZN3foo3barIiEEvT_')).toBe('foo::bar');
     expect(shortNameOfMangled('_ZNSt6vectorIiSaIiEEC2Ev')).toBe('std::vector::vector');

@@ -75,6 +75,9 @@ export function cachedDemangler(raw: Demangle, maxEntries = 1 << 17): Demangle {
     if (out !== undefined) return out;
     try {
       out = raw(name);
+      // A name it cannot demangle comes back without its first `_` (it tried it as a macOS name,
+      // `__Z…`): the name as it is, then.
+      if (out === name.slice(1)) out = name;
     } catch {
       out = name;
     }
