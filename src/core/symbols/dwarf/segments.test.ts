@@ -53,7 +53,7 @@ function nested(
 
 describe('findFunction', () => {
   it('equals the brute-force rule on nested inline trees', () => {
-    for (let seed = 1; seed <= 20; seed++) {
+    for (let seed = 1; seed <= 12; seed++) {
       const rnd = prng(seed);
       const ranges: number[][] = [];
       const id = { n: 0 };
@@ -61,8 +61,10 @@ describe('findFunction', () => {
         nested(rnd, base, base + 256 + Math.floor(rnd() * 256), 4, ranges, id);
       const [low, high, fn] = [0, 1, 2].map((k) => ranges.map((r) => r[k]));
       const f = funcsOf(low, high, fn);
+      const wrong: number[] = [];
       for (let a = 0xf00; a < 0x1000 + 21 * 600; a++)
-        expect(findFunction(f, a)).toBe(brute(low, high, fn, a));
+        if (findFunction(f, a) !== brute(low, high, fn, a)) wrong.push(a);
+      expect(wrong).toEqual([]);
     }
   });
 
@@ -80,7 +82,9 @@ describe('findFunction', () => {
         fn.push(Math.floor(rnd() * 20));
       }
       const f = funcsOf(low, high, fn);
-      for (let a = -5; a < 300; a++) expect(findFunction(f, a)).toBe(brute(low, high, fn, a));
+      const wrong: number[] = [];
+      for (let a = -5; a < 300; a++) if (findFunction(f, a) !== brute(low, high, fn, a)) wrong.push(a);
+      expect(wrong).toEqual([]);
     }
   });
 
