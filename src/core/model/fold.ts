@@ -15,6 +15,7 @@ import {
   type RawProfile,
   type Symbolizer,
 } from '../types.ts';
+import { rememberFunctionTable } from './functions.ts';
 import { groupFrames, labelKeepMask } from './labels.ts';
 
 /**
@@ -332,6 +333,51 @@ class DropTest {
   }
 }
 
+/** Per-function self and total summed by sample during the fold (see foldProfile). */
+class TableBuilder {
+  private self = new Float64Array(1024);
+  private total = new Float64Array(1024);
+  private last = new Int32Array(1024).fill(-1);
+  private exact = true;
+
+  add(stack: Uint32Array, len: number, w: number, sample: number, frames: number): void {
+    if (!this.exact) return;
+    if (!Number.isInteger(w)) {
+      this.exact = false;
+      return;
+    }
+    if (frames > this.last.length) this.grow(frames);
+    if (len > 0) this.self[stack[len - 1]] += w;
+    const last = this.last;
+    const total = this.total;
+    for (let k = 0; k < len; k++) {
+      const f = stack[k];
+      if (last[f] !== sample) {
+        last[f] = sample;
+        total[f] += w;
+      }
+    }
+  }
+
+  private grow(min: number): void {
+    const n = Math.max(min, this.last.length * 2);
+    const self = new Float64Array(n);
+    self.set(this.self);
+    const total = new Float64Array(n);
+    total.set(this.total);
+    const last = new Int32Array(n).fill(-1);
+    last.set(this.last);
+    [this.self, this.total, this.last] = [self, total, last];
+  }
+
+  /** Gives the table to functionTableOf for this profile's stacks, when it is exact. */
+  finish(p: FoldedProfile): void {
+    if (!this.exact) return;
+    const n = p.frames.count;
+    rememberFunctionTable(p, { count: n, self: this.self.slice(0, n), total: this.total.slice(0, n) });
+  }
+}
+
 /** Folds a RawProfile into unique root-first stacks of named frames. */
 export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   const symbolizer = opts.symbolizer;
@@ -442,6 +488,11 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   const first = group === null ? 0 : 1;
   let droppedSamples = 0;
   let droppedWeight = 0;
+  // The function table (functionTableOf's) as the stacks go by, while each is in cache: the
+  // stacks' frames are read once more than this otherwise (~0.3 s for 50M frames). Kept only when
+  // every weight is an integer, whose sums are exact in any order (a table summed by sample then
+  // equals one summed by unique stack, to the bit).
+  const table = new TableBuilder();
 
   /** Appends the frames of a location slot to tmp (resolving it first if needed). */
   const append = (loc: number, slot: number, caller: boolean, len: number): number => {
@@ -541,6 +592,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       out.growTo(Math.ceil(((out.length + len) / (s + 1)) * samples.count * 1.05) + len);
     }
     stacks.add(tmp, len, w, h);
+    table.add(tmp, len, w, s, frames.count);
     total += w;
   }
 
@@ -555,7 +607,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     meta.labelDropped = { samples: droppedSamples, weight: droppedWeight };
   }
   if (opts.groupBy !== undefined) meta.groupBy = opts.groupBy;
-  return {
+  const folded: FoldedProfile = {
     meta,
     ...frames.finish(),
     stacks: {
@@ -565,6 +617,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       weight: stacks.weight.finish(),
     },
   };
+  table.finish(folded);
+  return folded;
 }
 
 /**

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { treeFunctionTable } from '../../../test/helpers/tree';
+import { analyzeBytes } from '../pipeline';
+import type { FoldedProfile } from '../types';
 import { buildCallTree } from './calltree';
 import { functionTableOf } from './functions';
 import { profileFromText } from './text-notation';
@@ -17,5 +20,45 @@ describe('functionTableOf', () => {
     const inv = invertProfile(p);
     expect(inv.frames.name).toEqual(p.frames.name);
     expect(Array.from(inv.frames.module)).toEqual(Array.from(p.frames.module));
+  });
+});
+
+describe('the table the fold sums as it goes', () => {
+  /** The table summed from the profile's unique stacks (a copy of them: no remembered table). */
+  const fromStacks = (p: FoldedProfile) => functionTableOf({ ...p, stacks: { ...p.stacks } });
+  const fixtures = [
+    'gperf/threads.prof', // counts, group frames
+    'gperf/deep_recursion.prof', // a function many times on a stack: counted once
+    'dcpi/valid_many_chunks.dcpi', // flat
+    'heap/allocs.0001.heap', // un-sampled bytes
+  ];
+  for (const f of fixtures) {
+    it(`${f}: equals the one summed from the unique stacks, to the bit`, () => {
+      const p = analyzeBytes(new Uint8Array(readFileSync(`test/fixtures/${f}`)), { fileName: f }).profile;
+      const a = functionTableOf(p);
+      const b = fromStacks(p);
+      expect(Array.from(a.self)).toEqual(Array.from(b.self));
+      expect(Array.from(a.total)).toEqual(Array.from(b.total));
+    });
+  }
+
+  it('weights that are not integers: summed from the unique stacks (sums in another order could differ)', () => {
+    const text = 'main;a;b 0.1\nmain;a;c 0.2\nmain;b 0.3\nmain;a;b 0.7\nmain;b;a 0.2\n';
+    const p = analyzeBytes(new TextEncoder().encode(text), { fileName: 'x.folded' }).profile;
+    expect(p.stacks.weight.some((w) => !Number.isInteger(w))).toBe(true);
+    const a = functionTableOf(p);
+    const b = fromStacks(p);
+    expect(Array.from(a.total)).toEqual(Array.from(b.total));
+    expect(Array.from(a.self)).toEqual(Array.from(b.self));
+  });
+
+  it('is a copy each time: the page detaches what it is sent', () => {
+    const p = analyzeBytes(new Uint8Array(readFileSync('test/fixtures/gperf/threads.prof')), {
+      fileName: 'threads.prof',
+    }).profile;
+    const a = functionTableOf(p);
+    structuredClone(a.total, { transfer: [a.total.buffer] });
+    expect(a.total.length).toBe(0);
+    expect(functionTableOf(p).total.length).toBe(p.frames.count);
   });
 });

@@ -1,10 +1,10 @@
 // Per-function self and total straight from the stacks (no tree needed): used where the graph
-// shows another tree than the one the table describes (inverted view).
+// shows another tree than the one the table describes (inverted view). The fold sums the table of
+// the profile it makes as it goes, and hands it over here.
 
 import type { FoldedProfile } from '../types';
 import type { FunctionTable } from './calltree';
 
-/** Self = samples with the function as leaf; Total = samples with it anywhere, counted once. */
 /** The functions with samples by self, then total, heaviest first, then by id (FunctionTable.bySelf). */
 export function functionsBySelf(t: FunctionTable): Int32Array {
   const { self, total } = t;
@@ -13,7 +13,23 @@ export function functionsBySelf(t: FunctionTable): Int32Array {
   return Int32Array.from(ids.sort((x, y) => self[y] - self[x] || total[y] - total[x] || x - y));
 }
 
+/**
+ * Tables the fold summed as it went (foldProfile), by the stacks they describe: a profile made
+ * from another with other stacks (transforms, views, a diff) has none and gets its own.
+ */
+const known = new WeakMap<FoldedProfile['stacks'], FunctionTable>();
+
+/** The function table of `p`, summed already by whoever made its stacks. */
+export function rememberFunctionTable(p: FoldedProfile, t: FunctionTable): void {
+  known.set(p.stacks, t);
+}
+
+/** Self = samples with the function as leaf; Total = samples with it anywhere, counted once. */
 export function functionTableOf(p: FoldedProfile): FunctionTable {
+  const made = known.get(p.stacks);
+  // A copy: tables are transferred to the page, which detaches their buffers.
+  if (made !== undefined && made.count === p.frames.count)
+    return { count: made.count, self: made.self.slice(), total: made.total.slice() };
   const n = p.frames.count;
   const self = new Float64Array(n);
   const total = new Float64Array(n);
