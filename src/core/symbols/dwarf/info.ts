@@ -723,21 +723,21 @@ export function resolveOriginName(
   u: Unit,
   origin: number,
 ): { name: string | null; linkage: boolean } {
-  const st = { linkage: false };
-  const name = refName(s, abbrevs, unitOf, u, origin, 1, st);
-  return { name, linkage: st.linkage };
+  return referredName(s, abbrevs, unitOf, u, origin, 1);
 }
 
-/** nameAt of a DIE another refers to (a specification or abstract origin), remembered. */
-function refName(
+/**
+ * The name (and whether a linkage name set it) of a DIE another refers to (a specification or
+ * abstract origin): nameAt's, read once per DIE.
+ */
+function referredName(
   s: Sections,
   abbrevs: Abbrevs,
   unitOf: UnitOf,
   u: Unit,
   dieOffset: number,
   depth: number,
-  st: { linkage: boolean },
-): string | null {
+): { name: string | null; linkage: boolean } {
   const cache = (s.refNames ??= new Map());
   let known = cache.get(dieOffset);
   if (known === undefined) {
@@ -745,8 +745,7 @@ function refName(
     known = { name: nameAt(s, abbrevs, unitOf, u, dieOffset, depth, own, false), linkage: own.linkage };
     cache.set(dieOffset, known);
   }
-  if (known.linkage) st.linkage = true;
-  return known.name;
+  return known;
 }
 
 function nameAt(
@@ -797,7 +796,9 @@ function nameAt(
         // bfd takes the referenced DIE's name even over a linkage name read before it (clang puts
         // DW_AT_linkage_name before DW_AT_specification; gcc never does, and binutils 2.40
         // misreads clang's inline ranges anyway): we keep a linkage name, as llvm-addr2line.
-        const n = refName(s, abbrevs, unitOf, tu, target, depth + 1, st);
+        const ref = referredName(s, abbrevs, unitOf, tu, target, depth + 1);
+        if (ref.linkage) st.linkage = true;
+        const n = ref.name;
         if (n !== null && !ownLinkage) name = n;
       }
     } else {
