@@ -114,13 +114,25 @@ class Cursor {
     while (/[0-9A-Z]/.test(this.peek())) this.i++;
     this.expect('_');
   }
-}
-
-/** Skips ABI tags (`B5cxx11`), which shortFunctionName drops. */
-function skipAbiTags(c: Cursor): void {
-  while (c.peek() === 'B') {
-    c.i++;
-    c.sourceName();
+  /** Skips any of these one-letter codes (CV-qualifiers, ref-qualifiers). */
+  skipAny(codes: string): void {
+    while (this.i < this.s.length && codes.includes(this.s[this.i])) this.i++;
+  }
+  /**
+   * An unqualified name: [`L`] <source-name>, its ABI tags (`B5cxx11`, which shortFunctionName
+   * drops) skipped.
+   */
+  unqualifiedName(): string {
+    this.eat('L');
+    const name = this.sourceName();
+    while (this.eat('B')) this.sourceName();
+    return name;
+  }
+  /** Skips a substitution: `St`, `Sa`, `Sb`, `Ss`, `Si`, `So`, `Sd`, or `S` [<seq-id>] `_`. */
+  substitution(): void {
+    this.expect('S');
+    if ('tabsiod'.includes(this.peek()) && this.peek() !== '') this.i++;
+    else this.seqId();
   }
 }
 
@@ -232,27 +244,21 @@ function skipType(c: Cursor): void {
       c.seqId();
       if (c.peek() === 'I') skipTemplateArgs(c);
       return;
-    case 'S':
-      if ('tabsiod'.includes(c.peek(1)) && c.peek(1) !== '') {
-        if (c.peek(1) === 't') {
-          c.i += 2;
-          c.sourceName();
-          skipAbiTags(c);
-        } else c.i += 2;
-      } else {
-        c.i++;
-        c.seqId();
-      }
+    case 'S': {
+      // std::name, or a substitution (itself a type, or a template name before its arguments).
+      const std = c.peek(1) === 't';
+      c.substitution();
+      if (std) c.unqualifiedName();
       if (c.peek() === 'I') skipTemplateArgs(c);
       return;
+    }
     case 'N':
-      skipNested(c);
+      nestedName(c, true);
       if (c.peek() === 'I') skipTemplateArgs(c);
       return;
     default:
       if (ch >= '1' && ch <= '9') {
-        c.sourceName();
-        skipAbiTags(c);
+        c.unqualifiedName();
         if (c.peek() === 'I') skipTemplateArgs(c);
         return;
       }
@@ -260,77 +266,47 @@ function skipType(c: Cursor): void {
   }
 }
 
-/** Skips a <nested-name> in a type, whose prefix may be a substitution or a template parameter. */
-function skipNested(c: Cursor): void {
+/**
+ * <nested-name>: `N` [qualifiers] components `E`, as the components of the short name (template
+ * arguments skipped; constructors and destructors named after their class). `inType`: the name of
+ * a type being skipped, whose prefix may be a substitution or a template parameter (components
+ * then meaningless); a function's own name with those is left to the demangler.
+ */
+function nestedName(c: Cursor, inType: boolean): string[] {
   c.expect('N');
-  while ('rVKRO'.includes(c.peek()) && c.peek() !== '') c.i++;
-  let n = 0;
+  c.skipAny('rVKRO');
+  const parts: string[] = [];
   while (!c.eat('E')) {
     const ch = c.peek();
-    if (ch === 'S') {
-      if ('tabsiod'.includes(c.peek(1)) && c.peek(1) !== '') c.i += 2;
+    const last = parts.length > 0 ? parts[parts.length - 1] : null;
+    if (ch === 'S' && c.peek(1) === 't' && last === null) {
+      c.i += 2;
+      parts.push('std');
+    } else if (inType && (ch === 'S' || ch === 'T')) {
+      if (ch === 'S') c.substitution();
       else {
         c.i++;
         c.seqId();
       }
-    } else if (ch === 'T') {
-      c.i++;
-      c.seqId();
-    } else if (ch >= '1' && ch <= '9') c.sourceName();
-    else if (ch === 'L' && c.peek(1) >= '1' && c.peek(1) <= '9') {
-      c.i++;
-      c.sourceName();
-    } else if (ch === 'I' && n > 0) skipTemplateArgs(c);
-    else if (ch === 'B' && n > 0) {
-      c.i++;
-      c.sourceName();
-    } else unknown();
-    n++;
-  }
-  if (n === 0) unknown();
-}
-
-/**
- * <nested-name>: `N` [qualifiers] components `E`, as the components of the short name (template
- * arguments skipped; constructors and destructors named after their class).
- */
-function nestedName(c: Cursor): string[] {
-  c.expect('N');
-  while ('rVKRO'.includes(c.peek()) && c.peek() !== '') c.i++;
-  const parts: string[] = [];
-  let first = true;
-  while (!c.eat('E')) {
-    const ch = c.peek();
-    if (first && ch === 'S' && c.peek(1) === 't') {
-      c.i += 2;
-      parts.push('std');
-    } else if (ch >= '1' && ch <= '9') {
-      parts.push(c.sourceName());
-      skipAbiTags(c);
-    } else if (ch === 'L' && c.peek(1) >= '1' && c.peek(1) <= '9') {
-      c.i++;
-      parts.push(c.sourceName());
-      skipAbiTags(c);
-    } else if (ch === 'I' && parts.length > 0) {
+      parts.push('?');
+    } else if ((ch >= '1' && ch <= '9') || ch === 'L') {
+      parts.push(c.unqualifiedName());
+    } else if (last === null) {
+      unknown();
+    } else if (ch === 'I') {
       skipTemplateArgs(c);
-    } else if (ch === 'C' && /[1-5]/.test(c.peek(1)) && parts.length > 0) {
+    } else if ((ch === 'C' && /[1-5]/.test(c.peek(1))) || (ch === 'D' && /[0-5]/.test(c.peek(1)))) {
       c.i += 2;
-      parts.push(parts[parts.length - 1]);
-      skipAbiTags(c);
-    } else if (ch === 'D' && /[0-5]/.test(c.peek(1)) && parts.length > 0) {
+      parts.push(ch === 'C' ? last : `~${last}`);
+      while (c.eat('B')) c.sourceName();
+    } else if (OPERATORS[c.s.slice(c.i, c.i + 2)] !== undefined) {
+      parts.push(`operator${OPERATORS[c.s.slice(c.i, c.i + 2)]}`);
       c.i += 2;
-      parts.push(`~${parts[parts.length - 1]}`);
-      skipAbiTags(c);
-    } else if (ch >= 'a' && ch <= 'z' && OPERATORS[c.s.slice(c.i, c.i + 2)] !== undefined) {
-      const op = OPERATORS[c.s.slice(c.i, c.i + 2)];
-      c.i += 2;
-      parts.push(`operator${op}`);
-      skipAbiTags(c);
+      while (c.eat('B')) c.sourceName();
     } else {
-      // Substitutions, template parameters, decltype, lambdas, unnamed types, conversions…
+      // Decltype, lambdas, unnamed types, conversions…
       unknown();
     }
-    first = false;
   }
   if (parts.length === 0) unknown();
   return parts;
@@ -345,20 +321,9 @@ export function shortNameOfMangled(name: string): string | null {
   const c = new Cursor(name, 2);
   try {
     let parts: string[];
-    const ch = c.peek();
-    if (ch === 'N') parts = nestedName(c);
-    else if (ch === 'S' && c.peek(1) === 't') {
-      c.i += 2;
-      parts = ['std', c.sourceName()];
-      skipAbiTags(c);
-    } else if (ch === 'L' && c.peek(1) >= '1' && c.peek(1) <= '9') {
-      c.i++;
-      parts = [c.sourceName()];
-      skipAbiTags(c);
-    } else if (ch >= '1' && ch <= '9') {
-      parts = [c.sourceName()];
-      skipAbiTags(c);
-    } else return null;
+    if (c.peek() === 'N') parts = nestedName(c, false);
+    else if (c.eat('St')) parts = ['std', c.unqualifiedName()];
+    else parts = [c.unqualifiedName()];
     if (c.peek() === 'I') skipTemplateArgs(c);
     // A bare data name (no function type after it) is not a function: leave it to the demangler.
     if (c.i >= name.length) return null;
