@@ -298,8 +298,6 @@ export function createSymbolizer(
     return names;
   };
 
-  const symbolName = (b: Binding, sym: number): string => nameOf(b, sym)[0];
-
   /**
    * addr2line -f -i at a virtual address: the DWARF inline chain; the innermost frame is named
    * after the ELF symbol covering the address when DWARF has no function there or names it
@@ -318,7 +316,7 @@ export function createSymbolizer(
         const sym = b.source.symbols.lookup(vh, vl);
         const n = ans.frames.length;
         let inner: string | null = null;
-        if ((!ans.found || !ans.linkage) && sym >= 0) inner = symbolName(b, sym);
+        if ((!ans.found || !ans.linkage) && sym >= 0) inner = nameOf(b, sym)[0];
         else if (ans.found) inner = dwarfName(ans.frames[n - 1].name, display);
         if (inner !== null) {
           out = [];

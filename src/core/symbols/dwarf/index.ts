@@ -9,6 +9,7 @@
 
 import {
   Abbrevs,
+  countAtOrBelow,
   findFunction,
   isCodeUnit,
   readUnitDie,
@@ -256,15 +257,7 @@ export class DwarfInfo {
   }
 
   private unitOf = (dieOffset: number): Unit | undefined => {
-    const o = this.unitOffsets;
-    let a = 0;
-    let b = o.length;
-    while (a < b) {
-      const mid = (a + b) >>> 1;
-      if (o[mid] <= dieOffset) a = mid + 1;
-      else b = mid;
-    }
-    const u = this.units[a - 1];
+    const u = this.units[countAtOrBelow(this.unitOffsets, dieOffset) - 1];
     return u !== undefined && dieOffset < u.end ? u : undefined;
   };
 
@@ -305,24 +298,12 @@ export class DwarfInfo {
 
   /** Units whose ranges hold the address, in .debug_info order. */
   private unitsAt(addr: number): number[] {
-    const sl = this.segLow;
-    let s = 0;
-    let e = sl.length;
-    while (s < e) {
-      const mid = (s + e) >>> 1;
-      if (sl[mid] <= addr) s = mid + 1;
-      else e = mid;
-    }
+    const s = countAtOrBelow(this.segLow, addr);
     const one = s === 0 ? -1 : this.segUnit[s - 1];
     if (one === -1) return [];
     if (one >= 0) return [one];
-    let a = 0;
-    let b = this.ivLow.length;
-    while (a < b) {
-      const mid = (a + b) >>> 1;
-      if (this.ivLow[mid] <= addr) a = mid + 1;
-      else b = mid;
-    }
+    // Overlapping units (rare): every interval that may still hold the address.
+    const a = countAtOrBelow(this.ivLow, addr);
     const out: number[] = [];
     for (let i = a - 1; i >= 0 && this.ivMax[i] > addr; i--) {
       if (this.ivHigh[i] > addr && !out.includes(this.ivUnit[i])) out.push(this.ivUnit[i]);

@@ -599,15 +599,20 @@ export function readUnitFunctions(s: Sections, abbrevs: Abbrevs, u: Unit): UnitF
  * binary search in the unit's segments (innermostSegments).
  */
 export function findFunction(f: UnitFunctions, addr: number): number {
-  const s = f.segStart;
+  const a = countAtOrBelow(f.segStart, addr);
+  return a === 0 ? -1 : f.segFn[a - 1];
+}
+
+/** How many values of an ascending array are ≤ x (the index of the last one, plus one). */
+export function countAtOrBelow(sorted: ArrayLike<number>, x: number): number {
   let a = 0;
-  let b = s.length;
+  let b = sorted.length;
   while (a < b) {
     const mid = (a + b) >>> 1;
-    if (s[mid] <= addr) a = mid + 1;
+    if (sorted[mid] <= x) a = mid + 1;
     else b = mid;
   }
-  return a === 0 ? -1 : f.segFn[a - 1];
+  return a;
 }
 
 /**
