@@ -1,6 +1,6 @@
-// Drops in the worker, folders included. A dropped folder: of its files (Blobs, none read yet), the ones that symbolize the
-// open profile are chosen by core/symbols/pick.ts from their paths and, for name candidates, their
-// first 64 KB; only those are read whole. A 2 GB sysroot costs a few reads.
+// Drops in the worker, folders included. Of a dropped folder's files (Blobs, none read yet), those
+// that symbolize the open profile are chosen by core/symbols/pick.ts from their paths and, for
+// name candidates, their first 64 KB; only those are read whole. A 2 GB sysroot costs a few reads.
 
 import { gunzipHead } from '../core/bundle/bundle';
 import { detectFormat, isGzip } from '../core/formats/detect';
@@ -107,13 +107,8 @@ export async function dropFiles(
   const loose = files.filter((f) => f.inFolder === undefined);
   files.length = 0;
   const read = (list: readonly FileBuffer[]) => readFiles(list, (f) => progress('read', f));
-  if (inFolder.length === 0) {
-    const got = await read(loose);
-    loose.length = 0; // the session holds the only reference to the bytes, and releases them
-    return { result: await session.drop(got, view, progress, slot, { consume: true }) };
-  }
   let note: string | null = null;
-  if (loose.length === 0 && !session.mappings()) {
+  if (inFolder.length > 0 && loose.length === 0 && !session.mappings()) {
     // Only a folder, and nothing open: the profile is in it.
     const found = await findProfileInFolder(inFolder);
     if (found) {
@@ -124,13 +119,16 @@ export async function dropFiles(
         note = `${profile.inFolder} holds other profiles too (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}): opened ${profile.name}`;
     }
   }
+  // The loose files first (a drop without a folder is only these, and the session says what is
+  // wrong with an empty one).
   let first: SessionResult | null = null;
-  if (loose.length > 0) {
+  if (loose.length > 0 || inFolder.length === 0) {
     const got = await read(loose);
-    loose.length = 0;
+    loose.length = 0; // the session holds the only reference to the bytes, and releases them
     if (note !== null) got[0].warnings = [...(got[0].warnings ?? []), { message: note }];
     first = await session.drop(got, view, progress, slot, { consume: true });
   }
+  if (inFolder.length === 0) return { result: first! };
   const mappings = session.mappings();
   if (!mappings)
     throw new ProfileError(
