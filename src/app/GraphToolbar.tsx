@@ -88,7 +88,7 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
       <label>
         Frames{' '}
         <select
-          aria-label="Granularity"
+          aria-label="Frames (granularity)"
           value={s.view.granularity}
           onChange={(e) =>
             void changeView({ granularity: e.currentTarget.value as typeof s.view.granularity })
