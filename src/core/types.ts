@@ -283,6 +283,11 @@ export interface MappingInfo {
  * real function) first and innermost inlined last; null when it knows nothing of the address.
  */
 export interface Symbolizer {
+  /**
+   * The function names at an address, outermost first (an inline chain with DWARF). The array may
+   * be shared by the addresses of one symbol or one inline chain: callers may cache by it and must
+   * not modify it. So may `lookupFrames`'s.
+   */
   lookup(hi: number, lo: number): string[] | null;
   /**
    * The same frames with source positions where DWARF gives them (as `addr2line -f -i`): frame

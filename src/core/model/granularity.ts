@@ -41,6 +41,8 @@ export function symbolizerFor(
   if (g === 'lines') {
     // The symbolizer's frames are shared between the addresses they cover (DWARF's inline callers
     // and lines): each named once.
+    // So are whole chains (and a symbol's names): the names of each are one array, which the
+    // fold caches by.
     const named = new Map<SymbolFrame, string>();
     const nameOf = (f: SymbolFrame) => {
       let n = named.get(f);
@@ -50,12 +52,22 @@ export function symbolizerFor(
       }
       return n;
     };
+    const chains = new Map<readonly unknown[], string[]>();
+    const once = <T>(found: readonly T[], name: (x: T) => string): string[] => {
+      let out = chains.get(found);
+      if (out === undefined) {
+        out = found.map(name);
+        chains.set(found, out);
+      }
+      return out;
+    };
     return {
       ...common,
       lookup(hi, lo) {
         const frames = s.lookupFrames?.(hi, lo);
-        if (!frames) return s.lookup(hi, lo)?.map(nm) ?? null;
-        return frames.map(nameOf);
+        if (frames) return once(frames, nameOf);
+        const found = s.lookup(hi, lo);
+        return found ? once(found, nm) : null;
       },
     };
   }

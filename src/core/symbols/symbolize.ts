@@ -110,14 +110,22 @@ type Addressing = (typeof Addressing)[keyof typeof Addressing];
 interface Binding {
   source: SymbolSource;
   addressing: Addressing;
-  /** Per-symbol name arrays, built on first use. */
+  /** Per-symbol name arrays, built on first use, and their frames for lookupFrames. */
   cache: (string[] | undefined)[];
+  symbolFrames: (SymbolFrame[] | undefined)[];
   /** The file's DWARF (null: none usable). Shared by the mappings of one file. */
   dwarf: DwarfInfo | null;
   /** Inline chains by virtual address (null: DWARF knows nothing there), bounded. */
   frames: Map<number, SymbolFrame[] | null>;
   /** Our frame for each DWARF frame met (DwarfInfo shares them between addresses). */
   dwarfFrames: Map<DwarfFrame, SymbolFrame>;
+  /**
+   * Our chain for each DWARF chain met (DwarfInfo shares them between the addresses of a line-table
+   * row), and the names of each of ours: so `lookup` and `lookupFrames` give one array per chain,
+   * which the fold caches by.
+   */
+  chains: Map<DwarfFrame[], SymbolFrame[]>;
+  chainNames: Map<SymbolFrame[], string[]>;
 }
 
 const FRAME_CACHE = 1 << 16;
@@ -231,9 +239,12 @@ export function createSymbolizer(
       source,
       addressing: addressingFor(source, m),
       cache: new Array(source.symbols.count),
+      symbolFrames: new Array(source.symbols.count),
       dwarf: null,
       frames: new Map(),
       dwarfFrames: new Map(),
+      chains: new Map(),
+      chainNames: new Map(),
     };
     if (
       source.kind === 'elf' &&
@@ -318,7 +329,9 @@ export function createSymbolizer(
         let inner: string | null = null;
         if ((!ans.found || !ans.linkage) && sym >= 0) inner = nameOf(b, sym)[0];
         else if (ans.found) inner = dwarfName(ans.frames[n - 1].name, display);
-        if (inner !== null) {
+        const shared = inner === null ? undefined : b.chains.get(ans.frames);
+        if (shared !== undefined && shared[n - 1].name === inner) out = shared;
+        else if (inner !== null) {
           out = [];
           for (let k = 0; k < n; k++) {
             const f = ans.frames[k];
@@ -341,6 +354,7 @@ export function createSymbolizer(
             }
             out.push(fr);
           }
+          b.chains.set(ans.frames, out);
         }
       }
     } catch {
@@ -394,7 +408,14 @@ export function createSymbolizer(
       const [b, vh, vl] = r;
       if (b.dwarf !== null) {
         const frames = dwarfFrames(b, vh, vl);
-        if (frames !== null) return frames.map((f) => f.name);
+        if (frames !== null) {
+          let names = b.chainNames.get(frames);
+          if (names === undefined) {
+            names = frames.map((f) => f.name);
+            b.chainNames.set(frames, names);
+          }
+          return names;
+        }
       }
       const sym = b.source.symbols.lookup(vh, vl);
       return sym < 0 ? null : nameOf(b, sym);
@@ -419,7 +440,13 @@ export function createSymbolizer(
         if (frames !== null) return frames;
       }
       const sym = b.source.symbols.lookup(vh, vl);
-      return sym < 0 ? null : nameOf(b, sym).map((name) => ({ name }));
+      if (sym < 0) return null;
+      let frames = b.symbolFrames[sym];
+      if (frames === undefined) {
+        frames = nameOf(b, sym).map((name) => ({ name }));
+        b.symbolFrames[sym] = frames;
+      }
+      return frames;
     };
   }
   return { symbolizer, report };

@@ -42,7 +42,10 @@ export interface DwarfFrame {
 }
 
 export interface DwarfAnswer {
-  /** Outermost (the real function) first, innermost inlined last. Never empty. */
+  /**
+   * Outermost (the real function) first, innermost inlined last. Never empty. Shared by the
+   * addresses of one line-table row in one function (do not modify): callers may cache by it.
+   */
   frames: DwarfFrame[];
   /** False when no DWARF function covers the address (only the line table did). */
   found: boolean;
@@ -59,11 +62,12 @@ interface UnitState {
   /**
    * Answers share their frames: per function, the frames of its inline callers (outermost first,
    * each with the call site inside it), which every address in the function has; per line-table
-   * row, the innermost frame (with the function it was made for). Later stages cache their work
-   * by these objects (symbolize.ts, granularity.ts), so each frame is named once, not per address.
+   * row, the whole chain (the answer's `frames`), ending in the row's innermost frame, for the
+   * function `fi` it was made for. Later stages cache their work by these objects (symbolize.ts,
+   * granularity.ts, the fold), so each frame and each chain is named once, not per address.
    */
   outer?: (DwarfFrame[] | undefined)[];
-  inner?: Map<number, { fi: number; frame: DwarfFrame }>;
+  inner?: Map<number, { fi: number; chain: DwarfFrame[] }>;
 }
 
 /** Sections DwarfInfo reads, by their name in the file. */
@@ -338,11 +342,11 @@ export class DwarfInfo {
     const row = lines === null ? -1 : lookupLine(lines, addr);
     if (fi < 0 && row < 0) return null;
     const st = this.state[i];
-    let inner: DwarfFrame | undefined;
     const known = row >= 0 ? st.inner?.get(row) : undefined;
-    if (known !== undefined && known.fi === fi) inner = known.frame;
+    let chain: DwarfFrame[];
+    if (known !== undefined && known.fi === fi) chain = known.chain;
     else {
-      inner = {
+      const inner: DwarfFrame = {
         name: null,
         file: row >= 0 ? lines!.fileName(lines!.rowFile[row]) : null,
         line: row >= 0 ? lines!.rowLine[row] : 0,
@@ -355,12 +359,11 @@ export class DwarfInfo {
         inner.linkage = n0.linkage;
         inner.low = funcs.firstLow[fi];
       }
-      if (row >= 0) (st.inner ??= new Map()).set(row, { fi, frame: inner });
+      chain = fi < 0 || funcs === null ? [inner] : [...this.outerFrames(i, funcs, lines, fi), inner];
+      if (row >= 0) (st.inner ??= new Map()).set(row, { fi, chain });
     }
-    if (fi < 0 || funcs === null) return { frames: [inner], found: false, linkage: false };
-    const frames = this.outerFrames(i, funcs, lines, fi).slice();
-    frames.push(inner);
-    return { frames, found: true, linkage: inner.linkage };
+    const found = fi >= 0 && funcs !== null;
+    return { frames: chain, found, linkage: found && chain[chain.length - 1].linkage };
   }
 
   /** The inline callers of function `fi`, outermost first: each the call site of the one inside it. */
