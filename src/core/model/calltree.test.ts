@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../../test/helpers/prng';
 import { treeFunctionTable } from '../../../test/helpers/tree';
 import type { FoldedProfile } from '../types';
 import {
@@ -12,6 +13,7 @@ import {
   parentOf,
   pathToNode,
   selfOf,
+  sortedStackOrder,
   totalOf,
 } from './calltree';
 import { functionTableOf } from './functions';
@@ -216,5 +218,57 @@ describe('buildCoarseTree', () => {
     // With no threshold it is the full tree.
     const full = buildCallTree(p);
     expect(treeToText(buildCoarseTree(p, sortedStackOrder(p), 0), p)).toBe(treeToText(full, p));
+  });
+});
+
+describe('sortedStackOrder', () => {
+  /** Stacks over a few frame ids (many shared prefixes, repeats, prefixes of each other). */
+  function randomStacks(seed: number, n: number, alphabet: number, maxLen: number, prefixLen: number) {
+    const rnd = prng(seed);
+    const start = [0];
+    const frames: number[] = [];
+    const shared = Array.from({ length: prefixLen }, () => Math.floor(rnd() * alphabet));
+    for (let s = 0; s < n; s++) {
+      const len = Math.floor(rnd() * maxLen);
+      const keep = Math.floor(rnd() * (prefixLen + 1));
+      for (let k = 0; k < len; k++) frames.push(k < keep ? shared[k] : Math.floor(rnd() * alphabet));
+      start.push(frames.length);
+    }
+    return { start: Uint32Array.from(start), frames: Uint32Array.from(frames) };
+  }
+
+  it('orders stacks as comparing them whole does, with each one’s common prefix with the one before', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const n = [1, 2, 5, 13, 40, 300, 2000][seed % 7];
+      const { start, frames } = randomStacks(
+        seed,
+        n,
+        [2, 3, 50, 100_000][seed % 4],
+        12 + (seed % 5) * 20,
+        seed % 3 === 0 ? 60 : 4,
+      );
+      const p = {
+        stacks: { count: n, start, frames, weight: new Float64Array(n).fill(1) },
+      } as unknown as FoldedProfile;
+      const { order, lcp } = sortedStackOrder(p);
+      const stack = (s: number) => Array.from(frames.subarray(start[s], start[s + 1]));
+      const common = (x: number[], y: number[]) => {
+        let i = 0;
+        while (i < x.length && i < y.length && x[i] === y[i]) i++;
+        return i;
+      };
+      const cmp = (x: number[], y: number[]) => {
+        const c = common(x, y);
+        return c < x.length && c < y.length ? x[c] - y[c] : x.length - y.length;
+      };
+      const expected = Array.from({ length: n }, (_, i) => stack(i)).sort(cmp);
+      const got = Array.from(order, stack);
+      // The same sequence of stacks (equal stacks may come in either order).
+      expect(got).toEqual(expected);
+      expect(new Set(order).size).toBe(n);
+      const bad: number[] = [];
+      for (let k = 0; k < n; k++) if (lcp[k] !== (k === 0 ? 0 : common(got[k - 1], got[k]))) bad.push(k);
+      expect(bad).toEqual([]);
+    }
   });
 });

@@ -389,21 +389,24 @@ class TableBuilder {
   }
 }
 
-/** expandStack's second result: the stack's FNV-1a hash. */
-const expanded = new Uint32Array(1);
+/**
+ * expandStack's other results: the hash so far (0), and where it stopped (1: the position of the
+ * location it could not write, 2: the end of what it wrote).
+ */
+const expanded = new Uint32Array(3);
 
 /**
  * The fold's inner loop, apart so that it is a plain function of typed arrays: writes the frames
- * of the leaf-first stack `stackLocs[a]` … `stackLocs[b − 1]` root first into `out` from `end`
+ * of the leaf-first stack `stackLocs[a]` … `stackLocs[top]` root first into `out` from `end`
  * (callers' frames from their slot 2·loc + 1, the leaf's from 2·loc; one-frame slots through
  * `singleCaller`/`singleLeaf`), hashing from `h`. Returns the new end (the hash in
- * `expanded[0]`), or −1, having written nothing to keep, when a location is not named yet or
- * `out` has no room.
+ * `expanded[0]`), or −1 when a location is not named yet or `out` has no room for it and one frame
+ * per location after it: `expanded` then says where it stopped, to go on from there.
  */
 function expandStack(
   stackLocs: Uint32Array,
   a: number,
-  b: number,
+  top: number,
   singleCaller: Int32Array,
   singleLeaf: Int32Array,
   rangeStart: Int32Array,
@@ -414,20 +417,23 @@ function expandStack(
   h: number,
 ): number {
   const cap = out.length;
-  if (end + (b - a) > cap) return -1;
-  for (let p = b - 1; p >= a; p--) {
+  for (let p = top; p >= a; p--) {
     const loc = stackLocs[p];
     const f = p > a ? singleCaller[loc] : singleLeaf[loc];
-    if (f >= 0) {
+    if (f >= 0 && end + (p - a) < cap) {
       out[end++] = f;
       h = Math.imul(h ^ f, 0x01000193);
       continue;
     }
-    if (f !== SEVERAL_FRAMES) return -1;
     const slot = p > a ? loc * 2 + 1 : loc * 2;
     const rs = rangeStart[slot];
     const e = rs + rangeLen[slot];
-    if (end + (e - rs) + (p - a) > cap) return -1;
+    if (f !== SEVERAL_FRAMES || end + (e - rs) + (p - a) > cap) {
+      expanded[0] = h;
+      expanded[1] = p;
+      expanded[2] = end;
+      return -1;
+    }
     for (let k = rs; k < e; k++) {
       const x = seqs[k];
       out[end++] = x;
@@ -646,24 +652,42 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     room(end, b - a + first, s);
     if (group !== null) od[end++] = group[s];
     let h = group !== null ? fnvStep(FNV_OFFSET, od[base]) : FNV_OFFSET;
-    // Root first (leaf-first stacks walked backwards). The common case, every location named
-    // already and room enough, is expandStack's (hashing as it writes); else location by location,
-    // naming and growing, then hashed.
-    const e = flat
-      ? -1
-      : expandStack(stackLocs, a, b, singleCaller, singleLeaf, rangeStart, rangeLen, seqs.data, od, end, h);
-    if (e >= 0) {
-      end = e;
-      h = expanded[0];
-    } else {
-      if (flat) {
-        for (let p = a; p < b; p++) end = append(stackLocs[p], stackLocs[p] * 2, false, end, b - p - 1, s);
-      } else {
-        for (let p = b - 1; p > a; p--) end = append(stackLocs[p], stackLocs[p] * 2 + 1, true, end, p - a, s);
-        end = append(stackLocs[a], stackLocs[a] * 2, false, end, 0, s);
-      }
+    if (flat) {
+      for (let p = a; p < b; p++) end = append(stackLocs[p], stackLocs[p] * 2, false, end, b - p - 1, s);
       h = FNV_OFFSET;
       for (let k = base; k < end; k++) h = fnvStep(h, od[k]);
+    } else {
+      // Root first (leaf-first stacks walked backwards) by expandStack, which stops at a location
+      // not named yet or when the buffer needs room: that one is named and the buffer grown here,
+      // and it goes on from there.
+      let top = b - 1;
+      for (;;) {
+        const e = expandStack(
+          stackLocs,
+          a,
+          top,
+          singleCaller,
+          singleLeaf,
+          rangeStart,
+          rangeLen,
+          seqs.data,
+          od,
+          end,
+          h,
+        );
+        if (e >= 0) {
+          end = e;
+          h = expanded[0];
+          break;
+        }
+        h = expanded[0];
+        top = expanded[1];
+        end = expanded[2];
+        const loc = stackLocs[top];
+        const slot = top > a ? loc * 2 + 1 : loc * 2;
+        resolveSlot(loc, slot, top > a);
+        room(end, rangeLen[slot] + (top - a), s);
+      }
     }
     if (dropTest !== null) {
       const cut = dropTest.cut(od, base + first, end);
