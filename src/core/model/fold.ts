@@ -398,8 +398,8 @@ const expanded = new Uint32Array(3);
 /**
  * The fold's inner loop, apart so that it is a plain function of typed arrays: writes the frames
  * of the leaf-first stack `stackLocs[a]` … `stackLocs[top]` root first into `out` from `end`
- * (callers' frames from their slot 2·loc + 1, the leaf's from 2·loc; one-frame slots through
- * `singleCaller`/`singleLeaf`), hashing from `h`. Returns the new end (the hash in
+ * (callers' frames from their slot 2·loc + 1, the leaf's from 2·loc, as `slotInfo` says where),
+ * hashing from `h`. Returns the new end (the hash in
  * `expanded[0]`), or −1 when a location is not named yet or `out` has no room for it and one frame
  * per location after it: `expanded` then says where it stopped, to go on from there.
  */
@@ -407,10 +407,7 @@ function expandStack(
   stackLocs: Uint32Array,
   a: number,
   top: number,
-  singleCaller: Int32Array,
-  singleLeaf: Int32Array,
-  rangeStart: Int32Array,
-  rangeLen: Uint32Array,
+  slotInfo: Int32Array,
   seqs: Uint32Array,
   out: Uint32Array,
   end: number,
@@ -418,16 +415,15 @@ function expandStack(
 ): number {
   const cap = out.length;
   for (let p = top; p >= a; p--) {
-    const loc = stackLocs[p];
-    const f = p > a ? singleCaller[loc] : singleLeaf[loc];
+    const q = p > a ? stackLocs[p] * 8 + 4 : stackLocs[p] * 8;
+    const f = slotInfo[q];
     if (f >= 0 && end + (p - a) < cap) {
       out[end++] = f;
       h = Math.imul(h ^ f, 0x01000193);
       continue;
     }
-    const slot = p > a ? loc * 2 + 1 : loc * 2;
-    const rs = rangeStart[slot];
-    const e = rs + rangeLen[slot];
+    const rs = slotInfo[q + 1];
+    const e = rs + slotInfo[q + 2];
     if (f !== SEVERAL_FRAMES || end + (e - rs) + (p - a) > cap) {
       expanded[0] = h;
       expanded[1] = p;
@@ -459,8 +455,11 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
 
   // Frame ids per location, for its use as leaf (0) and as caller (1): a range in `seqs`.
   const seqs = new U32Builder(Math.max(16, locs.count * 2));
-  const rangeStart = new Int32Array(locs.count * 2).fill(-1);
-  const rangeLen = new Uint32Array(locs.count * 2);
+  // Per slot k (2·loc for the leaf use, 2·loc + 1 as a caller), four words from 4k: its one frame
+  // (or UNRESOLVED, or SEVERAL_FRAMES), the start of its frame ids in `seqs` (−1: not named yet)
+  // and their count. Side by side, so that the inner loop reads one cache line per location (the
+  // leaf and caller slots of a location share 32 bytes).
+  const slotInfo = new Int32Array(locs.count * 8).fill(UNRESOLVED);
 
   /** Names for an address from symbols (embedded, then the symbolizer), or null. */
   const symbolNames = (hi: number, lo: number): string[] | null => {
@@ -500,8 +499,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         // every location it names shares their range.
         const known = chainRange.get(names);
         if (known !== undefined && known.mod === mod) {
-          rangeStart[slot] = known.start;
-          rangeLen[slot] = names.length;
+          slotInfo[slot * 4 + 1] = known.start;
+          slotInfo[slot * 4 + 2] = names.length;
           return;
         }
         for (const name of names) seqs.push(frames.functionFrame(name, mod));
@@ -512,8 +511,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         seqs.push(frames.addressFrame(hi, lo, m));
       }
     }
-    rangeStart[slot] = begin;
-    rangeLen[slot] = seqs.length - begin;
+    slotInfo[slot * 4 + 1] = begin;
+    slotInfo[slot * 4 + 2] = seqs.length - begin;
   };
 
   /** Flat (DCPI) location: [module, function (if symbolized), MODULE+0xOFFSET]. */
@@ -538,15 +537,10 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       // The address level stays per address whatever the granularity: DCPI's shape.
       seqs.push(frames.exactAddressFrame(hi, lo, m));
     }
-    rangeStart[slot] = begin;
-    rangeLen[slot] = seqs.length - begin;
+    slotInfo[slot * 4 + 1] = begin;
+    slotInfo[slot * 4 + 2] = seqs.length - begin;
   };
 
-  // Fast path: the single frame of a location, per use (or UNRESOLVED, or SEVERAL_FRAMES).
-  // Callers and leaves in separate arrays: nearly all lookups are callers, and a dense array of
-  // them alone (4 bytes per address) stays in cache better than interleaved slots.
-  const singleCaller = new Int32Array(locs.count).fill(UNRESOLVED);
-  const singleLeaf = new Int32Array(locs.count).fill(UNRESOLVED);
   const stacks = new StackTable(flat ? samples.count * 3 + 16 : samples.stackLocs.length + 16);
   const { stackStart, stackLocs, weight } = samples;
   let total = 0;
@@ -585,12 +579,10 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
 
   /** Names a location slot (its range of frame ids in `seqs`) if it is not yet. */
   const resolveSlot = (loc: number, slot: number, caller: boolean): void => {
-    if (rangeStart[slot] >= 0) return;
+    if (slotInfo[slot * 4 + 1] >= 0) return;
     if (flat) resolveFlat(loc);
     else resolve(loc, caller);
-    const one = rangeLen[slot] === 1 ? seqs.data[rangeStart[slot]] : SEVERAL_FRAMES;
-    if (caller) singleCaller[loc] = one;
-    else singleLeaf[loc] = one;
+    slotInfo[slot * 4] = slotInfo[slot * 4 + 2] === 1 ? seqs.data[slotInfo[slot * 4 + 1]] : SEVERAL_FRAMES;
   };
 
   /**
@@ -629,8 +621,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     s: number,
   ): number => {
     resolveSlot(loc, slot, caller);
-    const rs = rangeStart[slot];
-    const rl = rangeLen[slot];
+    const rs = slotInfo[slot * 4 + 1];
+    const rl = slotInfo[slot * 4 + 2];
     room(end, rl + after, s);
     od.set(seqs.data.subarray(rs, rs + rl), end);
     return end + rl;
@@ -662,19 +654,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       // and it goes on from there.
       let top = b - 1;
       for (;;) {
-        const e = expandStack(
-          stackLocs,
-          a,
-          top,
-          singleCaller,
-          singleLeaf,
-          rangeStart,
-          rangeLen,
-          seqs.data,
-          od,
-          end,
-          h,
-        );
+        const e = expandStack(stackLocs, a, top, slotInfo, seqs.data, od, end, h);
         if (e >= 0) {
           end = e;
           h = expanded[0];
@@ -686,7 +666,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         const loc = stackLocs[top];
         const slot = top > a ? loc * 2 + 1 : loc * 2;
         resolveSlot(loc, slot, top > a);
-        room(end, rangeLen[slot] + (top - a), s);
+        room(end, slotInfo[slot * 4 + 2] + (top - a), s);
       }
     }
     if (dropTest !== null) {
