@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { splitBig } from '../address.ts';
 import { basename } from '../text/names.ts';
-import { MappingIndex, mappingInfo } from './modules.ts';
+import { prng } from '../../../test/helpers/prng';
+import { MappingIndex, mappingInfo, samplesByMapping } from './modules.ts';
 
 const name = (idx: MappingIndex, a: bigint) => idx.frameName(...splitBig(a));
 
@@ -46,4 +47,71 @@ describe('MappingIndex', () => {
       path: '/x',
     });
   });
+});
+
+describe('samplesByMapping', () => {
+  /** Weight per file of the samples with their leaf in it, and with any location in it (once). */
+  function bruteForce(
+    fileOfLoc: number[],
+    stacks: number[][],
+    weights: number[],
+    paths: string[],
+  ): { path: string; self: number; total: number }[] {
+    const self = new Map<string, number>();
+    const total = new Map<string, number>();
+    stacks.forEach((st, s) => {
+      if (st.length === 0) return;
+      const leaf = fileOfLoc[st[0]];
+      if (leaf >= 0) self.set(paths[leaf], (self.get(paths[leaf]) ?? 0) + weights[s]);
+      for (const f of new Set(st.map((l) => fileOfLoc[l]).filter((f) => f >= 0)))
+        total.set(paths[f], (total.get(paths[f]) ?? 0) + weights[s]);
+    });
+    return [...total.keys()]
+      .map((path) => ({ path, self: self.get(path) ?? 0, total: total.get(path)! }))
+      .sort((x, y) => y.total - x.total || (x.path < y.path ? -1 : 1));
+  }
+
+  for (const files of [3, 31, 32, 40]) {
+    it(`sums each sample once per file it touches (${files} files)`, () => {
+      const rnd = prng(files);
+      const paths = Array.from({ length: files }, (_, i) => `/lib/lib${i}.so`);
+      // Two mappings of each file (text and another executable one), 4 KB each, 1 MB apart.
+      const mappings = paths.flatMap((path, i) => [
+        { start: BigInt(i * 0x100000), end: BigInt(i * 0x100000 + 0x1000), offset: 0n, path },
+        { start: BigInt(i * 0x100000 + 0x8000), end: BigInt(i * 0x100000 + 0x9000), offset: 0x8000n, path },
+      ]);
+      const nLocs = 500;
+      const addr: number[] = [];
+      const fileOfLoc: number[] = [];
+      for (let l = 0; l < nLocs; l++) {
+        const f = Math.floor(rnd() * (files + 1)) - 1; // −1: outside every mapping
+        const a =
+          f < 0 ? 0x7000_0000 + l : f * 0x100000 + (rnd() < 0.5 ? 0 : 0x8000) + Math.floor(rnd() * 0x1000);
+        addr.push(a);
+        fileOfLoc.push(f);
+      }
+      const stacks = Array.from({ length: 300 }, () =>
+        Array.from({ length: Math.floor(rnd() * 12) }, () => Math.floor(rnd() * nLocs)),
+      );
+      const weights = stacks.map(() => 1 + Math.floor(rnd() * 5));
+      const stackStart = [0];
+      for (const st of stacks) stackStart.push(stackStart[stackStart.length - 1] + st.length);
+      const got = samplesByMapping({
+        locations: {
+          count: nLocs,
+          addrHi: new Uint32Array(nLocs),
+          addrLo: Uint32Array.from(addr),
+          hasAddr: new Uint8Array(nLocs).fill(1),
+        },
+        samples: {
+          count: stacks.length,
+          stackStart: Uint32Array.from(stackStart),
+          stackLocs: Uint32Array.from(stacks.flat()),
+          weight: Float64Array.from(weights),
+        },
+        meta: { mappings },
+      });
+      expect(got).toEqual(bruteForce(fileOfLoc, stacks, weights, paths));
+    });
+  }
 });

@@ -137,17 +137,34 @@ export function samplesByMapping(raw: {
   }
   const self = new Float64Array(paths.length);
   const total = new Float64Array(paths.length);
-  const seen = new Int32Array(paths.length).fill(-1);
-  for (let s = 0; s < S.count; s++) {
-    const w = S.weight[s];
-    const a = S.stackStart[s];
-    const b = S.stackStart[s + 1];
-    if (b > a && fileOf[S.stackLocs[a]] >= 0) self[fileOf[S.stackLocs[a]]] += w;
-    for (let q = a; q < b; q++) {
-      const f = fileOf[S.stackLocs[q]];
-      if (f >= 0 && seen[f] !== s) {
-        seen[f] = s;
-        total[f] += w;
+  if (paths.length <= 31) {
+    // Few files (nearly always): a byte per location, and the files a sample touches as the bits
+    // of one integer, summed once per sample.
+    const bitOf = new Int32Array(L.count);
+    for (let l = 0; l < L.count; l++) bitOf[l] = fileOf[l] < 0 ? 0 : 1 << fileOf[l];
+    for (let s = 0; s < S.count; s++) {
+      const a = S.stackStart[s];
+      const b = S.stackStart[s + 1];
+      if (b <= a) continue;
+      const w = S.weight[s];
+      if (fileOf[S.stackLocs[a]] >= 0) self[fileOf[S.stackLocs[a]]] += w;
+      let touched = 0;
+      for (let q = a; q < b; q++) touched |= bitOf[S.stackLocs[q]];
+      for (let f = 0; touched !== 0; f++, touched >>>= 1) if (touched & 1) total[f] += w;
+    }
+  } else {
+    const seen = new Int32Array(paths.length).fill(-1);
+    for (let s = 0; s < S.count; s++) {
+      const w = S.weight[s];
+      const a = S.stackStart[s];
+      const b = S.stackStart[s + 1];
+      if (b > a && fileOf[S.stackLocs[a]] >= 0) self[fileOf[S.stackLocs[a]]] += w;
+      for (let q = a; q < b; q++) {
+        const f = fileOf[S.stackLocs[q]];
+        if (f >= 0 && seen[f] !== s) {
+          seen[f] = s;
+          total[f] += w;
+        }
       }
     }
   }
