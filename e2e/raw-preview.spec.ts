@@ -3,29 +3,32 @@
 // and the graph keeps the same total.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { makeSyntheticProfile } from '../bench/gen-synthetic';
+import { expect, type Page, test } from '@playwright/test';
+import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { paintedGraph, ROW, SHOTS } from './helpers';
 
 const PROFILE = 'test-results/raw-preview/synthetic-16mb.prof';
+const SHORT = 'test-results/raw-preview/short-records-40mb.prof';
 
 test.beforeAll(() => {
   mkdirSync('test-results/raw-preview', { recursive: true });
   // ~2M PCs: above the raw preview's threshold, and big enough that the parse and fold after the
   // preview take long past its first paint.
   writeFileSync(PROFILE, makeSyntheticProfile(16 << 20, 21));
+  // ~500k short records over 100k stacks (a server's profile): pictured from a sample first.
+  writeFileSync(SHORT, makeShortRecordsProfile(40 << 20, 22));
 });
 
 interface Paint {
   painted: number;
   label: string;
   building: boolean;
+  /** What the progress bar said then. */
+  progress: string;
 }
 
-test('the flame graph paints before the function table is built', async ({ page }) => {
-  // One frame per address (the synthetic profile has no binaries: per module it would be a few frames).
-  await page.goto('./#gran=addresses');
-  // Every paint of the main graph, with what the table showed at that moment.
+/** Records every paint of the main graph, with what the table and the progress bar showed then. */
+async function recordPaints(page: Page): Promise<void> {
   await page.evaluate(() => {
     const paints: Paint[] = [];
     (window as unknown as { paints: Paint[] }).paints = paints;
@@ -38,9 +41,16 @@ test('the flame graph paints before the function table is built', async ({ page 
         painted,
         label: canvas.getAttribute('aria-label') ?? '',
         building: table?.textContent?.includes('Building the function table…') ?? false,
+        progress: document.querySelector('.progress')?.textContent ?? '',
       });
     }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-painted'] });
   });
+}
+
+test('the flame graph paints before the function table is built', async ({ page }) => {
+  // One frame per address (the synthetic profile has no binaries: per module it would be a few frames).
+  await page.goto('./#gran=addresses');
+  await recordPaints(page);
   await page.getByLabel('Open profile').setInputFiles(PROFILE);
 
   // The first paint: the graph is drawn, the table is still being built.
@@ -68,4 +78,25 @@ test('the flame graph paints before the function table is built', async ({ page 
   await expect(canvas).toHaveAttribute('aria-label', first.label);
   expect(await crumbs.allTextContents()).toEqual(zoomed);
   await page.screenshot({ path: `${SHOTS}/raw-preview-final.png` });
+});
+
+test('a profile of many short records paints first from a sample of them, and says so', async ({ page }) => {
+  // The default granularity: one frame per module for unnamed code.
+  await page.goto('./');
+  await recordPaints(page);
+  await page.getByLabel('Open profile').setInputFiles(SHORT);
+  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
+  const first = await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
+  expect(first.building).toBe(true);
+  expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
+  // The picture weighs the sample up to the file's total: the final graph's label says the same.
+  const label = first.label;
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 20_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'drawn from 1 in' })).toHaveCount(0);
+  const canvas = await paintedGraph(page);
+  await expect(canvas).toHaveAttribute('aria-label', label);
+  await expect(page.getByRole('region', { name: 'Function table' }).getByRole('row').nth(1)).toContainText(
+    '[bench]',
+  );
+  await page.screenshot({ path: `${SHOTS}/raw-preview-short-final.png` });
 });

@@ -5,10 +5,17 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { makeSyntheticProfile } from '../bench/gen-synthetic';
+import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { bigOf } from '../src/core/address';
 import { parseGperftools, scanGperftools } from '../src/core/formats/gperftools';
-import { gperftoolsPreview, HEAD_PCS } from '../src/core/formats/gperftools-preview';
+import {
+  gperftoolsPreview,
+  HEAD_PCS,
+  PREVIEW_SAMPLE_RECORDS,
+  parseGperftoolsWithPreview,
+  sampledScan,
+} from '../src/core/formats/gperftools-preview';
+import type { ImporterPreview } from '../src/core/formats/importer';
 import { buildCallTree, type CallTree, PREVIEW_FRACTION } from '../src/core/model/calltree';
 import { type FrameGranularity, foldProfile } from '../src/core/model/fold';
 import { treeAndFunctions } from '../src/core/pipeline';
@@ -149,4 +156,65 @@ describe('malformed and edge-case files (bad/): the scan finds the records the f
       expectSameCoarseTrees(bytes, [PREVIEW_FRACTION, 0]);
     });
   }
+});
+
+describe('a file of many short records: the preview is drawn from a sample of them', () => {
+  // ~150k records of 4–13 PCs over 100k stacks (the bench's short shape, smaller): enough records
+  // and PCs for both the preview (1M PCs) and the merge by stack (65,536 records).
+  const bytes = makeShortRecordsProfile(12 << 20, 5);
+  const previewOf = (granularity: FrameGranularity) => {
+    const got: ImporterPreview[] = [];
+    const raw = parseGperftoolsWithPreview(bytes, { granularity, onPreview: (p) => got.push(p) });
+    return { got, raw };
+  };
+  /** Path (names from the root) → total, for the nodes at least `min` heavy. */
+  const heavy = (p: FoldedProfile, min: number) => {
+    const nodes = nodesOf(buildCallTree(p), p);
+    const path = (i: number): string => (i <= 0 ? '' : `${path(nodes[i].parent)};${nodes[i].name}`);
+    return new Map(nodes.flatMap((v, i) => (i > 0 && v.total >= min ? [[path(i), v.total] as const] : [])));
+  };
+
+  it('one record in every N, weighed up to the file’s total; the heavy nodes near the full fold’s', () => {
+    const { got, raw } = previewOf('addresses');
+    expect(got).toHaveLength(1);
+    const { profile, sampledEvery } = got[0];
+    const scan = scanGperftools(bytes);
+    expect(sampledEvery).toBe(Math.ceil(scan.recordCount / PREVIEW_SAMPLE_RECORDS));
+    expect(sampledEvery).toBeGreaterThan(1);
+    const full = foldProfile(raw, { fileName: 'x.prof', granularity: 'addresses' });
+    const total = full.meta.totalSamples;
+    expect(profile.meta.totalSamples).toBeCloseTo(total, 6);
+    // Nodes holding 2% of the samples or more: the same ones, each within a tenth of its weight.
+    const want = heavy(full, total * 0.02);
+    const have = heavy(profile, total * 0.01);
+    expect(want.size).toBeGreaterThan(3);
+    for (const [path, w] of want) {
+      expect(have.has(path), path).toBe(true);
+      expect(Math.abs(have.get(path)! - w) / w, path).toBeLessThan(0.1);
+    }
+  });
+
+  it('is drawn at the default granularity too (one frame per module), where a full walk is not', () => {
+    const { got } = previewOf('functions');
+    expect(got).toHaveLength(1);
+    expect(got[0].profile.frames.name.every((n) => n.startsWith('['))).toBe(true);
+    // A file of long records is not previewed at that granularity (the walk would read every record).
+    const long: ImporterPreview[] = [];
+    parseGperftoolsWithPreview(makeSyntheticProfile(12 << 20, 3), {
+      granularity: 'functions',
+      onPreview: (p) => long.push(p),
+    });
+    expect(long).toEqual([]);
+  });
+
+  it('the sample keeps every N-th record, no more PCs than the file', () => {
+    const scan = scanGperftools(bytes);
+    const s = sampledScan(scan, 7);
+    expect(s.recordCount).toBe(Math.ceil(scan.recordCount / 7));
+    expect(s.pcStart[1]).toBe(scan.pcStart[7]);
+    expect(s.numPcs[2]).toBe(scan.numPcs[14]);
+    expect(s.totalPcs).toBeLessThanOrEqual(scan.totalPcs);
+    const sum = (w: Float64Array) => w.reduce((a, b) => a + b, 0);
+    expect(sum(s.weight)).toBeCloseTo(sum(scan.weight), 6);
+  });
 });

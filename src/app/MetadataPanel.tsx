@@ -72,7 +72,7 @@ export function MetadataPanel({ analysis }: { analysis: Analysis }) {
   rows.push([
     'Read in',
     counting
-      ? `first picture in ${(t.parseMs + t.foldMs + t.treeMs).toFixed(0)} ms; parsing…`
+      ? `first picture${analysis.sampledEvery ? ` (from 1 in ${formatCount(analysis.sampledEvery)} records)` : ''} in ${(t.parseMs + t.foldMs + t.treeMs).toFixed(0)} ms; parsing…`
       : `parse ${t.parseMs.toFixed(0)} ms · fold ${t.foldMs.toFixed(0)} ms · tree ${t.treeMs.toFixed(0)} ms`,
   ]);
   return (

@@ -1,7 +1,7 @@
 // Progress of the worker's current job.
 
 import { useRef } from 'react';
-import { formatBytes, formatTime } from '../core/text/format';
+import { formatBytes, formatCount, formatTime } from '../core/text/format';
 import { cancelJob } from './jobs';
 import { useStore } from './store';
 
@@ -10,6 +10,8 @@ export function Progress() {
   const progress = useStore((s) => s.progress);
   const name = useStore((s) => s.loadingName);
   const size = useStore((s) => s.loadingBytes);
+  // A first picture drawn from a sample of a file's records, shown while the rest is read.
+  const sampled = useStore((s) => s.analysis?.sampledEvery);
   // When this phase started, for the estimate of the time left.
   const started = useRef<{ phase: string; at: number } | null>(null);
   if (status !== 'loading' || !progress) {
@@ -35,6 +37,7 @@ export function Progress() {
           Opening {name} — {progress.phase}
           {bytes}
           {left > 1000 && ` · about ${formatTime(left * 1000)} left`}
+          {sampled !== undefined && ` · the graph so far is drawn from 1 in ${formatCount(sampled)} records`}
         </span>
         <progress max={100} value={pct} aria-label="Parsing progress" />
         <button type="button" onClick={cancelJob}>

@@ -61,6 +61,8 @@ export interface Analysis {
   timings: Timings;
   /** A preview from the importer has no function table yet (zeros); the table says it is coming. */
   functionsPending?: true;
+  /** Such a preview drawn from one record in this many, weighed up (ImporterPreview.sampledEvery). */
+  sampledEvery?: number;
   /**
    * In a comparison (diff mode): both sides' totals per chain of `tree` (whose own weights are the
    * chosen width), and both sides' function tables; `functions` is the comparison's.
@@ -97,7 +99,7 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
     onProgress: onProgress && ((f) => onProgress('parse', f)),
     onPreview:
       onPreview &&
-      (({ profile, maxDepth, ms }) => {
+      (({ profile, maxDepth, ms, sampledEvery }) => {
         const t1 = now();
         const tree = buildCallTree(profile);
         tree.maxDepth = maxDepth;
@@ -107,6 +109,7 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
           tree,
           functions: { count: n, self: new Float64Array(n), total: new Float64Array(n) },
           functionsPending: true,
+          ...(sampledEvery !== undefined && { sampledEvery }),
           timings: { parseMs: ms, foldMs: 0, treeMs: now() - t1 },
         });
       }),

@@ -136,12 +136,10 @@ export class WorkerSession {
     let profile: { file: DroppedFile; loaded: Loaded; bytes: number } | null = null;
     let firstError: unknown = null;
     const unusable: DroppedFile[] = [];
-    // Symbols would rename the frames, and with several files the profile is not known yet.
-    // An importer's preview only pays at address granularity: with one frame per module for unnamed
-    // code the whole fold and tree are fast (a few frames), while the preview's level-by-level walk
-    // would never find a light node and read every record to its root (2.3 s on the bench's file).
+    // Symbols would rename the frames, and with several files the profile is not known yet. The
+    // importer knows when its preview pays at the view's granularity (the parse gets it).
     const onPreview =
-      slot === 'main' && others.length === 1 && symbols.length === 0 && foldGranularity(view) === 'addresses'
+      slot === 'main' && others.length === 1 && symbols.length === 0
         ? (this.onPreview ?? undefined)
         : undefined;
     for (const f of others) {

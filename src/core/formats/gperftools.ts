@@ -2,7 +2,7 @@
 // See docs: cpuprofile-fileformat. 32/64-bit × little/big endian, detected from the header.
 // Never allocates from a count read from the file: every record is checked against what remains.
 
-import { AddrTable, addressLocations, F64Builder, U32Builder } from '../address.ts';
+import { AddrTable, addressLocations, U32Builder } from '../address.ts';
 import type { ByteOrder, Mapping, ProfileWarning, RawMeta, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 
@@ -111,6 +111,11 @@ function notAProfile(bytes: Uint8Array): ProfileError {
     'gperftools',
     { offset: 0 },
   );
+}
+
+/** The first `n` values: a view when they fill nearly all of `a`, else a compact copy. */
+function fitted<T extends Uint32Array | Float64Array>(a: T, n: number): T {
+  return (n >= a.length * 0.9 ? a.subarray(0, n) : a.slice(0, n)) as T;
 }
 
 /** The file's words as uint32 values in file order, converted to host order. */
@@ -235,10 +240,24 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
     warnings.push({ message: 'period is 0: showing sample counts without time', offset: 3 * ws });
   }
 
-  // Grown as records are found (never sized from a count read from the file).
-  const pcStart = new U32Builder(Math.min(1 << 16, nslots));
-  const numPcs = new U32Builder(Math.min(1 << 16, nslots));
-  const weight = new F64Builder(Math.min(1 << 16, nslots));
+  // Grown as records are found (never sized from a count read from the file): to the number of
+  // records the file's size and the records so far predict, not by doublings (a 100 MB file of
+  // short records holds 1.2M).
+  let pcStart = new Uint32Array(Math.min(1 << 16, nslots));
+  let numPcs = new Uint32Array(pcStart.length);
+  let weight = new Float64Array(pcStart.length);
+  let kept = 0;
+  const grow = (slotsRead: number) => {
+    const predicted = Math.ceil((kept / Math.max(1, slotsRead)) * nslots * 1.1);
+    const cap = Math.min(Math.max(predicted, kept * 2), Math.ceil(nslots / 3) + 1);
+    const ps = new Uint32Array(cap);
+    ps.set(pcStart);
+    const np = new Uint32Array(cap);
+    np.set(numPcs);
+    const wt = new Float64Array(cap);
+    wt.set(weight);
+    [pcStart, numPcs, weight] = [ps, np, wt];
+  };
   let totalPcs = 0;
   let maxPcs = 0;
 
@@ -310,9 +329,11 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
     i = p + n;
     records++;
     if (count === 0) continue;
-    pcStart.push(p);
-    numPcs.push(n);
-    weight.push(count);
+    if (kept === pcStart.length) grow(i);
+    pcStart[kept] = p;
+    numPcs[kept] = n;
+    weight[kept] = count;
+    kept++;
     totalPcs += n;
     if (n > maxPcs) maxPcs = n;
   }
@@ -361,10 +382,10 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
     wide,
     hiWord: hiIdx,
     loWord: loIdx,
-    recordCount: weight.length,
-    pcStart: pcStart.finish(),
-    numPcs: numPcs.finish(),
-    weight: weight.finish(),
+    recordCount: kept,
+    pcStart: fitted(pcStart, kept),
+    numPcs: fitted(numPcs, kept),
+    weight: fitted(weight, kept),
     totalPcs,
     maxPcs,
     meta,

@@ -20,6 +20,12 @@ export interface ImporterPreview {
   profile: FoldedProfile;
   maxDepth: number;
   ms: number;
+  /**
+   * The picture is from one record in this many (spread over the whole file), weighed up to the
+   * file's total: a file of many short records, which the exact picture would take as long to read
+   * as the parse itself. Absent: every record was read.
+   */
+  sampledEvery?: number;
 }
 
 export interface Importer {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../../test/helpers/prng';
 import { splitBig } from '../address.ts';
 import { basename } from '../text/names.ts';
-import { prng } from '../../../test/helpers/prng';
 import { MappingIndex, mappingInfo, samplesByMapping } from './modules.ts';
 
 const name = (idx: MappingIndex, a: bigint) => idx.frameName(...splitBig(a));
