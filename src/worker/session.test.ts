@@ -62,9 +62,14 @@ describe('WorkerSession', () => {
 
   it('derives views (transforms, invert) and the sandwich from the kept profile', async () => {
     const s = new WorkerSession();
-    await s.drop([file('folded/simple.folded')], V());
+    const opened = await s.drop([file('folded/simple.folded')], V());
     const hidden = await s.apply(V({ transforms: [{ kind: 'hide-function', name: 'parse' }] }));
-    expect(hidden.analysis!.profile.frames.name).not.toContain('parse');
+    // The frame table is kept (the page holds it already): parse is in no stack and no table row.
+    const a = hidden.analysis!;
+    expect(a.profile.frames).toBe(opened.analysis!.profile.frames);
+    const parse = a.profile.frames.name.indexOf('parse');
+    expect(Array.from(a.tree.frame)).not.toContain(parse);
+    expect(Array.from(a.functions.bySelf!)).not.toContain(parse);
     const inv = await s.apply(V({ inverted: true }));
     const t = inv.analysis!.tree;
     expect(inv.analysis!.profile.frames.name[t.frame[firstChildOf(t, 0)]]).toBe('read');

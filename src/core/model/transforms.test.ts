@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { treeFunctionTable } from '../../../test/helpers/tree';
 import { type FoldedProfile, SAMPLES_COUNT } from '../types';
 import { buildCallTree } from './calltree';
+import { functionsBySelf, functionTableOf } from './functions';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';
 import { applyTransform, applyTransforms, describeTransform, type Transform } from './transforms';
@@ -34,12 +35,15 @@ describe('focus-function', () => {
     expect(fns.total[p.frames.name.indexOf('f')]).toBe(7);
   });
 
-  it('compacts the frame table and copies meta with the new total', () => {
+  it('keeps the frame table (frames no stack uses have no samples) and copies meta with the new total', () => {
     const p = profileFromText('main;a;f;g 2\nmain;c 4');
     p.meta.periodUs = 10;
     const q = applyTransform(p, { kind: 'focus-function', name: 'f' });
-    expect(q.frames.name).toEqual(['f', 'g']);
-    expect(q.frames.count).toBe(2);
+    // The very table of the input: the page, which holds it, is not sent it again.
+    expect(q.frames).toBe(p.frames);
+    expect(q.modules).toBe(p.modules);
+    const fns = functionTableOf(q);
+    expect(Array.from(functionsBySelf(fns), (f) => q.frames.name[f])).toEqual(['g', 'f']);
     expect(q.meta).toMatchObject({
       totalSamples: 2,
       samplingTimeUs: 20,
@@ -53,7 +57,7 @@ describe('focus-function', () => {
     const p = profileFromText('main;a 1');
     const q = applyTransform(p, { kind: 'focus-function', name: 'nope' });
     expect(q.stacks.count).toBe(0);
-    expect(q.frames.count).toBe(0);
+    expect(functionsBySelf(functionTableOf(q))).toEqual(new Int32Array(0));
     expect(q.meta.totalSamples).toBe(0);
     expect(tree(q)).toBe('');
   });
@@ -98,7 +102,9 @@ describe('hide-function', () => {
     expect(tree(q)).toBe(lines('main 6/0', '  a 4/4', '  b 2/2'));
     expect(q.meta.totalSamples).toBe(6);
     expect(q.stacks.count).toBe(2); // main;a;malloc and main;a merged
-    expect(q.frames.name).not.toContain('malloc');
+    const malloc = q.frames.name.indexOf('malloc');
+    expect(Array.from(q.stacks.frames)).not.toContain(malloc);
+    expect(functionTableOf(q).total[malloc]).toBe(0);
   });
 
   it('hides a middle frame: children join the parent and merge with its other children', () => {
@@ -144,7 +150,10 @@ describe('merge-module', () => {
     const id = q.frames.name.indexOf('libc.so.6');
     expect(q.modules[q.frames.module[id]]).toBe('/lib/libc.so.6');
     expect(q.frames.name.filter((n) => n === 'libc.so.6')).toHaveLength(1);
-    expect(q.frames.name).not.toContain('malloc');
+    // The input's frames keep their ids; the merged frame comes after them.
+    expect(q.frames.name.slice(0, p.frames.count)).toEqual(p.frames.name);
+    expect(id).toBe(p.frames.count);
+    expect(Array.from(q.stacks.frames)).not.toContain(q.frames.name.indexOf('malloc'));
   });
 
   it('matches the module by full path too, and is idempotent', () => {

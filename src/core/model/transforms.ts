@@ -23,8 +23,8 @@
 // - collapse-direct-recursion (Firefox "collapse direct recursion only"): runs of consecutive f
 //   frames become one f; f → g → f is left as it is.
 // - Stacks that end up empty are dropped; meta is copied with totalSamples (and samplingTimeUs)
-//   recomputed from the remaining weights. The frame table keeps only frames still used, in their
-//   old id order, then the new merged-module frames.
+//   recomputed from the remaining weights. The frame table is the input's, ids unchanged (frames no
+//   stack uses any more have no samples), then the new merged-module frames.
 
 import { basename } from '../text/names';
 import type { FoldedMeta, FoldedProfile } from '../types';
@@ -91,6 +91,12 @@ export function framesNamed(p: FoldedProfile, name: string): Uint8Array {
 }
 
 // ---------------------------------------------------------------------------------------------
+/**
+ * Transforms keep the frame table (and ids) of the profile they transform: the page already holds
+ * it, and the function table lists only frames with samples.
+ */
+const KEEP_FRAMES = { compact: false } as const;
+
 // The transforms. Each is one loop over the stacks writing into a StackSink.
 
 function focusFunction(p: FoldedProfile, name: string): FoldedProfile {
@@ -105,7 +111,7 @@ function focusFunction(p: FoldedProfile, name: string): FoldedProfile {
     sink.copy(frames, i, e);
     sink.end(weight[s]);
   }
-  return sink.finish(p);
+  return sink.finish(p, [], [], KEEP_FRAMES);
 }
 
 function focusSubtree(p: FoldedProfile, path: readonly string[]): FoldedProfile {
@@ -123,7 +129,7 @@ function focusSubtree(p: FoldedProfile, path: readonly string[]): FoldedProfile 
     sink.copy(frames, n > 0 ? b + n - 1 : b, e);
     sink.end(weight[s]);
   }
-  return sink.finish(p);
+  return sink.finish(p, [], [], KEEP_FRAMES);
 }
 
 function hideFunction(p: FoldedProfile, name: string): FoldedProfile {
@@ -142,7 +148,7 @@ function hideFunction(p: FoldedProfile, name: string): FoldedProfile {
     sink.pos = pos;
     sink.end(weight[s]);
   }
-  return sink.finish(p);
+  return sink.finish(p, [], [], KEEP_FRAMES);
 }
 
 function mergeModule(p: FoldedProfile, module: string): FoldedProfile {
@@ -181,7 +187,7 @@ function mergeModule(p: FoldedProfile, module: string): FoldedProfile {
     sink.pos = pos;
     sink.end(weight[s]);
   }
-  return sink.finish(p, extraNames, extraModules);
+  return sink.finish(p, extraNames, extraModules, KEEP_FRAMES);
 }
 
 function collapseRecursion(p: FoldedProfile, name: string): FoldedProfile {
@@ -203,7 +209,7 @@ function collapseRecursion(p: FoldedProfile, name: string): FoldedProfile {
     }
     sink.end(weight[s]);
   }
-  return sink.finish(p);
+  return sink.finish(p, [], [], KEEP_FRAMES);
 }
 
 function collapseDirectRecursion(p: FoldedProfile, name: string): FoldedProfile {
@@ -225,7 +231,7 @@ function collapseDirectRecursion(p: FoldedProfile, name: string): FoldedProfile 
     sink.pos = pos;
     sink.end(weight[s]);
   }
-  return sink.finish(p);
+  return sink.finish(p, [], [], KEEP_FRAMES);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,7 +349,9 @@ export class StackSink {
     src: FoldedProfile,
     extraNames: readonly string[] = [],
     extraModules: readonly number[] = [],
+    opts: { compact?: boolean } = {},
   ): FoldedProfile {
+    if (opts.compact === false) return this.finishKeepingFrames(src, extraNames, extraModules);
     const nSrc = src.frames.count;
     const used = this.used;
     const map = new Int32Array(used.length);
@@ -396,6 +404,46 @@ export class StackSink {
         : { count: next, name, module, ...(fullName ? { fullName } : {}), ...(kind ? { kind } : {}) },
       modules: same ? src.modules : src.modules.slice(),
       stacks: { count, start, frames, weight },
+    };
+  }
+
+  /**
+   * finish with the source's frame ids and table kept whole (frames no stack uses any more stay,
+   * with no samples), the extra frames appended: a view of a profile then has the very frame table
+   * the page already holds (none sent again: 850k names cost ~0.1 s of the page's thread to receive).
+   */
+  private finishKeepingFrames(
+    src: FoldedProfile,
+    extraNames: readonly string[],
+    extraModules: readonly number[],
+  ): FoldedProfile {
+    const count = this.count;
+    const weight = this.weight.slice(0, count);
+    let total = 0;
+    for (let s = 0; s < count; s++) total += weight[s];
+    const len = this.pos;
+    const frames = len === this.frames.length ? this.frames : this.frames.slice(0, len);
+    const stacks = { count, start: this.start.slice(0, count + 1), frames, weight };
+    const meta = metaWithTotal(src.meta, total);
+    if (extraNames.length === 0) return { meta, frames: src.frames, modules: src.modules, stacks };
+    const f = src.frames;
+    const n = f.count + extraNames.length;
+    const module = new Int32Array(n);
+    module.set(f.module);
+    module.set(extraModules, f.count);
+    const kind = f.kind ? new Uint8Array(n) : undefined;
+    kind?.set(f.kind!);
+    return {
+      meta,
+      frames: {
+        count: n,
+        name: [...f.name, ...extraNames],
+        module,
+        ...(f.fullName ? { fullName: [...f.fullName, ...extraNames] } : {}),
+        ...(kind ? { kind } : {}),
+      },
+      modules: src.modules.slice(),
+      stacks,
     };
   }
 }
