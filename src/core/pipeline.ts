@@ -300,13 +300,19 @@ export function treeAndFunctions(
 ): { tree: CallTree; functions: FunctionTable } {
   const wantPreview = opts.preview && graph.stacks.frames.length >= PREVIEW_MIN_FRAMES;
   const functions = functionTableOf(opts.table ?? graph);
+  // Sorted here, before the coarse tree goes out with a copy: the page would sort it otherwise.
+  functions.bySelf = functionsBySelf(functions);
   const order = sortedStackOrder(graph);
   if (wantPreview) {
-    const copy = { count: functions.count, self: functions.self.slice(), total: functions.total.slice() };
+    const copy = {
+      count: functions.count,
+      self: functions.self.slice(),
+      total: functions.total.slice(),
+      bySelf: functions.bySelf.slice(),
+    };
     opts.preview!(buildCoarseTree(graph, order, graph.meta.totalSamples * PREVIEW_FRACTION), copy);
   }
   const tree = buildCallTree(graph, order);
-  functions.bySelf = functionsBySelf(functions);
   return { tree, functions };
 }
 
