@@ -398,7 +398,7 @@ const expanded = new Uint32Array(3);
 /**
  * The fold's inner loop, apart so that it is a plain function of typed arrays: writes the frames
  * of the leaf-first stack `stackLocs[a]` … `stackLocs[top]` root first into `out` from `end`
- * (callers' frames from their slot 2·loc + 1, the leaf's from 2·loc, as `slotInfo` says where),
+ * (callers' frames from their slot 2·loc + 1, the leaf's from 2·loc, as `one` and `range` say),
  * hashing from `h`. Returns the new end (the hash in
  * `expanded[0]`), or −1 when a location is not named yet or `out` has no room for it and one frame
  * per location after it: `expanded` then says where it stopped, to go on from there.
@@ -407,7 +407,8 @@ function expandStack(
   stackLocs: Uint32Array,
   a: number,
   top: number,
-  slotInfo: Int32Array,
+  one: Int32Array,
+  range: Int32Array,
   seqs: Uint32Array,
   out: Uint32Array,
   end: number,
@@ -415,15 +416,15 @@ function expandStack(
 ): number {
   const cap = out.length;
   for (let p = top; p >= a; p--) {
-    const q = p > a ? stackLocs[p] * 8 + 4 : stackLocs[p] * 8;
-    const f = slotInfo[q];
+    const q = p > a ? stackLocs[p] * 2 + 1 : stackLocs[p] * 2;
+    const f = one[q];
     if (f >= 0 && end + (p - a) < cap) {
       out[end++] = f;
       h = Math.imul(h ^ f, 0x01000193);
       continue;
     }
-    const rs = slotInfo[q + 1];
-    const e = rs + slotInfo[q + 2];
+    const rs = range[2 * q];
+    const e = rs + range[2 * q + 1];
     if (f !== SEVERAL_FRAMES || end + (e - rs) + (p - a) > cap) {
       expanded[0] = h;
       expanded[1] = p;
@@ -455,11 +456,12 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
 
   // Frame ids per location, for its use as leaf (0) and as caller (1): a range in `seqs`.
   const seqs = new U32Builder(Math.max(16, locs.count * 2));
-  // Per slot k (2·loc for the leaf use, 2·loc + 1 as a caller), four words from 4k: its one frame
-  // (or UNRESOLVED, or SEVERAL_FRAMES), the start of its frame ids in `seqs` (−1: not named yet)
-  // and their count. Side by side, so that the inner loop reads one cache line per location (the
-  // leaf and caller slots of a location share 32 bytes).
-  const slotInfo = new Int32Array(locs.count * 8).fill(UNRESOLVED);
+  // Per slot k (2·loc for the leaf use, 2·loc + 1 as a caller): its one frame, or UNRESOLVED, or
+  // SEVERAL_FRAMES (`one[k]`: a dense array, 8 bytes per location, that stays in cache for the
+  // common one-frame locations), and the start of its frame ids in `seqs` (−1: not named yet) and
+  // their count, side by side (`range[2k]`, `range[2k + 1]`).
+  const one = new Int32Array(locs.count * 2).fill(UNRESOLVED);
+  const range = new Int32Array(locs.count * 4).fill(-1);
 
   /** Names for an address from symbols (embedded, then the symbolizer), or null. */
   const symbolNames = (hi: number, lo: number): string[] | null => {
@@ -499,8 +501,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         // every location it names shares their range.
         const known = chainRange.get(names);
         if (known !== undefined && known.mod === mod) {
-          slotInfo[slot * 4 + 1] = known.start;
-          slotInfo[slot * 4 + 2] = names.length;
+          range[slot * 2] = known.start;
+          range[slot * 2 + 1] = names.length;
           return;
         }
         for (const name of names) seqs.push(frames.functionFrame(name, mod));
@@ -511,8 +513,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         seqs.push(frames.addressFrame(hi, lo, m));
       }
     }
-    slotInfo[slot * 4 + 1] = begin;
-    slotInfo[slot * 4 + 2] = seqs.length - begin;
+    range[slot * 2] = begin;
+    range[slot * 2 + 1] = seqs.length - begin;
   };
 
   /** Flat (DCPI) location: [module, function (if symbolized), MODULE+0xOFFSET]. */
@@ -537,8 +539,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       // The address level stays per address whatever the granularity: DCPI's shape.
       seqs.push(frames.exactAddressFrame(hi, lo, m));
     }
-    slotInfo[slot * 4 + 1] = begin;
-    slotInfo[slot * 4 + 2] = seqs.length - begin;
+    range[slot * 2] = begin;
+    range[slot * 2 + 1] = seqs.length - begin;
   };
 
   const stacks = new StackTable(flat ? samples.count * 3 + 16 : samples.stackLocs.length + 16);
@@ -579,10 +581,10 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
 
   /** Names a location slot (its range of frame ids in `seqs`) if it is not yet. */
   const resolveSlot = (loc: number, slot: number, caller: boolean): void => {
-    if (slotInfo[slot * 4 + 1] >= 0) return;
+    if (range[slot * 2] >= 0) return;
     if (flat) resolveFlat(loc);
     else resolve(loc, caller);
-    slotInfo[slot * 4] = slotInfo[slot * 4 + 2] === 1 ? seqs.data[slotInfo[slot * 4 + 1]] : SEVERAL_FRAMES;
+    one[slot] = range[slot * 2 + 1] === 1 ? seqs.data[range[slot * 2]] : SEVERAL_FRAMES;
   };
 
   /**
@@ -621,8 +623,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     s: number,
   ): number => {
     resolveSlot(loc, slot, caller);
-    const rs = slotInfo[slot * 4 + 1];
-    const rl = slotInfo[slot * 4 + 2];
+    const rs = range[slot * 2];
+    const rl = range[slot * 2 + 1];
     room(end, rl + after, s);
     od.set(seqs.data.subarray(rs, rs + rl), end);
     return end + rl;
@@ -654,7 +656,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       // and it goes on from there.
       let top = b - 1;
       for (;;) {
-        const e = expandStack(stackLocs, a, top, slotInfo, seqs.data, od, end, h);
+        const e = expandStack(stackLocs, a, top, one, range, seqs.data, od, end, h);
         if (e >= 0) {
           end = e;
           h = expanded[0];
@@ -666,7 +668,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
         const loc = stackLocs[top];
         const slot = top > a ? loc * 2 + 1 : loc * 2;
         resolveSlot(loc, slot, top > a);
-        room(end, slotInfo[slot * 4 + 2] + (top - a), s);
+        room(end, range[slot * 2 + 1] + (top - a), s);
       }
     }
     if (dropTest !== null) {
