@@ -588,26 +588,35 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   };
 
   /**
-   * Names every location slot the samples use, in address order: a symbolizer's lookups then walk
-   * its tables (ELF symbols, DWARF functions and line rows) in order, each near the one before,
-   * instead of one cache miss per step of every binary search (~1 µs a DWARF lookup in sample order).
+   * Names every location slot the kept samples use, in address order: a symbolizer's lookups then
+   * walk its tables (ELF symbols, DWARF functions and line rows) in order, each near the one before,
+   * instead of one cache miss per step of every binary search (~1 µs a DWARF lookup in sample
+   * order). Then the stacks' buffer is made the size they will take (inline chains make them longer
+   * than their PCs), so that it never grows: a copy of everything so far, and memory faulted in twice.
    */
   function resolveInAddressOrder(): void {
-    const used = new Uint8Array(locs.count); // 1: as a leaf, 2: as a caller
+    const uses = new Uint32Array(locs.count * 2); // per slot: 2·loc as a leaf, 2·loc + 1 as a caller
+    let kept = 0;
     for (let s = 0; s < samples.count; s++) {
       const a = stackStart[s];
       const b = stackStart[s + 1];
-      if (b <= a) continue;
-      used[stackLocs[a]] |= 1;
-      for (let p = a + 1; p < b; p++) used[stackLocs[p]] |= 2;
+      if (b <= a || (keep !== null && keep[s] === 0)) continue;
+      kept++;
+      uses[stackLocs[a] * 2]++;
+      for (let p = a + 1; p < b; p++) uses[stackLocs[p] * 2 + 1]++;
     }
     const order: number[] = [];
-    for (let loc = 0; loc < locs.count; loc++) if (used[loc] !== 0 && locs.hasAddr[loc]) order.push(loc);
+    for (let loc = 0; loc < locs.count; loc++)
+      if ((uses[loc * 2] !== 0 || uses[loc * 2 + 1] !== 0) && locs.hasAddr[loc]) order.push(loc);
     order.sort((x, y) => locs.addrHi[x] - locs.addrHi[y] || locs.addrLo[x] - locs.addrLo[y]);
     for (const loc of order) {
-      if (used[loc] & 2) resolveSlot(loc, loc * 2 + 1, true);
-      if (used[loc] & 1) resolveSlot(loc, loc * 2, false);
+      if (uses[loc * 2 + 1] !== 0) resolveSlot(loc, loc * 2 + 1, true);
+      if (uses[loc * 2] !== 0) resolveSlot(loc, loc * 2, false);
     }
+    // Frames of every use: every used slot is named now but those without an address (one frame).
+    let frames = kept * first;
+    for (let k = 0; k < uses.length; k++) if (uses[k] !== 0) frames += uses[k] * Math.max(1, range[2 * k + 1]);
+    if (frames > od.length) out.data = od = new Uint32Array(frames);
   }
 
   /**
