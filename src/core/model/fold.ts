@@ -399,9 +399,9 @@ const expanded = new Uint32Array(3);
  * The fold's inner loop, apart so that it is a plain function of typed arrays: writes the frames
  * of the leaf-first stack `stackLocs[a]` … `stackLocs[top]` root first into `out` from `end`
  * (callers' frames from their slot 2·loc + 1, the leaf's from 2·loc, as `one` and `range` say),
- * hashing from `h`. Returns the new end (the hash in
- * `expanded[0]`), or −1 when a location is not named yet or `out` has no room for it and one frame
- * per location after it: `expanded` then says where it stopped, to go on from there.
+ * hashing from `h`. Returns the new end (the hash in `expanded[0]`), or −1 when a location is not
+ * named yet or `out` has no room for it and one frame per location after it: `expanded` then says
+ * where it stopped, to go on from there.
  */
 function expandStack(
   stackLocs: Uint32Array,
