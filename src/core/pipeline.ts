@@ -8,6 +8,7 @@
 // the bench all run these functions; none of them names a format.
 
 import { parseProfile } from './formats/detect';
+import type { ImporterStream } from './formats/importer';
 import { sampleTypeIndex, withSampleType } from './formats/sample-types';
 import {
   buildCallTree,
@@ -84,6 +85,8 @@ export interface Loaded {
 
 export interface ParseOptions {
   onProgress?: Progress;
+  /** The parse begun while the bytes were read (DroppedFile.stream), to finish instead. */
+  stream?: ImporterStream;
   /** The granularity the fold will use (a preview names frames as the fold will); default 'functions'. */
   granularity?: FrameGranularity;
   /** A coarse first analysis, from an importer that can preview a large file before parsing it. */
@@ -95,6 +98,7 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
   const { onPreview, onProgress } = opts;
   const raw = parseProfile(bytes, {
     fileName,
+    stream: opts.stream,
     granularity: opts.granularity ?? 'functions',
     onProgress: onProgress && ((f) => onProgress('parse', f)),
     onPreview:

@@ -7,15 +7,15 @@ import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
-import { parseGperftoolsWithPreview } from './gperftools-preview.ts';
+import { parseGperftoolsWithPreview, streamGperftools } from './gperftools-preview.ts';
 import { looksLikeHeap, parseHeap } from './heap.ts';
-import type { Importer, ImporterPreview, ParseProfileOptions } from './importer.ts';
+import type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions } from './importer.ts';
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
 
-export type { Importer, ImporterPreview, ParseProfileOptions };
+export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
 
 // A new format: write formats/NAME.ts exporting looksLikeNAME(bytes) and parseNAME(bytes), then add
 // it to IMPORTERS below (text formats before 'folded', the loosest sniff). Nothing outside
@@ -29,6 +29,7 @@ export const IMPORTERS: readonly Importer[] = [
     sniff: (b) => looksLikeGperftools(b) || startsWithZeroWord(b),
     parse: parseGperftools,
     parseWithPreview: parseGperftoolsWithPreview,
+    stream: streamGperftools,
   },
   { id: 'pprof', sniff: looksLikePprof, parse: (b) => parsePprof(b) },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
@@ -103,14 +104,27 @@ export function detectFormat(bytes: Uint8Array): FormatId | null {
 }
 
 /**
+ * A parse to begin on the buffer a large file is being read into, as soon as its first `head`
+ * bytes are in: when they are no gzip and the format they show can be parsed so (an importer's
+ * `stream`). Feed it with `advance`, then give it to parseProfile as `stream` once all are in.
+ */
+export function streamingParse(bytes: Uint8Array, head: number): ImporterStream | null {
+  const first = bytes.subarray(0, head);
+  if (first.length === 0 || isGzip(first)) return null;
+  return sniff(first)?.stream?.(bytes) ?? null;
+}
+
+/**
  * Detects the format (gzip looked through) and parses. With `onPreview`, an importer that can
- * preview a large file posts a coarse picture first. Throws ProfileError for empty, unrecognised
- * or unusable input.
+ * preview a large file posts a coarse picture first. With `stream` (streamingParse's, fed with all
+ * of `bytes`), the parse begun while they were read is finished instead. Throws ProfileError for
+ * empty, unrecognised or unusable input.
  */
 export function parseProfile(
   bytes: Uint8Array,
-  opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void } = {},
+  opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void; stream?: ImporterStream } = {},
 ): RawProfile {
+  if (opts.stream) return opts.stream.finish(opts);
   if (bytes.length === 0) throw new ProfileError('empty file', 'unknown', { offset: 0 });
   const data = maybeGunzip(bytes);
   if (data.length === 0) throw new ProfileError('empty file (after gunzip)', 'unknown', { offset: 0 });

@@ -13,8 +13,14 @@ import { AddrTable, minusOne } from '../address.ts';
 import { LIGHT_CHILDREN, PREVIEW_FRACTION, PREVIEW_MIN_FRAMES } from '../model/calltree.ts';
 import { type FrameGranularity, FrameNaming, foldedMeta } from '../model/fold.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
-import { type GperftoolsScan, internGperftools, manyShortRecords, scanGperftools } from './gperftools.ts';
-import type { ImporterPreview, ParseProfileOptions } from './importer.ts';
+import {
+  type GperftoolsScan,
+  GperftoolsStream,
+  internGperftools,
+  manyShortRecords,
+  scanGperftools,
+} from './gperftools.ts';
+import type { ImporterPreview, ImporterStream, ParseProfileOptions } from './importer.ts';
 
 /** Root-side PCs per record copied to a compact array first (see RecordFrames). */
 export const HEAD_PCS = 8;
@@ -325,6 +331,38 @@ export function sampledScan(scan: GperftoolsScan, every: number): GperftoolsScan
 }
 
 /**
+ * Posts the preview of a scanned file through `onPreview` when it is large enough and pays at the
+ * granularity: its coarse tree, of a sample of its records when they are many and short.
+ */
+function postPreview(
+  scan: GperftoolsScan,
+  opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
+  t0: number,
+): void {
+  const every = manyShortRecords(scan) ? Math.ceil(scan.recordCount / PREVIEW_SAMPLE_RECORDS) : 1;
+  // With one frame per module for unnamed code (granularity `functions`) the fold and tree of all
+  // records are fast (a few frames), while the level-by-level walk would find no light node and
+  // read every record to its root (2.3 s on the bench's file): only a sample's walk pays then.
+  const pays = (opts.granularity ?? 'functions') === 'addresses' || every > 1;
+  if (scan.totalPcs < PREVIEW_MIN_FRAMES || !pays) return;
+  try {
+    const profile = gperftoolsPreview(every > 1 ? sampledScan(scan, every) : scan, {
+      fileName: opts.fileName ?? '',
+      granularity: opts.granularity,
+    });
+    // The height of the full graph from the start: the deepest stack (one frame per PC).
+    opts.onPreview({
+      profile,
+      maxDepth: scan.maxPcs,
+      ms: performance.now() - t0,
+      ...(every > 1 && { sampledEvery: every }),
+    });
+  } catch {
+    // Only a preview: the parse reports what is wrong with the file.
+  }
+}
+
+/**
  * The gperftools importer's preview capability: one walk over the record headers, a coarse
  * picture from it (posted through `onPreview` when the file is large), then the parse from the
  * same scan. Returns what parseGperftools would. The picture of a file of many short records is
@@ -336,27 +374,24 @@ export function parseGperftoolsWithPreview(
 ): RawProfile {
   const t0 = performance.now();
   const scan = scanGperftools(bytes);
-  const every = manyShortRecords(scan) ? Math.ceil(scan.recordCount / PREVIEW_SAMPLE_RECORDS) : 1;
-  // With one frame per module for unnamed code (granularity `functions`) the fold and tree of all
-  // records are fast (a few frames), while the level-by-level walk would find no light node and
-  // read every record to its root (2.3 s on the bench's file): only a sample's walk pays then.
-  const pays = (opts.granularity ?? 'functions') === 'addresses' || every > 1;
-  if (scan.totalPcs >= PREVIEW_MIN_FRAMES && pays) {
-    try {
-      const profile = gperftoolsPreview(every > 1 ? sampledScan(scan, every) : scan, {
-        fileName: opts.fileName ?? '',
-        granularity: opts.granularity,
-      });
-      // The height of the full graph from the start: the deepest stack (one frame per PC).
-      opts.onPreview({
-        profile,
-        maxDepth: scan.maxPcs,
-        ms: performance.now() - t0,
-        ...(every > 1 && { sampledEvery: every }),
-      });
-    } catch {
-      // Only a preview: the parse below reports what is wrong with the file.
-    }
-  }
+  postPreview(scan, opts, t0);
   return internGperftools(scan, { onProgress: opts.onProgress });
+}
+
+/**
+ * The gperftools importer's stream capability (GperftoolsStream: records walked and interned as
+ * the file comes in); its finish previews as parseGperftoolsWithPreview does.
+ */
+export function streamGperftools(bytes: Uint8Array): ImporterStream | null {
+  const stream = GperftoolsStream.open(bytes);
+  if (stream === null) return null;
+  return {
+    advance: (available, budgetMs) => stream.advance(available, budgetMs),
+    finish: (opts) => {
+      const t0 = performance.now();
+      const scan = stream.finishScan();
+      if (opts.onPreview) postPreview(scan, { ...opts, onPreview: opts.onPreview }, t0);
+      return stream.finish(scan, { onProgress: opts.onProgress });
+    },
+  };
 }

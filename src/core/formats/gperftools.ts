@@ -201,196 +201,270 @@ export interface GperftoolsScan {
 /**
  * Walks the header and the record headers of a gperftools CPU profile (every validity rule, every
  * warning, the trailer and the mapped-objects text), without reading the PCs: 10–25 ms for the 70k
- * records of a 100 MB file (a cache miss per header, ~1.5 KB apart). Throws ProfileError when nothing usable is found.
+ * records of a 100 MB file (a cache miss per header, ~1.5 KB apart). Throws ProfileError when
+ * nothing usable is found.
  */
 export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
-  const layouts = detectLayouts(bytes);
-  if (layouts.length === 0) throw notAProfile(bytes);
-  const layout = layouts[0];
-  const { wordSize: ws, le } = layout;
-  const byteOrder: ByteOrder = le ? 'little' : 'big';
-  if (layout.version !== 0) {
-    const msg =
-      layout.version === 1
-        ? 'unsupported gperftools format version 1 (the Java variant)'
-        : `unsupported gperftools format version ${layout.version < 0 ? '(huge)' : layout.version} (expected 0)`;
-    throw new ProfileError(msg, 'gperftools', { offset: 2 * ws });
-  }
-  const nslots = Math.floor(bytes.length / ws);
-  const hdrLen = 2 + layout.hdrWords;
-  if (hdrLen > nslots) {
-    throw new ProfileError(
-      `file ends inside the gperftools header (needs ${hdrLen * ws} bytes, has ${bytes.length})`,
-      'gperftools',
-      { offset: bytes.length },
-    );
-  }
-  const w = wordsOf(bytes, le);
-  const wide = ws === 8;
-  // For 64-bit slot i: words 2i and 2i+1, in file order. LE: low word first.
-  const loIdx = le ? 0 : 1;
-  const hiIdx = le ? 1 : 0;
-  const slotHi = (i: number) => (wide ? w[2 * i + hiIdx] : 0);
-  const slotLo = (i: number) => (wide ? w[2 * i + loIdx] : w[i]);
-  const slotNum = (i: number) => slotHi(i) * 4294967296 + slotLo(i);
+  return new GperftoolsScanner(bytes).finish();
+}
 
-  const warnings: ProfileWarning[] = [];
-  const periodUs = slotNum(3);
-  if (periodUs === 0) {
-    warnings.push({ message: 'period is 0: showing sample counts without time', offset: 3 * ws });
+/**
+ * scanGperftools, resumable: `advance(n)` walks the records that lie wholly in the first n bytes
+ * (the rest of the buffer may not be read yet), `finish()` the rest, with the file's end and the
+ * mapped-objects text. The records found so far are `pcStart`/`numPcs`/`weight` up to `kept`.
+ */
+export class GperftoolsScanner {
+  readonly words: Uint32Array;
+  readonly wide: boolean;
+  readonly hiWord: 0 | 1;
+  readonly loWord: 0 | 1;
+  /** The words are a view of the bytes (host byte order): records read later show up in them. */
+  readonly inPlace: boolean;
+  pcStart: Uint32Array;
+  numPcs: Uint32Array;
+  weight: Float64Array;
+  kept = 0;
+  private readonly bytes: Uint8Array;
+  private readonly layout: Layout;
+  private readonly ws: 4 | 8;
+  private readonly nslots: number;
+  private readonly periodUs: number;
+  private readonly warnings: ProfileWarning[] = [];
+  private totalPcs = 0;
+  private maxPcs = 0;
+  /** The slot where the next record starts. */
+  private i: number;
+  private records = 0;
+  private trailerEnd = -1;
+  private zeroPcsRecords = 0;
+  private zeroLeafRecords = 0;
+  /** Where reading stopped without a trailer (truncated or corrupt), else -1. */
+  private stoppedAt = -1;
+  private done = false;
+
+  constructor(bytes: Uint8Array) {
+    const layouts = detectLayouts(bytes);
+    if (layouts.length === 0) throw notAProfile(bytes);
+    const layout = layouts[0];
+    const { wordSize: ws, le } = layout;
+    if (layout.version !== 0) {
+      const msg =
+        layout.version === 1
+          ? 'unsupported gperftools format version 1 (the Java variant)'
+          : `unsupported gperftools format version ${layout.version < 0 ? '(huge)' : layout.version} (expected 0)`;
+      throw new ProfileError(msg, 'gperftools', { offset: 2 * ws });
+    }
+    const nslots = Math.floor(bytes.length / ws);
+    const hdrLen = 2 + layout.hdrWords;
+    if (hdrLen > nslots) {
+      throw new ProfileError(
+        `file ends inside the gperftools header (needs ${hdrLen * ws} bytes, has ${bytes.length})`,
+        'gperftools',
+        { offset: bytes.length },
+      );
+    }
+    this.bytes = bytes;
+    this.layout = layout;
+    this.ws = ws;
+    this.nslots = nslots;
+    this.words = wordsOf(bytes, le);
+    this.inPlace = this.words.buffer === bytes.buffer;
+    this.wide = ws === 8;
+    // For 64-bit slot i: words 2i and 2i+1, in file order. LE: low word first.
+    this.loWord = le ? 0 : 1;
+    this.hiWord = le ? 1 : 0;
+    this.periodUs = this.slotNum(3);
+    if (this.periodUs === 0) {
+      this.warnings.push({ message: 'period is 0: showing sample counts without time', offset: 3 * ws });
+    }
+    this.i = hdrLen;
+    // Grown as records are found (never sized from a count read from the file): to the number of
+    // records the file's size and the records so far predict, not by doublings (a 100 MB file of
+    // short records holds 1.2M).
+    this.pcStart = new Uint32Array(Math.min(1 << 16, nslots));
+    this.numPcs = new Uint32Array(this.pcStart.length);
+    this.weight = new Float64Array(this.pcStart.length);
   }
 
-  // Grown as records are found (never sized from a count read from the file): to the number of
-  // records the file's size and the records so far predict, not by doublings (a 100 MB file of
-  // short records holds 1.2M).
-  let pcStart = new Uint32Array(Math.min(1 << 16, nslots));
-  let numPcs = new Uint32Array(pcStart.length);
-  let weight = new Float64Array(pcStart.length);
-  let kept = 0;
-  const grow = (slotsRead: number) => {
+  private slotHi(i: number): number {
+    return this.wide ? this.words[2 * i + this.hiWord] : 0;
+  }
+
+  private slotLo(i: number): number {
+    return this.wide ? this.words[2 * i + this.loWord] : this.words[i];
+  }
+
+  private slotNum(i: number): number {
+    return this.slotHi(i) * 4294967296 + this.slotLo(i);
+  }
+
+  private grow(slotsRead: number): void {
+    const { kept, nslots } = this;
     const predicted = Math.ceil((kept / Math.max(1, slotsRead)) * nslots * 1.1);
     const cap = Math.min(Math.max(predicted, kept * 2), Math.ceil(nslots / 3) + 1);
     const ps = new Uint32Array(cap);
-    ps.set(pcStart);
+    ps.set(this.pcStart);
     const np = new Uint32Array(cap);
-    np.set(numPcs);
+    np.set(this.numPcs);
     const wt = new Float64Array(cap);
-    wt.set(weight);
-    [pcStart, numPcs, weight] = [ps, np, wt];
-  };
-  let totalPcs = 0;
-  let maxPcs = 0;
+    wt.set(this.weight);
+    [this.pcStart, this.numPcs, this.weight] = [ps, np, wt];
+  }
 
-  let i = hdrLen;
-  let records = 0;
-  let trailerEnd = -1;
-  let zeroPcsRecords = 0;
-  let zeroLeafRecords = 0;
-  /** Where reading stopped without a trailer (truncated or corrupt), else -1. */
-  let stoppedAt = -1;
-
-  for (;;) {
-    const at = i * ws;
-    if (i + 2 > nslots) {
-      const what =
-        i === nslots && bytes.length === at
-          ? `no trailer after ${records} records`
-          : `incomplete record (the file ends at byte ${bytes.length}), no trailer`;
-      warnings.push({ message: `truncated at byte ${at}: ${what}`, offset: at });
-      stoppedAt = at;
-      break;
-    }
-    const count = slotNum(i);
-    const nHi = slotHi(i + 1);
-    const n = slotLo(i + 1);
-    const remaining = nslots - i - 2;
-    if (nHi !== 0 || n > remaining) {
-      if (nHi === 0 && n <= MAX_PLAUSIBLE_DEPTH) {
-        warnings.push({
-          message:
-            `truncated at byte ${at}: the record there needs ${n} PCs but the file ends at byte ` +
-            `${bytes.length}; kept the ${records} complete records`,
-          offset: at,
-        });
-      } else {
-        warnings.push({
-          message:
-            `corrupt record at byte ${at}: num_pcs ${nHi === 0 ? n : 'above 2^32'} is larger than the rest ` +
-            `of the file; stopped reading there, kept the ${records} earlier records`,
-          offset: at,
-        });
-      }
-      stoppedAt = at;
-      break;
-    }
-    if (n === 0) {
-      if (++zeroPcsRecords <= MAX_REPEATED_WARNINGS) {
-        warnings.push({
-          message: `record at byte ${at} has no PCs (num_pcs 0); its ${count} samples were skipped`,
-          offset: at,
-        });
-      }
-      i += 2;
-      continue;
-    }
-    const p = i + 2;
-    if (slotHi(p) === 0 && slotLo(p) === 0) {
-      if (count === 0 && n === 1) {
-        trailerEnd = (i + 3) * ws;
+  /**
+   * Walks the records that lie wholly in the first `available` bytes (the whole file: to its end,
+   * the file's end being a truncation where a record runs past it).
+   */
+  advance(available = this.bytes.length): void {
+    if (this.done) return;
+    const { ws, nslots, bytes } = this;
+    const whole = available >= bytes.length;
+    const limit = whole ? nslots : Math.floor(available / ws);
+    let i = this.i;
+    for (;;) {
+      const at = i * ws;
+      if (i + 2 > limit) {
+        if (!whole) break;
+        const what =
+          i === nslots && bytes.length === at
+            ? `no trailer after ${this.records} records`
+            : `incomplete record (the file ends at byte ${bytes.length}), no trailer`;
+        this.warnings.push({ message: `truncated at byte ${at}: ${what}`, offset: at });
+        this.stoppedAt = at;
+        this.done = true;
         break;
       }
-      if (++zeroLeafRecords <= MAX_REPEATED_WARNINGS) {
+      const count = this.slotNum(i);
+      const nHi = this.slotHi(i + 1);
+      const n = this.slotLo(i + 1);
+      const remaining = nslots - i - 2;
+      if (!whole && nHi === 0 && n <= remaining && i + 2 + Math.max(n, 1) > limit) break;
+      if (nHi !== 0 || n > remaining) {
+        if (nHi === 0 && n <= MAX_PLAUSIBLE_DEPTH) {
+          this.warnings.push({
+            message:
+              `truncated at byte ${at}: the record there needs ${n} PCs but the file ends at byte ` +
+              `${bytes.length}; kept the ${this.records} complete records`,
+            offset: at,
+          });
+        } else {
+          this.warnings.push({
+            message:
+              `corrupt record at byte ${at}: num_pcs ${nHi === 0 ? n : 'above 2^32'} is larger than the rest ` +
+              `of the file; stopped reading there, kept the ${this.records} earlier records`,
+            offset: at,
+          });
+        }
+        this.stoppedAt = at;
+        this.done = true;
+        break;
+      }
+      if (n === 0) {
+        if (++this.zeroPcsRecords <= MAX_REPEATED_WARNINGS) {
+          this.warnings.push({
+            message: `record at byte ${at} has no PCs (num_pcs 0); its ${count} samples were skipped`,
+            offset: at,
+          });
+        }
+        i += 2;
+        continue;
+      }
+      const p = i + 2;
+      if (this.slotHi(p) === 0 && this.slotLo(p) === 0) {
+        if (count === 0 && n === 1) {
+          this.trailerEnd = (i + 3) * ws;
+          this.done = true;
+          break;
+        }
+        if (++this.zeroLeafRecords <= MAX_REPEATED_WARNINGS) {
+          this.warnings.push({
+            message: `record at byte ${at} has PC 0 as its leaf (not the trailer); kept as data`,
+            offset: at,
+          });
+        }
+      }
+      i = p + n;
+      this.records++;
+      if (count === 0) continue;
+      if (this.kept === this.pcStart.length) this.grow(i);
+      const k = this.kept++;
+      this.pcStart[k] = p;
+      this.numPcs[k] = n;
+      this.weight[k] = count;
+      this.totalPcs += n;
+      if (n > this.maxPcs) this.maxPcs = n;
+    }
+    this.i = i;
+  }
+
+  /** Walks the rest of the file (all of it must be in), then reads what follows the trailer. */
+  finish(): GperftoolsScan {
+    this.advance();
+    const { ws, bytes, layout, warnings, records, stoppedAt, trailerEnd } = this;
+    if (this.zeroPcsRecords > MAX_REPEATED_WARNINGS) {
+      warnings.push({
+        message: `${this.zeroPcsRecords - MAX_REPEATED_WARNINGS} more records with num_pcs 0 skipped`,
+      });
+    }
+    if (this.zeroLeafRecords > MAX_REPEATED_WARNINGS) {
+      warnings.push({
+        message: `${this.zeroLeafRecords - MAX_REPEATED_WARNINGS} more records with leaf PC 0`,
+      });
+    }
+    if (stoppedAt >= 0 && records > 0) {
+      // The mapped-objects text follows the trailer: without it no address has a module.
+      warnings.push({
+        message:
+          'no mapped-objects text (the file ends before it): frames are bare addresses (0x…) with no ' +
+          'module; drop the binaries and place them at their load addresses (Symbols panel)',
+        offset: stoppedAt,
+      });
+    }
+    let mappings: Mapping[] = [];
+    const headerLines: { key: string; value: string; known: boolean }[] = [];
+    const extra: Record<string, string> = { records: String(records) };
+    if (layout.hdrWords !== 3) extra['header words'] = String(layout.hdrWords);
+    if (trailerEnd >= 0) {
+      const text = new TextDecoder('utf-8').decode(bytes.subarray(trailerEnd));
+      const maps = parseMapsText(text);
+      mappings = maps.mappings;
+      if (maps.build !== undefined) headerLines.push({ key: 'build', value: maps.build, known: true });
+      extra['mapped-objects lines'] = String(maps.lines);
+      if (mappings.length === 0 && records > 0) {
         warnings.push({
-          message: `record at byte ${at} has PC 0 as its leaf (not the trailer); kept as data`,
-          offset: at,
+          message:
+            'no mapped-objects text after the trailer (the file was cut there?): frames are bare ' +
+            'addresses (0x…) with no module; drop the binaries and place them at their load addresses ' +
+            '(Symbols panel)',
+          offset: trailerEnd,
         });
       }
     }
-    i = p + n;
-    records++;
-    if (count === 0) continue;
-    if (kept === pcStart.length) grow(i);
-    pcStart[kept] = p;
-    numPcs[kept] = n;
-    weight[kept] = count;
-    kept++;
-    totalPcs += n;
-    if (n > maxPcs) maxPcs = n;
+    const byteOrder: ByteOrder = layout.le ? 'little' : 'big';
+    const meta: RawMeta = {
+      wordSize: ws === 8 ? 64 : 32,
+      byteOrder,
+      periodUs: this.periodUs,
+      mappings,
+      extra,
+    };
+    if (headerLines.length > 0) meta.headerLines = headerLines;
+    const kept = this.kept;
+    return {
+      words: this.words,
+      wide: this.wide,
+      hiWord: this.hiWord,
+      loWord: this.loWord,
+      recordCount: kept,
+      pcStart: fitted(this.pcStart, kept),
+      numPcs: fitted(this.numPcs, kept),
+      weight: fitted(this.weight, kept),
+      totalPcs: this.totalPcs,
+      maxPcs: this.maxPcs,
+      meta,
+      warnings,
+    };
   }
-  if (zeroPcsRecords > MAX_REPEATED_WARNINGS) {
-    warnings.push({
-      message: `${zeroPcsRecords - MAX_REPEATED_WARNINGS} more records with num_pcs 0 skipped`,
-    });
-  }
-  if (zeroLeafRecords > MAX_REPEATED_WARNINGS) {
-    warnings.push({ message: `${zeroLeafRecords - MAX_REPEATED_WARNINGS} more records with leaf PC 0` });
-  }
-
-  if (stoppedAt >= 0 && records > 0) {
-    // The mapped-objects text follows the trailer: without it no address has a module.
-    warnings.push({
-      message:
-        'no mapped-objects text (the file ends before it): frames are bare addresses (0x…) with no ' +
-        'module; drop the binaries and place them at their load addresses (Symbols panel)',
-      offset: stoppedAt,
-    });
-  }
-  let mappings: Mapping[] = [];
-  const headerLines: { key: string; value: string; known: boolean }[] = [];
-  const extra: Record<string, string> = { records: String(records) };
-  if (layout.hdrWords !== 3) extra['header words'] = String(layout.hdrWords);
-  if (trailerEnd >= 0) {
-    const text = new TextDecoder('utf-8').decode(bytes.subarray(trailerEnd));
-    const maps = parseMapsText(text);
-    mappings = maps.mappings;
-    if (maps.build !== undefined) headerLines.push({ key: 'build', value: maps.build, known: true });
-    extra['mapped-objects lines'] = String(maps.lines);
-    if (mappings.length === 0 && records > 0) {
-      warnings.push({
-        message:
-          'no mapped-objects text after the trailer (the file was cut there?): frames are bare ' +
-          'addresses (0x…) with no module; drop the binaries and place them at their load addresses ' +
-          '(Symbols panel)',
-        offset: trailerEnd,
-      });
-    }
-  }
-  const meta: RawMeta = { wordSize: wide ? 64 : 32, byteOrder, periodUs, mappings, extra };
-  if (headerLines.length > 0) meta.headerLines = headerLines;
-  return {
-    words: w,
-    wide,
-    hiWord: hiIdx,
-    loWord: loIdx,
-    recordCount: kept,
-    pcStart: fitted(pcStart, kept),
-    numPcs: fitted(numPcs, kept),
-    weight: fitted(weight, kept),
-    totalPcs,
-    maxPcs,
-    meta,
-    warnings,
-  };
 }
 
 /** Many short records: merged by stack before interning, and no preview (the parse is as quick). */
@@ -403,51 +477,171 @@ export function manyShortRecords(scan: GperftoolsScan, minRecords = DEDUPE_MIN_R
  * (the parser's cost: 13M PCs in a 100 MB file), many short records merged by stack first.
  */
 export function internGperftools(scan: GperftoolsScan, opts: ParseOptions = {}): RawProfile {
-  const n = scan.recordCount;
   const dedupe = manyShortRecords(scan, opts.dedupeMinRecords);
   const { records, weight } = dedupe ? distinctRecords(scan) : { records: null, weight: scan.weight };
-  const count = records ? records.length : n;
-  const { words: w, wide, hiWord, loWord, pcStart, numPcs } = scan;
+  const count = records ? records.length : scan.recordCount;
   let totalPcs = scan.totalPcs;
   if (records) {
     totalPcs = 0;
-    for (let i = 0; i < count; i++) totalPcs += numPcs[records[i]];
+    for (let i = 0; i < count; i++) totalPcs += scan.numPcs[records[i]];
   }
-  const addrs = new AddrTable(4096);
-  const stackStart = new Uint32Array(count + 1);
-  const stackLocs = new Uint32Array(totalPcs);
-  let nLocs = 0;
-  const onProgress = opts.onProgress;
-  const slotBytes = wide ? 8 : 4;
-  const progressStepPcs = Math.max(1, Math.floor(PROGRESS_STEP_BYTES / slotBytes));
-  let nextProgress = progressStepPcs;
-  for (let i = 0; i < count; i++) {
-    if (onProgress && nLocs >= nextProgress) {
-      onProgress(nLocs / totalPcs);
-      nextProgress = nLocs + progressStepPcs;
-    }
-    const r = records ? records[i] : i;
-    const p = pcStart[r];
-    const end = p + numPcs[r];
-    if (wide) {
-      for (let k = 2 * p, e = 2 * end; k < e; k += 2)
-        stackLocs[nLocs++] = addrs.intern(w[k + hiWord], w[k + loWord]);
-    } else {
-      for (let k = p; k < end; k++) stackLocs[nLocs++] = addrs.intern(0, w[k]);
-    }
-    stackStart[i + 1] = nLocs;
-  }
-  onProgress?.(1);
+  const interner = new RecordInterner(scan, count, totalPcs);
+  interner.internUpTo(scan, count, records, opts.onProgress);
+  opts.onProgress?.(1);
+  return interner.profile(scan, weight);
+}
 
-  return {
-    format: 'gperftools',
-    meta: scan.meta,
-    locations: addressLocations(addrs),
-    strings: [],
-    samples: { count, stackStart, stackLocs, weight },
-    adjustCallers: true,
-    warnings: scan.warnings,
-  };
+/**
+ * Interns the PCs of records into unique locations (AddrTable ids, in first-seen order), one
+ * record after another, so that a file still being read can be interned as its records come in
+ * (GperftoolsStream). Its arrays are sized from the counts it is given: exact ones, or bounds from
+ * the file's size (memory the records never reach is never touched).
+ */
+export class RecordInterner {
+  private readonly addrs = new AddrTable(4096);
+  private readonly stackStart: Uint32Array;
+  private readonly stackLocs: Uint32Array;
+  private nLocs = 0;
+  /** Records interned so far. */
+  done = 0;
+
+  constructor(
+    private readonly at: Pick<GperftoolsScan, 'words' | 'wide' | 'hiWord' | 'loWord'>,
+    maxRecords: number,
+    maxPcs: number,
+  ) {
+    this.stackStart = new Uint32Array(maxRecords + 1);
+    this.stackLocs = new Uint32Array(maxPcs);
+  }
+
+  /**
+   * Interns records `done` … `count − 1` of the scan (or, with `records`, those of the scan it
+   * lists, in its order).
+   */
+  internUpTo(
+    scan: Pick<GperftoolsScan, 'pcStart' | 'numPcs'>,
+    count: number,
+    records: Uint32Array | null = null,
+    onProgress?: (fraction: number) => void,
+    deadline = Number.POSITIVE_INFINITY,
+  ): void {
+    const { words: w, wide, hiWord, loWord } = this.at;
+    const { pcStart, numPcs } = scan;
+    const { addrs, stackStart, stackLocs } = this;
+    let nLocs = this.nLocs;
+    const slotBytes = wide ? 8 : 4;
+    const progressStepPcs = Math.max(1, Math.floor(PROGRESS_STEP_BYTES / slotBytes));
+    let nextProgress = nLocs + progressStepPcs;
+    let i = this.done;
+    for (; i < count; i++) {
+      if (nLocs >= nextProgress) {
+        onProgress?.(nLocs / stackLocs.length);
+        nextProgress = nLocs + progressStepPcs;
+        // Every 4 MB of PCs: stop here when past the deadline (the records left wait for the next call).
+        if (performance.now() > deadline) break;
+      }
+      const r = records ? records[i] : i;
+      const p = pcStart[r];
+      const end = p + numPcs[r];
+      if (wide) {
+        for (let k = 2 * p, e = 2 * end; k < e; k += 2)
+          stackLocs[nLocs++] = addrs.intern(w[k + hiWord], w[k + loWord]);
+      } else {
+        for (let k = p; k < end; k++) stackLocs[nLocs++] = addrs.intern(0, w[k]);
+      }
+      stackStart[i + 1] = nLocs;
+    }
+    this.nLocs = nLocs;
+    this.done = i;
+  }
+
+  /** The RawProfile of the records interned, weighing `weight` (one per record). */
+  profile(scan: GperftoolsScan, weight: Float64Array): RawProfile {
+    const count = this.done;
+    return {
+      format: 'gperftools',
+      meta: scan.meta,
+      locations: addressLocations(this.addrs),
+      strings: [],
+      samples: {
+        count,
+        stackStart: fitted(this.stackStart, count + 1),
+        stackLocs: fitted(this.stackLocs, this.nLocs),
+        weight,
+      },
+      adjustCallers: true,
+      warnings: scan.warnings,
+    };
+  }
+}
+
+/**
+ * A gperftools profile parsed while it is read (a large local file, read in chunks into one buffer
+ * of its size): `advance(n)` as its first n bytes come in walks the records there and interns
+ * their PCs, `finish()` once all are in gives what parseGperftools would. The reading then hides
+ * most of the parse. Interned as they come only in a file that looks like one of long records:
+ * one of many short records is merged by stack first, which needs them all (and should the
+ * guess be wrong, the records are interned again at the end, as parseGperftools would).
+ */
+export class GperftoolsStream {
+  readonly scanner: GperftoolsScanner;
+  private interner: RecordInterner | null = null;
+  private shortRecords = false;
+
+  /** Null when the file cannot be read in place (another byte order or an unaligned buffer). */
+  static open(bytes: Uint8Array): GperftoolsStream | null {
+    try {
+      const s = new GperftoolsStream(new GperftoolsScanner(bytes));
+      return s.scanner.inPlace ? s : null;
+    } catch {
+      return null; // the parse at the end reports what is wrong
+    }
+  }
+
+  private constructor(scanner: GperftoolsScanner) {
+    this.scanner = scanner;
+  }
+
+  /**
+   * The first `available` bytes are in: their records are walked, and interned for at most
+   * `budgetMs` (the rest, after the next call's, or at the end: the preview should not wait for
+   * the interning to catch up with the reading).
+   */
+  advance(available: number, budgetMs = Number.POSITIVE_INFINITY): void {
+    const deadline = performance.now() + budgetMs;
+    const sc = this.scanner;
+    sc.advance(available);
+    if (this.shortRecords || sc.kept === 0) return;
+    if (this.interner === null) {
+      // Decided on the first records seen: short ones (under DEDUPE_MAX_MEAN_PCS on average) are
+      // left to the end, to be merged by stack first.
+      let pcs = 0;
+      for (let r = 0; r < sc.kept; r++) pcs += sc.numPcs[r];
+      if (pcs < sc.kept * DEDUPE_MAX_MEAN_PCS) {
+        this.shortRecords = true;
+        return;
+      }
+      // Bounds from the file: a record takes 3 slots or more, a PC one slot.
+      const nslots = Math.floor(sc.words.length / (sc.wide ? 2 : 1));
+      this.interner = new RecordInterner(sc, Math.ceil(nslots / 3) + 1, nslots);
+    }
+    this.interner.internUpTo(sc, sc.kept, null, undefined, deadline);
+  }
+
+  /** The scan of the whole file (all of it must be in). */
+  finishScan(): GperftoolsScan {
+    return this.scanner.finish();
+  }
+
+  /** The parse, from the whole file's scan (finishScan's). */
+  finish(scan: GperftoolsScan, opts: ParseOptions = {}): RawProfile {
+    const interner = this.interner;
+    if (interner === null || manyShortRecords(scan, opts.dedupeMinRecords))
+      return internGperftools(scan, opts);
+    interner.internUpTo(scan, scan.recordCount, null, opts.onProgress);
+    opts.onProgress?.(1);
+    return interner.profile(scan, scan.weight);
+  }
 }
 
 /**

@@ -28,6 +28,20 @@ export interface ImporterPreview {
   sampledEvery?: number;
 }
 
+/**
+ * A parse begun while a large file is still being read into its buffer (Importer.stream): the
+ * reading then hides most of it.
+ */
+export interface ImporterStream {
+  /**
+   * The first `available` bytes of the buffer are in; work on them for about `budgetMs` at most
+   * (what is left is done in later calls or by `finish`).
+   */
+  advance(available: number, budgetMs?: number): void;
+  /** All the bytes are in: what parse (or parseWithPreview, with `onPreview`) would give. */
+  finish(opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void }): RawProfile;
+}
+
 export interface Importer {
   id: FormatId;
   sniff: (bytes: Uint8Array) => boolean;
@@ -37,4 +51,9 @@ export interface Importer {
     bytes: Uint8Array,
     opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
   ) => RawProfile;
+  /**
+   * Optional capability: a parse that starts on the buffer a file is being read into (its full
+   * size, the first bytes in); null when this file cannot be parsed so.
+   */
+  stream?: (bytes: Uint8Array) => ImporterStream | null;
 }

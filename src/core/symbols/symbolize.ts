@@ -6,6 +6,7 @@
 // virtual address → the function symbol covering it.
 // The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
 
+import type { ImporterStream } from '../formats/importer';
 import { shortNameOfMangled } from '../text/mangled.ts';
 import { basename } from '../text/names.ts';
 import type { Mapping, ProfileWarning, SymbolFrame, Symbolizer } from '../types.ts';
@@ -517,6 +518,11 @@ export interface DroppedFile {
   warnings?: ProfileWarning[];
   /** The whole file's size, where `bytes` hold less of it (a sampled large profile). */
   size?: number;
+  /**
+   * A parse begun while the file was read (a large profile: detect.ts's streamingParse), fed with
+   * all of `bytes`: the profile's parse finishes it.
+   */
+  stream?: ImporterStream;
 }
 
 export interface FileError {
