@@ -5,6 +5,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
+import { parseGperftools } from '../src/core/formats/gperftools';
+import { foldProfile } from '../src/core/model/fold';
+import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
+import { formatCount } from '../src/core/text/format';
 import { paintedGraph, ROW, SHOTS } from './helpers';
 
 const PROFILE = 'test-results/raw-preview/synthetic-16mb.prof';
@@ -99,4 +103,29 @@ test('a profile of many short records paints first from a sample of them, and sa
     '[bench]',
   );
   await page.screenshot({ path: `${SHOTS}/raw-preview-short-final.png` });
+});
+
+test('a large gperftools profile is parsed while it is read, to the same profile', async ({ page }) => {
+  // Past READ_LIMITS.streamFrom (32 MB): read in chunks by a reader worker and parsed meanwhile.
+  const LARGE = 'test-results/raw-preview/synthetic-48mb.prof';
+  const bytes = makeSyntheticProfile(48 << 20, 23);
+  writeFileSync(LARGE, bytes);
+  // The same file parsed whole, here: its total and heaviest address.
+  const folded = foldProfile(parseGperftools(bytes), { fileName: 'x', granularity: 'addresses' });
+  const fns = functionTableOf(folded);
+  const top = functionsBySelf(fns)[0];
+  await page.goto('./#gran=addresses');
+  await page.getByLabel('Open profile').setInputFiles(LARGE);
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 30_000 });
+  const canvas = await paintedGraph(page);
+  await expect(canvas).toHaveAttribute(
+    'aria-label',
+    new RegExp(`: ${formatCount(folded.meta.totalSamples)} samples`),
+  );
+  await expect(page.getByTestId('row-count')).toHaveText(
+    `${formatCount(functionsBySelf(fns).length)} functions`,
+  );
+  await expect(page.getByRole('region', { name: 'Function table' }).getByRole('row').nth(1)).toContainText(
+    folded.frames.name[top],
+  );
 });

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { treeToText } from '../core/model/text-notation';
+import type { FoldedProfile } from '../core/types';
 import { ProfileError } from '../core/types';
+import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
 import { readFiles } from './read';
+import { WorkerSession } from './session';
 
 describe('reading dropped files in the worker', () => {
   it('reads Blobs in chunks into one buffer with progress, and keeps buffers as they are', async () => {
@@ -21,6 +25,39 @@ describe('reading dropped files in the worker', () => {
     expect(seen).toHaveLength(16);
     expect(seen.at(-1)).toBe(1);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
+  it('parses a gperftools profile read in chunks while reading it: the session finishes that parse', async () => {
+    const prof = new Uint8Array(
+      readFileSync(new URL('../../test/fixtures/gperf-own/sorter.prof', import.meta.url)),
+    );
+    const [f] = await readFiles([{ name: 's.prof', data: new Blob([prof]) }], undefined, {
+      chunk: 1000,
+      streamFrom: 0,
+    });
+    expect([...f.bytes]).toEqual([...prof]);
+    expect(f.stream).toBeDefined();
+    const s = new WorkerSession();
+    const viaStream = await s.drop([f], workerViewOf(DEFAULT_VIEW));
+    const whole = await new WorkerSession().drop(
+      [{ name: 's.prof', bytes: prof }],
+      workerViewOf(DEFAULT_VIEW),
+    );
+    expect(
+      treeToText(viaStream.analysis!.tree, viaStream.analysis!.profile as unknown as FoldedProfile),
+    ).toBe(treeToText(whole.analysis!.tree, whole.analysis!.profile as unknown as FoldedProfile));
+    // Files read whole, and other formats, are parsed at the end as before.
+    const [small] = await readFiles([{ name: 's.prof', data: new Blob([prof]) }]);
+    expect(small.stream).toBeUndefined();
+    const [text] = await readFiles(
+      [{ name: 'a.folded', data: new Blob(['main;a 1\n'.repeat(500)]) }],
+      undefined,
+      {
+        chunk: 1000,
+        streamFrom: 0,
+      },
+    );
+    expect(text.stream).toBeUndefined();
   });
 
   it('names a file that cannot be read', async () => {

@@ -2,13 +2,15 @@
 // Blob) is read in one call, or, when large, in chunks into one buffer of its size with progress.
 // Bytes already in memory (a fetched link) are used as they are.
 
+import { streamingParse } from '../core/formats/detect';
 import { looksLikeGperftools } from '../core/formats/gperftools';
 import { sampleGperftools } from '../core/formats/gperftools-sample';
+import type { ImporterStream } from '../core/formats/importer';
 import type { DroppedFile } from '../core/symbols/symbolize';
 import { ProfileError } from '../core/types';
 import type { FileBuffer } from './protocol';
 
-const CHUNK = 64 << 20;
+const CHUNK = 16 << 20;
 
 export interface ReadLimits {
   /** Files up to this size are read whole (the 2 GB bench profile opens in 3.5 GB of RSS). */
@@ -16,10 +18,16 @@ export interface ReadLimits {
   /** A larger gperftools profile is sampled down to about this many bytes of records. */
   sampledBudget: number;
   /**
-   * Files up to this size are read in one call (fastest: chunks cost ~70 ms more per 100 MB in
-   * Chromium); larger ones in chunks of `chunk` bytes, with progress.
+   * Files up to this size are read in one call (fastest when nothing else is to be done meanwhile:
+   * chunks cost ~70 ms more per 100 MB in Chromium); larger ones in chunks of `chunk` bytes, with
+   * progress.
    */
   oneRead: number;
+  /**
+   * From this size, a file whose first bytes show a format that can be parsed while read
+   * (gperftools) is read in chunks and parsed meanwhile, whatever its size.
+   */
+  streamFrom: number;
   chunk: number;
 }
 
@@ -27,6 +35,7 @@ export const READ_LIMITS: ReadLimits = {
   maxWhole: 2 ** 31,
   sampledBudget: 2 ** 30,
   oneRead: 256 << 20,
+  streamFrom: 32 << 20,
   chunk: CHUNK,
 };
 
@@ -40,7 +49,7 @@ export async function readFiles(
   onProgress?: (fraction: number) => void,
   limits: Partial<ReadLimits> = {},
 ): Promise<DroppedFile[]> {
-  const { maxWhole, sampledBudget, oneRead, chunk } = { ...READ_LIMITS, ...limits };
+  const { maxWhole, sampledBudget, oneRead, streamFrom, chunk } = { ...READ_LIMITS, ...limits };
   const total = files.reduce((t, f) => t + (f.data instanceof Blob ? f.data.size : 0), 0);
   let done = 0;
   const out: DroppedFile[] = [];
@@ -76,7 +85,16 @@ export async function readFiles(
         `${f.name}: could not read the file (at byte ${at}): ${e instanceof Error ? e.message : String(e)}`,
         'unknown',
       );
-    if (blob.size <= oneRead) {
+    let streams = false;
+    if (blob.size >= streamFrom) {
+      try {
+        const head = new Uint8Array(await blob.slice(0, 1 << 16).arrayBuffer());
+        streams = streamingParse(head, head.length) !== null;
+      } catch (e) {
+        throw failed(0, e);
+      }
+    }
+    if (blob.size <= oneRead && !streams) {
       try {
         out.push({ name: f.name, bytes: new Uint8Array(await blob.arrayBuffer()) });
       } catch (e) {
@@ -95,18 +113,129 @@ export async function readFiles(
         'unknown',
       );
     }
-    for (let at = 0; at < blob.size; at += chunk) {
-      let part: ArrayBuffer;
-      try {
-        part = await blob.slice(at, Math.min(blob.size, at + chunk)).arrayBuffer();
-      } catch (e) {
-        throw failed(at, e);
-      }
-      bytes.set(new Uint8Array(part), at);
-      done += part.byteLength;
-      if (total > 0) onProgress?.(done / total);
+    // A profile whose format can be parsed while read (gperftools) is: each chunk is walked while
+    // the next ones are read, and the parse at the end only finishes. A read is drained by the
+    // thread that asked for it, so the chunks are read by a reader worker of this one
+    // (readChunks), else (no nested workers) here, one ahead.
+    // Each chunk's share of the parse is about the time this worker waited for it (the first
+    // chunk's wait, the read's start, aside): when chunks come faster than it parses, it parses
+    // little per chunk and the reading is not slowed, and what is left when the last chunk is in
+    // waits until after the preview.
+    let stream: ImporterStream | null = null;
+    let at = 0;
+    let budget = MIN_BUDGET_MS;
+    try {
+      await readChunks(blob, chunk, (part, waitedMs) => {
+        bytes.set(part, at);
+        at += part.length;
+        done += part.length;
+        if (total > 0) onProgress?.(done / total);
+        if (streams && at === part.length) stream = streamingParse(bytes, at);
+        if (at > part.length) budget = Math.max(MIN_BUDGET_MS, waitedMs);
+        try {
+          stream?.advance(at, budget);
+        } catch {
+          stream = null; // only a head start: the parse reads the whole file
+        }
+      });
+    } catch (e) {
+      throw failed(at, e);
     }
-    out.push({ name: f.name, bytes });
+    const parsing = stream as ImporterStream | null;
+    out.push({ name: f.name, bytes, ...(parsing && { stream: parsing }) });
   }
   return out;
+}
+
+/**
+ * A reader worker's code: reads the Blob it is sent in chunks and posts each (transferred), at most
+ * `ahead` not yet acknowledged; an error as `{ error }`.
+ */
+const READER = `let blob, chunk, credit, waiting = null;
+onmessage = (e) => {
+  if (e.data === 'ack') { credit++; if (waiting) { const w = waiting; waiting = null; w(); } return; }
+  ({ blob, chunk, ahead: credit } = e.data);
+  (async () => {
+    for (let at = 0; at < blob.size; at += chunk) {
+      while (credit === 0) await new Promise((r) => { waiting = r; });
+      credit--;
+      let buf;
+      try { buf = await blob.slice(at, Math.min(blob.size, at + chunk)).arrayBuffer(); }
+      catch (err) { postMessage({ error: String((err && err.message) || err) }); return; }
+      postMessage(buf, [buf]);
+    }
+  })();
+};`;
+
+/** Chunks read ahead of the one being handled (each held until handled). */
+const AHEAD = 6;
+/** The parse's time per chunk read at the least (see readFiles). */
+const MIN_BUDGET_MS = 2;
+
+/**
+ * Hands `onChunk` the blob's bytes in order, `chunk` bytes at a time. Read by a reader worker
+ * (while `onChunk` works on one chunk, the next are being read: a read in this worker would wait
+ * for it to be idle), or here, one chunk ahead, where workers cannot start workers.
+ */
+async function readChunks(
+  blob: Blob,
+  chunk: number,
+  onChunk: (part: Uint8Array, waitedMs: number) => void,
+): Promise<void> {
+  if (blob.size === 0) return;
+  let reader: Worker | null = null;
+  const url =
+    typeof Worker === 'function' ? URL.createObjectURL(new Blob([READER], { type: 'text/javascript' })) : '';
+  try {
+    reader = url ? new Worker(url) : null;
+  } catch {
+    reader = null;
+  }
+  if (reader === null) {
+    const read = (at: number) => blob.slice(at, Math.min(blob.size, at + chunk)).arrayBuffer();
+    let next: Promise<ArrayBuffer> | null = read(0);
+    for (let at = 0; next !== null; ) {
+      const t0 = performance.now();
+      const part: ArrayBuffer = await next;
+      at += part.byteLength;
+      next = at < blob.size ? read(at) : null;
+      next?.catch(() => {}); // awaited on the next turn, which says its error
+      onChunk(new Uint8Array(part), performance.now() - t0);
+    }
+    return;
+  }
+  const r = reader;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let at = 0;
+      let idleSince = performance.now();
+      r.onmessage = (e: MessageEvent<ArrayBuffer | { error: string }>) => {
+        const data = e.data;
+        if (!(data instanceof ArrayBuffer)) {
+          reject(new Error(data.error));
+          return;
+        }
+        try {
+          onChunk(new Uint8Array(data), performance.now() - idleSince);
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        idleSince = performance.now();
+        at += data.byteLength;
+        if (at >= blob.size) resolve();
+        // The chunk goes back with the ack, leaving this worker at once: its memory is the reader's
+        // to free (it ends with the read), not garbage here waiting for a collection.
+        else r.postMessage('ack', [data]);
+      };
+      r.onerror = (e) => reject(new Error(e.message || 'the reader stopped'));
+      r.postMessage({ blob, chunk, ahead: AHEAD });
+    });
+  } finally {
+    r.terminate();
+    // Let go of onChunk, which holds the file's buffer (a terminated worker object may live on).
+    r.onmessage = null;
+    r.onerror = null;
+    URL.revokeObjectURL(url);
+  }
 }

@@ -148,6 +148,7 @@ export class WorkerSession {
           onProgress: progress,
           onPreview,
           granularity: foldGranularity(view),
+          stream: f.stream,
         });
         if (profile) {
           throw new ProfileError(
@@ -159,7 +160,11 @@ export class WorkerSession {
         profile = { file: f, loaded, bytes: f.size ?? f.bytes.length };
         // The parsed columns are the only copy: with `consume` (the worker owns the files), the
         // file's bytes go now, before the fold and the tree need their memory.
-        if (opts.consume) f.bytes = new Uint8Array(0);
+        if (opts.consume) {
+          release(f.bytes);
+          f.bytes = new Uint8Array(0);
+          f.stream = undefined; // it holds them too
+        }
       } catch (e) {
         if (e instanceof ProfileError && e.message.startsWith('drop one profile')) throw e;
         firstError ??= e;
@@ -430,6 +435,23 @@ export class WorkerSession {
       mode: mode === 'diff' && !this.baseFolded ? 'graph' : mode,
     };
   }
+}
+
+/**
+ * Frees the memory of a buffer the caller owns now rather than at the next garbage collection (a
+ * worker busy folding may not collect for seconds: a 400 MB file's bytes stayed to the end of its
+ * open): it is transferred into a message on a channel that is closed at once, which drops it.
+ * Only a buffer the bytes fill (a view into a larger one, as a bundle's member, is left alone).
+ */
+function release(bytes: Uint8Array): void {
+  const buffer = bytes.buffer;
+  if (!(buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength)
+    return;
+  if (typeof MessageChannel !== 'function' || bytes.byteLength < 1 << 20) return;
+  const { port1, port2 } = new MessageChannel();
+  port1.postMessage(null, [buffer]);
+  port1.close();
+  port2.close();
 }
 
 /** The view's placed ELF files, with their load addresses read (unreadable ones left out). */
