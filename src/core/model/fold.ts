@@ -615,7 +615,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     }
     // Frames of every use: every used slot is named now but those without an address (one frame).
     let frames = kept * first;
-    for (let k = 0; k < uses.length; k++) if (uses[k] !== 0) frames += uses[k] * Math.max(1, range[2 * k + 1]);
+    for (let k = 0; k < uses.length; k++)
+      if (uses[k] !== 0) frames += uses[k] * Math.max(1, range[2 * k + 1]);
     if (frames > od.length) out.data = od = new Uint32Array(frames);
   }
 
@@ -639,7 +640,9 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     return end + rl;
   };
 
-  if (symbolizer && !flat && lines === undefined) resolveInAddressOrder();
+  // With names from symbols (a symbolizer, or those embedded in a report: frames then come in the
+  // same order, so a report numbers them as the app did).
+  if ((symbolizer || embedded) && !flat && lines === undefined) resolveInAddressOrder();
 
   for (let s = 0; s < samples.count; s++) {
     const a = stackStart[s];
