@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync, zipSync } from 'fflate';
 import { expandBundles, writeBundle } from '../../src/core/bundle/bundle.ts';
-import { isGzip } from '../../src/core/formats/detect.ts';
+import { isGzip, parseProfile, streamingParse } from '../../src/core/formats/detect.ts';
 import { scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
@@ -15,7 +15,7 @@ import { fold, parse } from '../../src/core/pipeline.ts';
 import { looksLikeElf, readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
 import { looksLikeNm, nmToElfLike } from '../../src/core/symbols/nm.ts';
 import { symbolizerFromFiles, withRecordedBuildIds } from '../../src/core/symbols/symbolize.ts';
-import type { Mapping } from '../../src/core/types.ts';
+import type { Mapping, RawProfile } from '../../src/core/types.ts';
 import { ProfileError } from '../../src/core/types.ts';
 import {
   bitflips,
@@ -617,15 +617,27 @@ export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng)
     return 'result';
   }
   if (f.target === 'profile') {
+    // A quarter of the gperftools inputs are also parsed as the worker parses a large file while
+    // reading it, in chunks of random sizes: the same profile, or the same error.
+    const streamed = f.preview && r() < 0.25 ? streamedParse(bytes, r) : null;
     let loaded: ReturnType<typeof parse>;
     try {
       loaded = parse(bytes, fileName);
     } catch (e) {
       if (e instanceof ProfileError) {
         checkError(e, bytes);
+        if (streamed && streamed.error !== e.message)
+          throw new Error(`parsed while read: ${streamed.error ?? 'a profile'}, whole: ${e.message}`);
         return 'error';
       }
       throw e;
+    }
+    if (streamed) {
+      if (streamed.raw === undefined)
+        throw new Error(`parsed while read: ${streamed.error}, whole: a profile`);
+      const differs = sameRaw(streamed.raw, loaded.raw);
+      if (differs)
+        throw new Error(`parsed while read, the profile differs from the whole file's: ${differs}`);
     }
     if (loaded.raw.samples.stackLocs.length <= MAX_FOLD_LOCS) {
       const { profile } = fold(loaded);
@@ -825,4 +837,39 @@ export function formatFailure(fl: Failure): string {
     `${fl.format} seed ${fl.seed} input ${fl.index} (from ${fl.base}): ${fl.message}` +
     `${fl.file ? `\n  input written to ${fl.file}` : ''}\n  reproduce: FUZZ_REPRO=${fl.format}:${fl.seed}:${fl.index} npm run fuzz`
   );
+}
+
+/** The bytes parsed as the worker parses a large file while reading it, in random chunks. */
+function streamedParse(file: Uint8Array, r: () => number): { raw?: RawProfile; error?: string } {
+  const buffer = new Uint8Array(file.length);
+  let stream: ReturnType<typeof streamingParse> = null;
+  for (let at = 0; at < file.length; ) {
+    const n = Math.min(file.length - at, 1 + int(r, 1 << int(r, 14)));
+    buffer.set(file.subarray(at, at + n), at);
+    at += n;
+    if (stream === null && at >= Math.min(file.length, 64)) stream = streamingParse(buffer, at);
+    stream?.advance(at, r() < 0.5 ? 0 : Number.POSITIVE_INFINITY);
+  }
+  try {
+    return { raw: parseProfile(buffer, { stream: stream ?? undefined }) };
+  } catch (e) {
+    if (!(e instanceof ProfileError)) throw e;
+    return { error: e.message };
+  }
+}
+
+/** What differs between two parsed profiles (their columns, metadata and warnings), or ''. */
+function sameRaw(a: RawProfile, b: RawProfile): string {
+  const eq = (x: ArrayLike<number>, y: ArrayLike<number>) =>
+    x.length === y.length && Array.from(x).every((v, i) => v === y[i]);
+  if (!eq(a.samples.stackStart, b.samples.stackStart)) return 'stackStart';
+  if (!eq(a.samples.stackLocs, b.samples.stackLocs)) return 'stackLocs';
+  if (!eq(a.samples.weight, b.samples.weight)) return 'weight';
+  if (!eq(a.locations.addrHi, b.locations.addrHi) || !eq(a.locations.addrLo, b.locations.addrLo))
+    return 'locations';
+  if (JSON.stringify(a.warnings) !== JSON.stringify(b.warnings)) return 'warnings';
+  const meta = (m: RawProfile['meta']) =>
+    JSON.stringify(m, (_, v) => (typeof v === 'bigint' ? v.toString() : v));
+  if (meta(a.meta) !== meta(b.meta)) return 'meta';
+  return '';
 }
