@@ -106,9 +106,10 @@ test('a profile of many short records paints first from a sample of them, and sa
 });
 
 test('a large gperftools profile is parsed while it is read, to the same profile', async ({ page }) => {
-  // Past READ_LIMITS.streamFrom (32 MB): read in chunks by a reader worker and parsed meanwhile.
-  const LARGE = 'test-results/raw-preview/synthetic-48mb.prof';
-  const bytes = makeSyntheticProfile(48 << 20, 23);
+  test.setTimeout(120_000);
+  // Past READ_LIMITS.streamFrom (256 MB): read in chunks by a reader worker and parsed meanwhile.
+  const LARGE = 'test-results/raw-preview/synthetic-272mb.prof';
+  const bytes = makeSyntheticProfile(272 << 20, 23);
   writeFileSync(LARGE, bytes);
   // The same file parsed whole, here: its total and heaviest address.
   const folded = foldProfile(parseGperftools(bytes), { fileName: 'x', granularity: 'addresses' });
@@ -116,7 +117,7 @@ test('a large gperftools profile is parsed while it is read, to the same profile
   const top = functionsBySelf(fns)[0];
   await page.goto('./#gran=addresses');
   await page.getByLabel('Open profile').setInputFiles(LARGE);
-  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 30_000 });
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 90_000 });
   const canvas = await paintedGraph(page);
   await expect(canvas).toHaveAttribute(
     'aria-label',
