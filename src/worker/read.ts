@@ -184,31 +184,39 @@ async function readChunks(
   onChunk: (part: Uint8Array, waitedMs: number) => void,
 ): Promise<void> {
   if (blob.size === 0) return;
-  let reader: Worker | null = null;
-  const url =
-    typeof Worker === 'function' ? URL.createObjectURL(new Blob([READER], { type: 'text/javascript' })) : '';
+  // A reader refused (no nested workers, or a host's policy against blob: workers) before it
+  // read anything: the chunks are read here instead.
+  if (await readByWorker(blob, chunk, onChunk)) return;
+  const read = (at: number) => blob.slice(at, Math.min(blob.size, at + chunk)).arrayBuffer();
+  let next: Promise<ArrayBuffer> | null = read(0);
+  for (let at = 0; next !== null; ) {
+    const t0 = performance.now();
+    const part: ArrayBuffer = await next;
+    at += part.byteLength;
+    next = at < blob.size ? read(at) : null;
+    next?.catch(() => {}); // awaited on the next turn, which says its error
+    onChunk(new Uint8Array(part), performance.now() - t0);
+  }
+}
+
+/** readChunks by a reader worker; false when none could start (nothing was read). */
+async function readByWorker(
+  blob: Blob,
+  chunk: number,
+  onChunk: (part: Uint8Array, waitedMs: number) => void,
+): Promise<boolean> {
+  if (typeof Worker !== 'function') return false;
+  const url = URL.createObjectURL(new Blob([READER], { type: 'text/javascript' }));
+  let r: Worker;
   try {
-    reader = url ? new Worker(url) : null;
+    r = new Worker(url);
   } catch {
-    reader = null;
+    URL.revokeObjectURL(url);
+    return false;
   }
-  if (reader === null) {
-    const read = (at: number) => blob.slice(at, Math.min(blob.size, at + chunk)).arrayBuffer();
-    let next: Promise<ArrayBuffer> | null = read(0);
-    for (let at = 0; next !== null; ) {
-      const t0 = performance.now();
-      const part: ArrayBuffer = await next;
-      at += part.byteLength;
-      next = at < blob.size ? read(at) : null;
-      next?.catch(() => {}); // awaited on the next turn, which says its error
-      onChunk(new Uint8Array(part), performance.now() - t0);
-    }
-    return;
-  }
-  const r = reader;
+  let at = 0;
   try {
     await new Promise<void>((resolve, reject) => {
-      let at = 0;
       let idleSince = performance.now();
       r.onmessage = (e: MessageEvent<ArrayBuffer | { error: string }>) => {
         const data = e.data;
@@ -229,9 +237,16 @@ async function readChunks(
         // to free (it ends with the read), not garbage here waiting for a collection.
         else r.postMessage('ack', [data]);
       };
-      r.onerror = (e) => reject(new Error(e.message || 'the reader stopped'));
+      r.onerror = (e) => {
+        e.preventDefault();
+        reject(new ReaderFailed(e.message || 'the reader worker stopped'));
+      };
       r.postMessage({ blob, chunk, ahead: AHEAD });
     });
+    return true;
+  } catch (e) {
+    if (e instanceof ReaderFailed && at === 0) return false;
+    throw e;
   } finally {
     r.terminate();
     // Let go of onChunk, which holds the file's buffer (a terminated worker object may live on).
@@ -240,3 +255,6 @@ async function readChunks(
     URL.revokeObjectURL(url);
   }
 }
+
+/** The reader worker itself failed (not a read it made). */
+class ReaderFailed extends Error {}
