@@ -322,6 +322,7 @@ export class GperftoolsScanner {
     const limit = whole ? nslots : Math.floor(available / ws);
     let i = this.i;
     for (;;) {
+      i = this.ordinaryRecords(i, limit);
       const at = i * ws;
       if (i + 2 > limit) {
         if (!whole) break;
@@ -395,6 +396,49 @@ export class GperftoolsScanner {
       if (n > this.maxPcs) this.maxPcs = n;
     }
     this.i = i;
+  }
+
+  /**
+   * advance's common case, from slot i: records with PCs, wholly before slot `limit`, whose leaf
+   * is not 0, read with the words in locals (a file of short records has 1.2M of them). Returns the
+   * slot of the first record it leaves to advance (anything else, or the end).
+   */
+  private ordinaryRecords(i: number, limit: number): number {
+    const { words: w, wide, hiWord: hw, loWord: lw } = this;
+    let { kept, totalPcs, maxPcs, records } = this;
+    let { pcStart, numPcs, weight } = this;
+    for (;;) {
+      if (i + 2 > limit) break;
+      let count: number;
+      let n: number;
+      if (wide) {
+        if (w[2 * i + 2 + hw] !== 0) break; // num_pcs ≥ 2^32
+        count = w[2 * i + hw] * 4294967296 + w[2 * i + lw];
+        n = w[2 * i + 2 + lw];
+      } else {
+        count = w[i];
+        n = w[i + 1];
+      }
+      const p = i + 2;
+      if (n === 0 || p + n > limit) break;
+      if (wide ? (w[2 * p + hw] | w[2 * p + lw]) === 0 : w[p] === 0) break; // the trailer, or a leaf 0
+      i = p + n;
+      records++;
+      if (count === 0) continue;
+      if (kept === pcStart.length) {
+        this.kept = kept;
+        this.grow(i);
+        ({ pcStart, numPcs, weight } = this);
+      }
+      pcStart[kept] = p;
+      numPcs[kept] = n;
+      weight[kept] = count;
+      kept++;
+      totalPcs += n;
+      if (n > maxPcs) maxPcs = n;
+    }
+    Object.assign(this, { kept, totalPcs, maxPcs, records });
+    return i;
   }
 
   /** Walks the rest of the file (all of it must be in), then reads what follows the trailer. */
