@@ -115,35 +115,31 @@ export async function readFiles(
       );
     }
     // A profile whose format can be parsed while read (gperftools) is: each chunk is walked while
-    // the next ones are read, and the parse at the end only finishes. A read is drained by the
-    // thread that asked for it, so the chunks are read by a reader worker of this one
-    // (readChunks), else (no nested workers) here, one ahead.
-    // Each chunk's share of the parse is about the time this worker waited for it (the first
-    // chunk's wait, the read's start, aside): when chunks come faster than it parses, it parses
-    // little per chunk and the reading is not slowed, and what is left when the last chunk is in
-    // waits until after the preview.
-    let stream: ImporterStream | null = null;
+    // the next ones are read (by a reader worker: see readChunks), and the parse at the end only
+    // finishes. Each chunk's share of the parse is about the time this worker waited for it (the
+    // first chunk's wait, the read's start, aside): when chunks come faster than it parses, it
+    // parses little per chunk and the reading is not slowed, and what is left when the last chunk
+    // is in waits until after the preview.
+    const parse: { stream: ImporterStream | null } = { stream: null };
     let at = 0;
-    let budget = MIN_BUDGET_MS;
     try {
       await readChunks(blob, chunk, (part, waitedMs) => {
         bytes.set(part, at);
+        const first = at === 0;
         at += part.length;
         done += part.length;
         if (total > 0) onProgress?.(done / total);
-        if (streams && at === part.length) stream = streamingParse(bytes, at);
-        if (at > part.length) budget = Math.max(MIN_BUDGET_MS, waitedMs);
+        if (streams && first) parse.stream = streamingParse(bytes, at);
         try {
-          stream?.advance(at, budget);
+          parse.stream?.advance(at, first ? MIN_BUDGET_MS : Math.max(MIN_BUDGET_MS, waitedMs));
         } catch {
-          stream = null; // only a head start: the parse reads the whole file
+          parse.stream = null; // only a head start: the parse reads the whole file
         }
       });
     } catch (e) {
       throw failed(at, e);
     }
-    const parsing = stream as ImporterStream | null;
-    out.push({ name: f.name, bytes, ...(parsing && { stream: parsing }) });
+    out.push({ name: f.name, bytes, ...(parse.stream && { stream: parse.stream }) });
   }
   return out;
 }

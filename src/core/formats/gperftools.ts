@@ -321,8 +321,10 @@ export class GperftoolsScanner {
     const whole = available >= bytes.length;
     const limit = whole ? nslots : Math.floor(available / ws);
     let i = this.i;
+    // A record whose leaf is 0 but is no trailer, once warned of: kept as data as the others are.
+    let zeroLeaf = -1;
     for (;;) {
-      i = this.ordinaryRecords(i, limit);
+      i = this.ordinaryRecords(i, limit, zeroLeaf);
       const at = i * ws;
       if (i + 2 > limit) {
         if (!whole) break;
@@ -383,27 +385,19 @@ export class GperftoolsScanner {
             offset: at,
           });
         }
+        zeroLeaf = i;
       }
-      i = p + n;
-      this.records++;
-      if (count === 0) continue;
-      if (this.kept === this.pcStart.length) this.grow(i);
-      const k = this.kept++;
-      this.pcStart[k] = p;
-      this.numPcs[k] = n;
-      this.weight[k] = count;
-      this.totalPcs += n;
-      if (n > this.maxPcs) this.maxPcs = n;
     }
     this.i = i;
   }
 
   /**
-   * advance's common case, from slot i: records with PCs, wholly before slot `limit`, whose leaf
-   * is not 0, read with the words in locals (a file of short records has 1.2M of them). Returns the
-   * slot of the first record it leaves to advance (anything else, or the end).
+   * Walks the records from slot i that hold PCs, lie wholly before slot `limit` and whose leaf is
+   * not 0 (but for the one at `zeroLeaf`, which advance has warned of), keeping those with
+   * samples, with the words in locals (a file of short records has 1.2M of them). Returns the slot
+   * of the first record it leaves to advance, whose checks say what it is (or the end).
    */
-  private ordinaryRecords(i: number, limit: number): number {
+  private ordinaryRecords(i: number, limit: number, zeroLeaf: number): number {
     const { words: w, wide, hiWord: hw, loWord: lw } = this;
     let { kept, totalPcs, maxPcs, records } = this;
     let { pcStart, numPcs, weight } = this;
@@ -421,7 +415,8 @@ export class GperftoolsScanner {
       }
       const p = i + 2;
       if (n === 0 || p + n > limit) break;
-      if (wide ? (w[2 * p + hw] | w[2 * p + lw]) === 0 : w[p] === 0) break; // the trailer, or a leaf 0
+      // The trailer, or a leaf 0
+      if (i !== zeroLeaf && (wide ? (w[2 * p + hw] | w[2 * p + lw]) === 0 : w[p] === 0)) break;
       i = p + n;
       records++;
       if (count === 0) continue;
