@@ -49,7 +49,7 @@
 // BENCH_BUILD=0 reuses dist/; BENCH_PORT picks the preview port (the run fails if it is taken:
 // another engineer's server on it would be measured instead of ours).
 
-import { execSync, spawn } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import {
   closeSync,
   copyFileSync,
@@ -63,7 +63,6 @@ import {
   writeSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { gzipSync } from 'fflate';
@@ -76,6 +75,7 @@ import { benchElfOptions, makeSyntheticElf } from './gen-elf';
 import { makeSyntheticPerfScript } from './gen-perf';
 import { makeSyntheticPprof } from './gen-pprof';
 import { makeShortRecordsProfile, makeSyntheticProfile } from './gen-synthetic';
+import { servePreview } from './preview';
 
 const MB = Number(process.env.BENCH_MB ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -370,15 +370,6 @@ function summarizeCpuProfile(p: CpuProfile): void {
   const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15);
   console.log('page main thread, self time (ms):');
   for (const [k, ms] of top) console.log(`  ${ms.toFixed(0).padStart(5)}  ${k}`);
-}
-
-/** True when nothing listens on the port yet. */
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
 }
 
 interface TraceEvent {
@@ -888,25 +879,8 @@ async function main() {
     execSync(`npx vite build --outDir ${DIST} --emptyOutDir${PROFILE_MAIN ? ' --minify false' : ''}`, {
       stdio: 'ignore',
     });
-  if (!(await portFree(PORT))) {
-    console.error(`port ${PORT} is taken (another preview server?): set BENCH_PORT to a free port`);
-    process.exit(1);
-  }
-  const server = spawn(
-    'npx',
-    ['vite', 'preview', '--outDir', DIST, '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
-    {
-      stdio: 'ignore',
-      detached: true,
-    },
-  );
+  const stopServer = await servePreview(DIST, PORT);
   try {
-    for (let i = 0; i < 50; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) break;
-      } catch {}
-      await new Promise((r) => setTimeout(r, 200));
-    }
     const browser = await chromium.launch({ executablePath: exe, args: CHROMIUM_ARGS });
     const viewport = { width: 1280, height: 800 };
     let page = await browser.newPage({ viewport });
@@ -962,11 +936,7 @@ async function main() {
     );
     for (const report of reports) report();
   } finally {
-    try {
-      if (server.pid) process.kill(-server.pid);
-    } catch {
-      // already gone
-    }
+    stopServer();
   }
 }
 

@@ -9,10 +9,11 @@
 //                                                TIMELINE=1, DIST=dist (default: an unminified
 //                                                build in bench/out/dist-unminified, made first)
 
-import { execSync, spawn } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser';
+import { servePreview } from './preview';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -54,18 +55,8 @@ interface ThreadProfile {
 
 if (!process.env.DIST || !existsSync(`${DIST}/index.html`))
   execSync(`npx vite build --outDir ${DIST} --emptyOutDir --minify false`, { stdio: 'ignore' });
-const server = spawn(
-  'npx',
-  ['vite', 'preview', '--outDir', DIST, '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
-  { stdio: 'ignore', detached: true },
-);
+const stopServer = await servePreview(DIST, PORT);
 try {
-  for (let i = 0; i < 50; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -85,7 +76,7 @@ try {
     await browser.close();
   }
 } finally {
-  if (server.pid) process.kill(-server.pid);
+  stopServer();
 }
 
 const events: TraceEvent[] = JSON.parse(readFileSync(TRACE, 'utf8')).traceEvents;
