@@ -65,7 +65,9 @@ export function MetadataPanel({ analysis }: { analysis: Analysis }) {
   const counting = analysis.functionsPending ? 'counting…' : null;
   if (!base) {
     rows.push(['Unique stacks', counting ?? formatCount(analysis.profile.stackCount)]);
-    rows.push(['Functions', counting ?? formatCount(analysis.profile.frames.count)]);
+    // Those with samples in this view (a transform keeps the frame table of what it transforms).
+    const functions = analysis.functions.bySelf?.length ?? analysis.profile.frames.count;
+    rows.push(['Functions', counting ?? formatCount(functions)]);
   }
   for (const [k, v] of Object.entries(m.extra ?? {})) rows.push([k, v]);
   const t = analysis.timings;

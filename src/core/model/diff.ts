@@ -113,7 +113,7 @@ export function mergeSides(comp: FoldedProfile, base: FoldedProfile): MergedSide
       add(sink.end(weight[s]), baseW, compW, weight[s]);
     }
   }
-  const profile = sink.finish(src, extraNames, extraModules);
+  const profile = sink.finish(src, extraNames, extraModules, { compact: true });
   return { profile, comp: Float64Array.from(compW), base: Float64Array.from(baseW) };
 }
 

@@ -91,12 +91,6 @@ export function framesNamed(p: FoldedProfile, name: string): Uint8Array {
 }
 
 // ---------------------------------------------------------------------------------------------
-/**
- * Transforms keep the frame table (and ids) of the profile they transform: the page already holds
- * it, and the function table lists only frames with samples.
- */
-const KEEP_FRAMES = { compact: false } as const;
-
 // The transforms. Each is one loop over the stacks writing into a StackSink.
 
 function focusFunction(p: FoldedProfile, name: string): FoldedProfile {
@@ -111,7 +105,7 @@ function focusFunction(p: FoldedProfile, name: string): FoldedProfile {
     sink.copy(frames, i, e);
     sink.end(weight[s]);
   }
-  return sink.finish(p, [], [], KEEP_FRAMES);
+  return sink.finish(p);
 }
 
 function focusSubtree(p: FoldedProfile, path: readonly string[]): FoldedProfile {
@@ -129,7 +123,7 @@ function focusSubtree(p: FoldedProfile, path: readonly string[]): FoldedProfile 
     sink.copy(frames, n > 0 ? b + n - 1 : b, e);
     sink.end(weight[s]);
   }
-  return sink.finish(p, [], [], KEEP_FRAMES);
+  return sink.finish(p);
 }
 
 function hideFunction(p: FoldedProfile, name: string): FoldedProfile {
@@ -148,7 +142,7 @@ function hideFunction(p: FoldedProfile, name: string): FoldedProfile {
     sink.pos = pos;
     sink.end(weight[s]);
   }
-  return sink.finish(p, [], [], KEEP_FRAMES);
+  return sink.finish(p);
 }
 
 function mergeModule(p: FoldedProfile, module: string): FoldedProfile {
@@ -187,7 +181,7 @@ function mergeModule(p: FoldedProfile, module: string): FoldedProfile {
     sink.pos = pos;
     sink.end(weight[s]);
   }
-  return sink.finish(p, extraNames, extraModules, KEEP_FRAMES);
+  return sink.finish(p, extraNames, extraModules);
 }
 
 function collapseRecursion(p: FoldedProfile, name: string): FoldedProfile {
@@ -209,7 +203,7 @@ function collapseRecursion(p: FoldedProfile, name: string): FoldedProfile {
     }
     sink.end(weight[s]);
   }
-  return sink.finish(p, [], [], KEEP_FRAMES);
+  return sink.finish(p);
 }
 
 function collapseDirectRecursion(p: FoldedProfile, name: string): FoldedProfile {
@@ -231,7 +225,7 @@ function collapseDirectRecursion(p: FoldedProfile, name: string): FoldedProfile 
     sink.pos = pos;
     sink.end(weight[s]);
   }
-  return sink.finish(p, [], [], KEEP_FRAMES);
+  return sink.finish(p);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,9 +335,12 @@ export class StackSink {
   }
 
   /**
-   * The profile of the collected stacks: frames compacted to the ids still used (source ids in
-   * order, then extra frames `extraNames[k]`/`extraModules[k]` for ids `src.frames.count + k`),
-   * modules shared, meta copied with totals recomputed. The sink must not be used afterwards.
+   * The profile of the collected stacks, meta copied with totals recomputed. Its frame table is the
+   * source's, ids unchanged (frames no stack uses any more stay, with no samples), with frames
+   * `extraNames[k]`/`extraModules[k]` (ids `src.frames.count + k`) appended: a transform's profile
+   * then has the very table the page holds (none sent again: at 2 GB, 850k names cost ~0.1 s of the
+   * page's thread to receive). With `compact` (a graph of its own: a sandwich half, a comparison),
+   * only the frames still used, in id order. The sink must not be used afterwards.
    */
   finish(
     src: FoldedProfile,
@@ -351,7 +348,50 @@ export class StackSink {
     extraModules: readonly number[] = [],
     opts: { compact?: boolean } = {},
   ): FoldedProfile {
-    if (opts.compact === false) return this.finishKeepingFrames(src, extraNames, extraModules);
+    const count = this.count;
+    const weight = this.weight.slice(0, count);
+    let total = 0;
+    for (let s = 0; s < count; s++) total += weight[s];
+    const start = this.start.slice(0, count + 1);
+    const table = opts.compact
+      ? this.compactTable(src, extraNames, extraModules)
+      : this.keptTable(src, extraNames, extraModules);
+    return {
+      meta: metaWithTotal(src.meta, total),
+      frames: table.frames,
+      modules: table.modules,
+      stacks: { count, start, frames: table.stackFrames, weight },
+    };
+  }
+
+  /** The stacks' frames as written (exactly the buffer when it is full). */
+  private written(): Uint32Array {
+    return this.pos === this.frames.length ? this.frames : this.frames.slice(0, this.pos);
+  }
+
+  /** The source's frame table with the extra frames appended; the stacks' ids as they are. */
+  private keptTable(src: FoldedProfile, extraNames: readonly string[], extraModules: readonly number[]) {
+    const f = src.frames;
+    const stackFrames = this.written();
+    if (extraNames.length === 0) return { frames: f, modules: src.modules, stackFrames };
+    const n = f.count + extraNames.length;
+    const module = new Int32Array(n);
+    module.set(f.module);
+    module.set(extraModules, f.count);
+    const kind = f.kind ? new Uint8Array(n) : undefined;
+    kind?.set(f.kind!);
+    const frames: FoldedProfile['frames'] = {
+      count: n,
+      name: [...f.name, ...extraNames],
+      module,
+      ...(f.fullName ? { fullName: [...f.fullName, ...extraNames] } : {}),
+      ...(kind ? { kind } : {}),
+    };
+    return { frames, modules: src.modules.slice(), stackFrames };
+  }
+
+  /** Only the frames the stacks use, in id order (source frames, then extras); ids mapped. */
+  private compactTable(src: FoldedProfile, extraNames: readonly string[], extraModules: readonly number[]) {
     const nSrc = src.frames.count;
     const used = this.used;
     const map = new Int32Array(used.length);
@@ -380,71 +420,24 @@ export class StackSink {
       if (fullName) fullName[id] = f < nSrc ? srcFull![f] : extraNames[f - nSrc];
       if (kind && f < nSrc) kind[id] = srcKind![f];
     }
-    const fr = this.frames;
-    const len = this.pos;
-    let frames: Uint32Array;
-    if (!identity) {
-      frames = new Uint32Array(len);
-      for (let i = 0; i < len; i++) frames[i] = map[fr[i]];
-    } else {
-      // Ids unchanged: hand over the buffer itself when it is exactly full.
-      frames = len === fr.length ? fr : fr.slice(0, len);
+    let stackFrames: Uint32Array;
+    if (identity) stackFrames = this.written();
+    else {
+      const fr = this.frames;
+      stackFrames = new Uint32Array(this.pos);
+      for (let i = 0; i < this.pos; i++) stackFrames[i] = map[fr[i]];
     }
-    const count = this.count;
-    const weight = this.weight.slice(0, count);
-    let total = 0;
-    for (let s = 0; s < count; s++) total += weight[s];
-    const start = this.start.slice(0, count + 1);
-    // Every frame kept, none added: the same frame table (the worker then need not send it again).
-    const same = identity && next === nSrc && extraNames.length === 0;
-    return {
-      meta: metaWithTotal(src.meta, total),
-      frames: same
-        ? src.frames
-        : { count: next, name, module, ...(fullName ? { fullName } : {}), ...(kind ? { kind } : {}) },
-      modules: same ? src.modules : src.modules.slice(),
-      stacks: { count, start, frames, weight },
+    // Every frame kept, none added: the same frame table.
+    if (identity && next === nSrc && extraNames.length === 0)
+      return { frames: src.frames, modules: src.modules, stackFrames };
+    const frames: FoldedProfile['frames'] = {
+      count: next,
+      name,
+      module,
+      ...(fullName ? { fullName } : {}),
+      ...(kind ? { kind } : {}),
     };
-  }
-
-  /**
-   * finish with the source's frame ids and table kept whole (frames no stack uses any more stay,
-   * with no samples), the extra frames appended: a view of a profile then has the very frame table
-   * the page already holds (none sent again: 850k names cost ~0.1 s of the page's thread to receive).
-   */
-  private finishKeepingFrames(
-    src: FoldedProfile,
-    extraNames: readonly string[],
-    extraModules: readonly number[],
-  ): FoldedProfile {
-    const count = this.count;
-    const weight = this.weight.slice(0, count);
-    let total = 0;
-    for (let s = 0; s < count; s++) total += weight[s];
-    const len = this.pos;
-    const frames = len === this.frames.length ? this.frames : this.frames.slice(0, len);
-    const stacks = { count, start: this.start.slice(0, count + 1), frames, weight };
-    const meta = metaWithTotal(src.meta, total);
-    if (extraNames.length === 0) return { meta, frames: src.frames, modules: src.modules, stacks };
-    const f = src.frames;
-    const n = f.count + extraNames.length;
-    const module = new Int32Array(n);
-    module.set(f.module);
-    module.set(extraModules, f.count);
-    const kind = f.kind ? new Uint8Array(n) : undefined;
-    kind?.set(f.kind!);
-    return {
-      meta,
-      frames: {
-        count: n,
-        name: [...f.name, ...extraNames],
-        module,
-        ...(f.fullName ? { fullName: [...f.fullName, ...extraNames] } : {}),
-        ...(kind ? { kind } : {}),
-      },
-      modules: src.modules.slice(),
-      stacks,
-    };
+    return { frames, modules: src.modules.slice(), stackFrames };
   }
 }
 

@@ -93,5 +93,12 @@ export function sandwich(p: FoldedProfile, name: string): Sandwich {
     callers.pos = pos;
     callers.end(w);
   }
-  return { callers: callers.finish(p), callees: callees.finish(p), self, total };
+  // Each half is a graph of its own, sent with its own frame table: only the frames it uses.
+  const compact = { compact: true };
+  return {
+    callers: callers.finish(p, [], [], compact),
+    callees: callees.finish(p, [], [], compact),
+    self,
+    total,
+  };
 }
