@@ -251,6 +251,13 @@ const SEVERAL_FRAMES = -2;
 /** One FNV-1a step over a frame id. */
 const fnvStep = (h: number, f: number) => Math.imul(h ^ f, 0x01000193);
 
+/** FNV-1a of the frame ids `a[from]` … `a[to − 1]`. */
+function fnvOf(a: Uint32Array, from: number, to: number): number {
+  let h = FNV_OFFSET;
+  for (let k = from; k < to; k++) h = fnvStep(h, a[k]);
+  return h;
+}
+
 /** The first `n` values: a view when it uses most of the buffer, else a compact copy. */
 function trimmed(a: Uint32Array, n: number): Uint32Array {
   return n * 4 >= a.length * 3 ? a.subarray(0, n) : a.slice(0, n);
@@ -420,7 +427,7 @@ function expandStack(
     const f = one[q];
     if (f >= 0 && end + (p - a) < cap) {
       out[end++] = f;
-      h = Math.imul(h ^ f, 0x01000193);
+      h = fnvStep(h, f);
       continue;
     }
     const rs = range[2 * q];
@@ -434,7 +441,7 @@ function expandStack(
     for (let k = rs; k < e; k++) {
       const x = seqs[k];
       out[end++] = x;
-      h = Math.imul(h ^ x, 0x01000193);
+      h = fnvStep(h, x);
     }
   }
   expanded[0] = h;
@@ -657,12 +664,12 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     let end = base;
     room(end, b - a + first, s);
     if (group !== null) od[end++] = group[s];
-    let h = group !== null ? fnvStep(FNV_OFFSET, od[base]) : FNV_OFFSET;
+    let h: number;
     if (flat) {
       for (let p = a; p < b; p++) end = append(stackLocs[p], stackLocs[p] * 2, false, end, b - p - 1, s);
-      h = FNV_OFFSET;
-      for (let k = base; k < end; k++) h = fnvStep(h, od[k]);
+      h = fnvOf(od, base, end);
     } else {
+      h = fnvOf(od, base, end); // the group-by frame, if any
       // Root first (leaf-first stacks walked backwards) by expandStack, which stops at a location
       // not named yet or when the buffer needs room: that one is named and the buffer grown here,
       // and it goes on from there.
@@ -687,8 +694,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       const cut = dropTest.cut(od, base + first, end);
       if (cut < end) {
         end = cut;
-        h = FNV_OFFSET;
-        for (let k = base; k < end; k++) h = fnvStep(h, od[k]);
+        h = fnvOf(od, base, end);
       }
     }
     const w = weight[s];
