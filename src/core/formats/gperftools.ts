@@ -224,13 +224,14 @@ export class GperftoolsScanner {
   numPcs: Uint32Array;
   weight: Float64Array;
   kept = 0;
+  /** The PCs of the records kept so far. */
+  totalPcs = 0;
   private readonly bytes: Uint8Array;
   private readonly layout: Layout;
   private readonly ws: 4 | 8;
   private readonly nslots: number;
   private readonly periodUs: number;
   private readonly warnings: ProfileWarning[] = [];
-  private totalPcs = 0;
   private maxPcs = 0;
   /** The slot where the next record starts. */
   private i: number;
@@ -654,9 +655,7 @@ export class GperftoolsStream {
     if (this.interner === null) {
       // Decided on the first records seen: short ones (under DEDUPE_MAX_MEAN_PCS on average) are
       // left to the end, to be merged by stack first.
-      let pcs = 0;
-      for (let r = 0; r < sc.kept; r++) pcs += sc.numPcs[r];
-      if (pcs < sc.kept * DEDUPE_MAX_MEAN_PCS) {
+      if (sc.totalPcs < sc.kept * DEDUPE_MAX_MEAN_PCS) {
         this.shortRecords = true;
         return;
       }
