@@ -138,8 +138,9 @@ export function samplesByMapping(raw: {
   const self = new Float64Array(paths.length);
   const total = new Float64Array(paths.length);
   if (paths.length <= 31) {
-    // Few files (nearly always): a byte per location, and the files a sample touches as the bits
-    // of one integer, summed once per sample.
+    // Few files (nearly always): each location's file as a bit, the files a sample touches as the
+    // bits of one integer, summed once per sample (at 400 MB ~95 ms, against ~145 ms checking each
+    // location's file against the sample's last).
     const bitOf = new Int32Array(L.count);
     for (let l = 0; l < L.count; l++) bitOf[l] = fileOf[l] < 0 ? 0 : 1 << fileOf[l];
     for (let s = 0; s < S.count; s++) {
