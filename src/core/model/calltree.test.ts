@@ -237,6 +237,31 @@ describe('sortedStackOrder', () => {
     return { start: Uint32Array.from(start), frames: Uint32Array.from(frames) };
   }
 
+  it('sorts by comparator where frame ids too large to pack share a range of 2M stacks', () => {
+    // (frame + 1) · range size must stay below 2^53 for the packed native sort: a coarse tree's
+    // LIGHT_CHILDREN (0xfffffffe) in a range of 2^21 stacks is past it.
+    const n = (1 << 21) + 5;
+    const start = new Uint32Array(n + 1);
+    const frames = new Uint32Array(n * 2);
+    for (let s = 0; s < n; s++) {
+      start[s + 1] = start[s] + 2;
+      frames[2 * s] = 7;
+      frames[2 * s + 1] = s % 3 === 0 ? 0xfffffffe : (s * 7919) % 1000;
+    }
+    const p = {
+      stacks: { count: n, start, frames, weight: new Float64Array(n) },
+    } as unknown as FoldedProfile;
+    const { order, lcp } = sortedStackOrder(p);
+    let bad = 0;
+    for (let k = 1; k < n; k++) {
+      const x = frames[2 * order[k - 1] + 1];
+      const y = frames[2 * order[k] + 1];
+      if (x > y || lcp[k] !== (x === y ? 2 : 1)) bad++;
+    }
+    expect(bad).toBe(0);
+    expect(new Set(order).size).toBe(n);
+  });
+
   it('orders stacks as comparing them whole does, with each one’s common prefix with the one before', () => {
     for (let seed = 1; seed <= 30; seed++) {
       const n = [1, 2, 5, 13, 40, 300, 2000][seed % 7];
