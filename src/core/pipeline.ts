@@ -227,6 +227,11 @@ export interface FoldSpec {
    * (`[module]`, the default); always so at address granularity.
    */
   unnamedPerAddress?: boolean;
+  /**
+   * The caller gives up the parsed stacks' array (no other profile shares it, as a two-count
+   * folded file's two sides do): the fold may write over it (FoldOptions.consume).
+   */
+  consume?: boolean;
 }
 
 export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
@@ -235,6 +240,8 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
   const names = spec.names ?? 'short';
   const typed = withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType));
   const raw = rawFor(withPlaced(typed, spec.symbols), g, names);
+  // Counted before the fold, which may take the raw stacks over (they would be made again).
+  const held = samplesByMapping(withPlaced(typed, spec.symbols));
   const profile = foldProfile(raw, {
     fileName: loaded.fileName,
     symbolizer: symbolizerFor(spec.symbols?.symbolizer, g, names),
@@ -243,9 +250,12 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
     groupBy: spec.groupBy,
     names: g === 'functions' ? (spec.names ?? 'short') : 'full', // the wrapper names lines/addresses
     granularity: g === 'addresses' || spec.unnamedPerAddress ? 'addresses' : 'functions',
+    // Only through the parsed profile's own samples object (another sample type's profile has a
+    // samples object of its own over the same array: written over there, the parsed one's would
+    // be wrong).
+    consume: spec.consume === true && raw.samples === loaded.raw.samples,
   });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
-  const held = samplesByMapping(withPlaced(typed, spec.symbols));
   if (held.length > 0) profile.meta.mappingSamples = held;
   return { profile, foldMs: now() - t0 };
 }

@@ -377,6 +377,8 @@ export class WorkerSession {
     const { sampleType, labelFilters, groupBy, keepDropFrames, granularity } = this.view;
     const r = fold(loaded, {
       symbols: this.symbols,
+      // The session owns the parsed profiles; a two-count file's two sides share their stacks.
+      consume: !loaded.raw.diffPair,
       sampleType,
       labelFilters,
       groupBy,
@@ -396,6 +398,7 @@ export class WorkerSession {
           : null;
       this.baseFolded = fold(this.loadedBase, {
         symbols: this.baseSymbols,
+        consume: !raw.diffPair,
         sampleType: this.view.baseSampleType,
         labelFilters,
         groupBy,

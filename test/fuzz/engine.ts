@@ -11,7 +11,8 @@ import { isGzip, parseProfile, streamingParse } from '../../src/core/formats/det
 import { scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
-import { fold, parse } from '../../src/core/pipeline.ts';
+import { toFoldedText } from '../../src/core/model/serialize.ts';
+import { fold, type Loaded, parse } from '../../src/core/pipeline.ts';
 import { looksLikeElf, readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
 import { looksLikeNm, nmToElfLike } from '../../src/core/symbols/nm.ts';
 import { symbolizerFromFiles, withRecordedBuildIds } from '../../src/core/symbols/symbolize.ts';
@@ -644,6 +645,11 @@ export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng)
       if (Number.isNaN(profile.meta.totalSamples)) {
         throw new Error(`fold gave a total of ${profile.meta.totalSamples}`);
       }
+      // A quarter are also folded as the worker folds them, over their own stacks.
+      if (r() < 0.25) {
+        const differs = consumingFoldDiffers(loaded);
+        if (differs) throw new Error(`folded over its stacks: ${differs}`);
+      }
     }
     if (f.preview && loaded.raw.format === 'gperftools' && r() < 0.25) {
       const fraction = pick(r, [0, 0.01, 1 / 4096]);
@@ -872,4 +878,19 @@ function sameRaw(a: RawProfile, b: RawProfile): string {
     JSON.stringify(m, (_, v) => (typeof v === 'bigint' ? v.toString() : v));
   if (meta(a.meta) !== meta(b.meta)) return 'meta';
   return '';
+}
+
+/**
+ * What differs between the usual fold (per address) and the one written over the parsed stacks
+ * (FoldSpec.consume), or in the parsed stacks once read again after it; null when nothing does.
+ */
+function consumingFoldDiffers(loaded: Loaded): string | null {
+  const parsed = loaded.raw.samples.stackLocs.slice();
+  const want = toFoldedText(fold(loaded, { granularity: 'addresses' }).profile);
+  const got = toFoldedText(fold(loaded, { granularity: 'addresses', consume: true }).profile);
+  if (got !== want) return 'the folded stacks differ';
+  const again = loaded.raw.samples.stackLocs;
+  if (again.length !== parsed.length || again.some((v, i) => v !== parsed[i]))
+    return 'the parsed stacks read back differ';
+  return null;
 }

@@ -15,6 +15,7 @@ import {
   type RawProfile,
   type Symbolizer,
 } from '../types.ts';
+import { foldStacksInPlace } from './fold-in-place.ts';
 import { rememberFunctionTable } from './functions.ts';
 import { groupFrames, labelKeepMask } from './labels.ts';
 
@@ -53,6 +54,13 @@ export interface FoldOptions extends FrameNamingOptions {
   labelFilters?: readonly LabelFilter[];
   /** A label key: each stack gets a root frame `key=value` (`key=(none)` without the label). */
   groupBy?: string;
+  /**
+   * The caller gives up `raw.samples.stackLocs` (no other raw profile shares that array): when each
+   * location the stacks use names one frame of its own (addresses no symbol names, at address
+   * granularity), the folded stacks are written over the raw ones (fold-in-place.ts), and reading
+   * `raw.samples.stackLocs` later makes them again.
+   */
+  consume?: boolean;
 }
 
 /**
@@ -256,6 +264,13 @@ function fnvOf(a: Uint32Array, from: number, to: number): number {
   let h = FNV_OFFSET;
   for (let k = from; k < to; k++) h = fnvStep(h, a[k]);
   return h;
+}
+
+/** An Int32Array of at least `min` values (doubling), −1 past those of `from`. */
+function unclaimed(min: number, from?: Int32Array): Int32Array {
+  const a = new Int32Array(Math.max(1024, min, from ? from.length * 2 : 0)).fill(-1);
+  if (from) a.set(from);
+  return a;
 }
 
 /** The first `n` values: a view when it uses most of the buffer, else a compact copy. */
@@ -550,7 +565,6 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     range[slot * 2 + 1] = seqs.length - begin;
   };
 
-  const stacks = new StackTable(flat ? samples.count * 3 + 16 : samples.stackLocs.length + 16);
   const { stackStart, stackLocs, weight } = samples;
   let total = 0;
   const dropped = opts.ignoreDropFrames ? { test: null } : DropTest.of(raw, () => frames.names());
@@ -570,21 +584,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   // stacks' frames are read once more than this otherwise (~0.3 s for 50M frames). Kept only when
   // every weight is an integer, whose sums are exact in any order (a table summed by sample then
   // equals one summed by unique stack, to the bit).
-  const table = new TableBuilder();
-
-  // Stacks are written straight into the table's buffer, root first (a repeated one is left there
-  // to be overwritten): `od` is that buffer, grown as the stacks so far predict (inlined frames make
-  // stacks longer than their PCs: grown to the size predicted for all of them, not by doublings,
-  // each a copy of everything so far). Invariant while a stack is written: room for one frame per
-  // location still to come.
-  const out = stacks.frames;
-  let od = out.data;
-  const room = (end: number, more: number, s: number): void => {
-    if (end + more <= od.length) return;
-    const n = new Uint32Array(Math.ceil((end / (s + 1)) * samples.count * 1.05) + more + 1024);
-    n.set(od.subarray(0, end));
-    out.data = od = n;
-  };
+  let table = new TableBuilder();
 
   /** Names a location slot (its range of frame ids in `seqs`) if it is not yet. */
   const resolveSlot = (loc: number, slot: number, caller: boolean): void => {
@@ -598,17 +598,14 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
    * Names every location slot the kept samples use, in address order: a symbolizer's lookups then
    * walk its tables (ELF symbols, DWARF functions and line rows) in order, each near the one before,
    * instead of one cache miss per step of every binary search (~1 µs a DWARF lookup in sample
-   * order). Then the stacks' buffer is made the size they will take (inline chains make them longer
-   * than their PCs), so that it never grows: a copy of everything so far, and memory faulted in twice.
+   * order). Returns each slot's uses (2·loc as a leaf, 2·loc + 1 as a caller).
    */
-  function resolveInAddressOrder(): void {
-    const uses = new Uint32Array(locs.count * 2); // per slot: 2·loc as a leaf, 2·loc + 1 as a caller
-    let kept = 0;
+  function resolveInAddressOrder(): Uint32Array {
+    const uses = new Uint32Array(locs.count * 2);
     for (let s = 0; s < samples.count; s++) {
       const a = stackStart[s];
       const b = stackStart[s + 1];
       if (b <= a || (keep !== null && keep[s] === 0)) continue;
-      kept++;
       uses[stackLocs[a] * 2]++;
       for (let p = a + 1; p < b; p++) uses[stackLocs[p] * 2 + 1]++;
     }
@@ -620,12 +617,74 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       if (uses[loc * 2 + 1] !== 0) resolveSlot(loc, loc * 2 + 1, true);
       if (uses[loc * 2] !== 0) resolveSlot(loc, loc * 2, false);
     }
-    // Frames of every use: every used slot is named now but those without an address (one frame).
-    let frames = kept * first;
-    for (let k = 0; k < uses.length; k++)
-      if (uses[k] !== 0) frames += uses[k] * Math.max(1, range[2 * k + 1]);
-    if (frames > od.length) out.data = od = new Uint32Array(frames);
+    return uses;
   }
+
+  // With names from symbols (a symbolizer, or those embedded in a report: frames then come in the
+  // same order, so a report numbers them as the app did).
+  const inAddressOrder = (symbolizer || embedded) && !flat && lines === undefined;
+  const uses = inAddressOrder ? resolveInAddressOrder() : null;
+
+  if (opts.consume && !flat && lines === undefined && dropTest === null && keep === null && group === null) {
+    const folded = foldInPlace();
+    if (folded !== null) return folded;
+    table = new TableBuilder(); // it saw the stacks before the one that could not be folded so
+  }
+
+  /**
+   * The fold over the raw stacks (FoldOptions.consume, fold-in-place.ts), when every slot the
+   * stacks use has one frame of its own; null (the raw stacks as they were) when not.
+   */
+  function foldInPlace(): FoldedProfile | null {
+    // Per frame, the location it is as a leaf, and as a caller.
+    const locOf = { leaf: unclaimed(frames.count), caller: unclaimed(frames.count) };
+    const claim = (slot: number): number => {
+      const f = one[slot];
+      if (f < 0) return -1;
+      if (f >= locOf.leaf.length) {
+        locOf.leaf = unclaimed(f + 1, locOf.leaf);
+        locOf.caller = unclaimed(f + 1, locOf.caller);
+      }
+      const role = slot & 1 ? locOf.caller : locOf.leaf;
+      const loc = slot >>> 1;
+      if (role[f] >= 0 && role[f] !== loc) return -1;
+      role[f] = loc;
+      return f;
+    };
+    // Slots named already (in address order) claim their frames first.
+    for (let k = 0; k < one.length; k++) if (range[2 * k] >= 0 && claim(k) < 0) return null;
+    const r = foldStacksInPlace(
+      samples,
+      {
+        one,
+        claim: (loc, slot, caller) => {
+          resolveSlot(loc, slot, caller);
+          return claim(slot);
+        },
+        locOfFrame: () => locOf,
+        frameCount: () => frames.count,
+      },
+      table,
+    );
+    if (r === null) return null;
+    const { total, ...stacks } = r;
+    return finishFold(stacks, total);
+  }
+
+  // Stacks are written straight into the table's buffer, root first (a repeated one is left there
+  // to be overwritten): `od` is that buffer, grown as the stacks so far predict (inlined frames make
+  // stacks longer than their PCs: grown to the size predicted for all of them, not by doublings,
+  // each a copy of everything so far). Invariant while a stack is written: room for one frame per
+  // location still to come.
+  const stacks = new StackTable(flat ? samples.count * 3 + 16 : samples.stackLocs.length + 16);
+  const out = stacks.frames;
+  let od = out.data;
+  const room = (end: number, more: number, s: number): void => {
+    if (end + more <= od.length) return;
+    const n = new Uint32Array(Math.ceil((end / (s + 1)) * samples.count * 1.05) + more + 1024);
+    n.set(od.subarray(0, end));
+    out.data = od = n;
+  };
 
   /**
    * Writes the frames of a location slot at `end` (naming it first if needed), with room left
@@ -647,9 +706,17 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     return end + rl;
   };
 
-  // With names from symbols (a symbolizer, or those embedded in a report: frames then come in the
-  // same order, so a report numbers them as the app did).
-  if ((symbolizer || embedded) && !flat && lines === undefined) resolveInAddressOrder();
+  // With the slots named already, the stacks' buffer is made the size they will take (inline
+  // chains make them longer than their PCs), so that it never grows: a copy of everything so far,
+  // and memory faulted in twice.
+  if (uses !== null) {
+    let kept = 0;
+    for (let s = 0; s < samples.count; s++)
+      if (stackStart[s + 1] > stackStart[s] && (keep === null || keep[s] !== 0)) kept++;
+    let n = kept * first;
+    for (let k = 0; k < uses.length; k++) if (uses[k] !== 0) n += uses[k] * Math.max(1, range[2 * k + 1]);
+    if (n > od.length) out.data = od = new Uint32Array(n);
+  }
 
   for (let s = 0; s < samples.count; s++) {
     const a = stackStart[s];
@@ -703,29 +770,33 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     total += w;
   }
 
-  const meta = foldedMeta(raw, opts.fileName, total);
-  if (dropped.warning !== undefined) meta.warnings.push({ message: dropped.warning });
-  for (const message of filtered.warnings) meta.warnings.push({ message });
-  if (grouped?.warning !== undefined) meta.warnings.push({ message: grouped.warning });
-  if (keep !== null && opts.labelFilters) {
-    meta.labelFilters = opts.labelFilters.map((f) =>
-      'values' in f ? { ...f, values: f.values.slice() } : { ...f },
-    );
-    meta.labelDropped = { samples: droppedSamples, weight: droppedWeight };
-  }
-  if (opts.groupBy !== undefined) meta.groupBy = opts.groupBy;
-  const folded: FoldedProfile = {
-    meta,
-    ...frames.finish(),
-    stacks: {
+  return finishFold(
+    {
       count: stacks.count,
       start: stacks.start.finish(),
       frames: trimmed(stacks.frames.data, stacks.frames.length),
       weight: stacks.weight.finish(),
     },
-  };
-  table.finish(folded);
-  return folded;
+    total,
+  );
+
+  /** The folded profile of these stacks: its metadata, frames and function table. */
+  function finishFold(folded: FoldedProfile['stacks'], total: number): FoldedProfile {
+    const meta = foldedMeta(raw, opts.fileName, total);
+    if (dropped.warning !== undefined) meta.warnings.push({ message: dropped.warning });
+    for (const message of filtered.warnings) meta.warnings.push({ message });
+    if (grouped?.warning !== undefined) meta.warnings.push({ message: grouped.warning });
+    if (keep !== null && opts.labelFilters) {
+      meta.labelFilters = opts.labelFilters.map((f) =>
+        'values' in f ? { ...f, values: f.values.slice() } : { ...f },
+      );
+      meta.labelDropped = { samples: droppedSamples, weight: droppedWeight };
+    }
+    if (opts.groupBy !== undefined) meta.groupBy = opts.groupBy;
+    const profile: FoldedProfile = { meta, ...frames.finish(), stacks: folded };
+    table.finish(profile);
+    return profile;
+  }
 }
 
 /**

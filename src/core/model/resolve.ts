@@ -27,10 +27,11 @@ export function withResolvedNames(
   // Which uses of each location occur: 1 as the leaf, 2 as a caller (flat profiles: leaf only).
   const uses = new Uint8Array(locs.count);
   const flat = raw.flat === true;
+  const { stackStart, stackLocs } = samples;
   for (let s = 0; s < samples.count; s++) {
-    const a = samples.stackStart[s];
-    const b = samples.stackStart[s + 1];
-    for (let p = a; p < b; p++) uses[samples.stackLocs[p]] |= flat || p === a ? 1 : 2;
+    const a = stackStart[s];
+    const b = stackStart[s + 1];
+    for (let p = a; p < b; p++) uses[stackLocs[p]] |= flat || p === a ? 1 : 2;
   }
   const embedded = new Map(raw.embeddedSymbols ?? []);
   const own = raw.lines;

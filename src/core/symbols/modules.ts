@@ -135,6 +135,8 @@ export function samplesByMapping(raw: {
     const i = L.hasAddr[l] ? index.find(L.addrHi[l], L.addrLo[l]) : -1;
     fileOf[l] = i < 0 ? -1 : pathId.get(index.mappings[i].path)!;
   }
+  // The arrays read once (the samples object may be slow to read from: see fold-in-place.ts).
+  const { count, stackStart, stackLocs, weight } = S;
   const self = new Float64Array(paths.length);
   const total = new Float64Array(paths.length);
   if (paths.length <= 31) {
@@ -143,25 +145,25 @@ export function samplesByMapping(raw: {
     // location's file against the sample's last).
     const bitOf = new Int32Array(L.count);
     for (let l = 0; l < L.count; l++) bitOf[l] = fileOf[l] < 0 ? 0 : 1 << fileOf[l];
-    for (let s = 0; s < S.count; s++) {
-      const a = S.stackStart[s];
-      const b = S.stackStart[s + 1];
+    for (let s = 0; s < count; s++) {
+      const a = stackStart[s];
+      const b = stackStart[s + 1];
       if (b <= a) continue;
-      const w = S.weight[s];
-      if (fileOf[S.stackLocs[a]] >= 0) self[fileOf[S.stackLocs[a]]] += w;
+      const w = weight[s];
+      if (fileOf[stackLocs[a]] >= 0) self[fileOf[stackLocs[a]]] += w;
       let touched = 0;
-      for (let q = a; q < b; q++) touched |= bitOf[S.stackLocs[q]];
+      for (let q = a; q < b; q++) touched |= bitOf[stackLocs[q]];
       for (let f = 0; touched !== 0; f++, touched >>>= 1) if (touched & 1) total[f] += w;
     }
   } else {
     const seen = new Int32Array(paths.length).fill(-1);
-    for (let s = 0; s < S.count; s++) {
-      const w = S.weight[s];
-      const a = S.stackStart[s];
-      const b = S.stackStart[s + 1];
-      if (b > a && fileOf[S.stackLocs[a]] >= 0) self[fileOf[S.stackLocs[a]]] += w;
+    for (let s = 0; s < count; s++) {
+      const w = weight[s];
+      const a = stackStart[s];
+      const b = stackStart[s + 1];
+      if (b > a && fileOf[stackLocs[a]] >= 0) self[fileOf[stackLocs[a]]] += w;
       for (let q = a; q < b; q++) {
-        const f = fileOf[S.stackLocs[q]];
+        const f = fileOf[stackLocs[q]];
         if (f >= 0 && seen[f] !== s) {
           seen[f] = s;
           total[f] += w;

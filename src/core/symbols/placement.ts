@@ -65,9 +65,10 @@ export const hexBase = (b: bigint): string => `0x${b.toString(16)}`;
 function sampledAddresses(raw: RawProfile): { all: bigint[]; callers: bigint[] } {
   const { locations: loc, samples } = raw;
   const seen = new Uint8Array(loc.count); // 1 leaf, 2 caller
+  const { stackStart, stackLocs } = samples;
   for (let s = 0; s < samples.count; s++) {
-    for (let k = samples.stackStart[s]; k < samples.stackStart[s + 1]; k++) {
-      seen[samples.stackLocs[k]] |= k === samples.stackStart[s] ? 1 : 2;
+    for (let k = stackStart[s]; k < stackStart[s + 1]; k++) {
+      seen[stackLocs[k]] |= k === stackStart[s] ? 1 : 2;
     }
   }
   const all: bigint[] = [];
