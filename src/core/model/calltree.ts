@@ -283,9 +283,7 @@ export function buildCallTree(
 
   // Chains renumbered in the order of their first nodes (a split makes a chain that starts inside
   // an older one), so that a node's chain is a binary search away; links are node ids already.
-  const byStart = new Int32Array(chains);
-  for (let c = 0; c < chains; c++) byStart[c] = c;
-  byStart.sort((a, b) => cStart[a] - cStart[b]);
+  const byStart = chainsByStart(cStart, chains, count);
   const pick = <A extends Int32Array | Float64Array>(from: A, into: A): A => {
     for (let i = 0; i < chains; i++) into[i] = from[byStart[i]];
     return into;
@@ -314,6 +312,24 @@ export function buildCallTree(
     },
     maxDepth,
   };
+}
+
+/**
+ * Chains 0 … `chains − 1` in the order of their first nodes (`start`, node ids below `nodes`): as
+ * a natively sorted Float64Array of `start · chains + chain` where that is exact (no comparator
+ * call per comparison: ~45 ms instead of ~85 for the 390k chains of a 400 MB profile).
+ */
+function chainsByStart(start: Int32Array, chains: number, nodes: number): Int32Array {
+  const out = new Int32Array(chains);
+  if (nodes * chains >= 2 ** 53) {
+    for (let c = 0; c < chains; c++) out[c] = c;
+    return out.sort((a, b) => start[a] - start[b]);
+  }
+  const keys = new Float64Array(chains);
+  for (let c = 0; c < chains; c++) keys[c] = start[c] * chains + c;
+  keys.sort();
+  for (let i = 0; i < chains; i++) out[i] = keys[i] % chains;
+  return out;
 }
 
 /** Stack indices in lexicographic order of their frame sequences: build's first step, shared. */
