@@ -171,4 +171,34 @@ describe('WorkerSession', () => {
     await s.apply(V());
     expect(s.snapshots().map((f) => f.slot)).toEqual(['main']);
   });
+
+  it('folds a profile per address over its parsed stacks, and folds it again from them for another view', async () => {
+    const s = new WorkerSession();
+    const raw = () => (s as unknown as { loaded: { raw: { samples: object } } }).loaded.raw;
+    const lent = () => Object.getOwnPropertyDescriptor(raw().samples, 'stackLocs')?.get !== undefined;
+    const addrs = V({ granularity: 'addresses' });
+    const a = await s.drop([file('gperf/cxx_demangle.prof')], addrs, undefined, 'main', { consume: true });
+    // Nothing after the fold read the parsed stacks back (that would have made them again).
+    expect(lent()).toBe(true);
+    const text = (r: typeof a) => {
+      const p = r.analysis!.profile;
+      return Array.from({ length: p.stacks.count }, (_, i) =>
+        Array.from(
+          p.stacks.frames.subarray(p.stacks.start[i], p.stacks.start[i + 1]),
+          (f) => p.frames.name[f],
+        ).join(';'),
+      ).sort();
+    };
+    const before = text(a);
+    const byModule = await s.apply(V());
+    expect(names(byModule)).toContain('[cxx_demangle]');
+    expect(lent()).toBe(false); // that fold read them (one frame per module: not in place)
+    const again = await s.apply(addrs);
+    expect(text(again)).toEqual(before);
+    expect(lent()).toBe(true);
+    // Symbols dropped now name the same stacks' addresses.
+    const named = await s.drop([file('gperf/bin/cxx_demangle')], V());
+    expect(totalOf(named.analysis!.tree, 0)).toBe(totalOf(a.analysis!.tree, 0));
+    expect(names(named)).toContain('main');
+  });
 });
