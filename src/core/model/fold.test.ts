@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseFolded } from '../formats/folded.ts';
 import { FrameKind, type RawProfile, type Symbolizer } from '../types.ts';
-import { foldProfile, simplifyFuncName } from './fold.ts';
+import { FrameNaming, foldProfile, simplifyFuncName } from './fold.ts';
 import { toFoldedText } from './serialize.ts';
 
 /** A raw address profile from leaf-first stacks of bigints. */
@@ -214,6 +214,41 @@ describe('foldProfile: short names and per-module frames', () => {
     );
     const p = foldProfile(flat, { fileName: 'x', symbolizer: sym, names: 'short', granularity: 'functions' });
     expect(toFoldedText(p)).toBe('demo;demo+0x1480 2\ndemo;run;demo+0x1100 4\ndemo;run;demo+0x1104 1\n');
+  });
+});
+
+describe('FrameNaming: address frames', () => {
+  const mappings = [
+    { start: 0x400000n, end: 0x500000n, offset: 0x1000n, path: '/bin/demo' },
+    // The same file mapped again over the same offsets: its addresses name the same frames.
+    { start: 0x600000n, end: 0x700000n, offset: 0x1000n, path: '/bin/demo' },
+  ];
+  it('names an address once per offset in its file, whatever mapping of the file holds it', () => {
+    const n = new FrameNaming(mappings, { granularity: 'addresses' });
+    const a = n.exactAddressFrame(0, 0x400123);
+    expect(n.names()[a]).toBe('demo+0x1123');
+    expect(n.exactAddressFrame(0, 0x600123)).toBe(a);
+    expect(n.exactAddressFrame(0, 0x400124)).not.toBe(a);
+    expect(n.names()[n.exactAddressFrame(0, 0x900000)]).toBe('0x900000');
+    expect(n.exactAddressFrame(0, 0x900000)).toBe(n.count - 1);
+    // Past 2^53 (a kernel address), by name.
+    const k = n.exactAddressFrame(0xffffffff, 0x81000000);
+    expect(n.names()[k]).toBe('0xffffffff81000000');
+    expect(n.exactAddressFrame(0xffffffff, 0x81000000)).toBe(k);
+  });
+
+  it('is one frame with a frame of another kind that has its name, whichever comes first', () => {
+    const module = (n: FrameNaming) => n.moduleOf(n.index.find(0, 0x400123));
+    const first = new FrameNaming(mappings, { granularity: 'addresses' });
+    const a = first.exactAddressFrame(0, 0x400123);
+    expect(first.functionFrame('demo+0x1123', module(first))).toBe(a);
+    expect(first.functionFrame('0x900000', -1)).toBe(first.exactAddressFrame(0, 0x900000));
+    expect(first.exactAddressFrame(0, 0x600123)).toBe(a);
+    const then = new FrameNaming(mappings, { granularity: 'addresses' });
+    const f = then.functionFrame('demo+0x1123', module(then));
+    expect(then.exactAddressFrame(0, 0x400123)).toBe(f);
+    expect(then.exactAddressFrame(0, 0x600123)).toBe(f);
+    expect(then.count).toBe(1);
   });
 });
 

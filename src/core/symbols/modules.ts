@@ -96,6 +96,16 @@ export class MappingIndex {
     return hexOf(h, l);
   }
 
+  /**
+   * What nameIn writes as a number (address − start + file offset in mapping i; outside all, the
+   * address), or −1 when it could exceed 2^53 (the caller names it instead).
+   */
+  offsetKey(i: number, hi: number, lo: number): number {
+    if (i < 0) return hi < 0x200000 ? hi * 4294967296 + lo : -1;
+    const v = (hi - this.startHi[i] + this.offHi[i]) * 4294967296 + (lo - this.startLo[i] + this.offLo[i]);
+    return v >= 0 && v < 2 ** 53 ? v : -1;
+  }
+
   /** The default frame name: `MODULE+0xOFFSET` inside a mapping, else `0x` + hex. */
   frameName(hi: number, lo: number): string {
     return this.nameIn(this.find(hi, lo), hi, lo);
