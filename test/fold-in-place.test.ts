@@ -11,6 +11,7 @@ import { fold, type Loaded, parse, symbolize } from '../src/core/pipeline';
 import { loadDemangler } from '../src/core/symbols/demangle';
 import type { FoldedProfile, RawProfile } from '../src/core/types';
 import type { Granularity } from '../src/core/view/schema';
+import { addressProfile } from './helpers/raw';
 
 const read = (f: string) => new Uint8Array(readFileSync(`test/fixtures/${f}`));
 
@@ -116,51 +117,15 @@ describe('a consuming fold equals the usual fold, and the parsed stacks stay rea
   });
 });
 
-/** A gperftools-like raw profile of leaf-first address stacks. */
-function rawOf(stacks: [bigint[], number][]): RawProfile {
-  const addrs: bigint[] = [];
-  const ids = new Map<bigint, number>();
-  const locs: number[] = [];
-  const starts = [0];
-  for (const [st] of stacks) {
-    for (const a of st) {
-      if (!ids.has(a)) {
-        ids.set(a, addrs.length);
-        addrs.push(a);
-      }
-      locs.push(ids.get(a)!);
-    }
-    starts.push(locs.length);
-  }
-  return {
-    format: 'gperftools',
-    meta: {
-      periodUs: 10000,
-      wordSize: 64,
-      byteOrder: 'little',
-      mappings: [
-        { start: 0x400000n, end: 0x500000n, offset: 0n, path: '/bin/demo' },
-        { start: 0x700000n, end: 0x800000n, offset: 0n, path: '/lib/libx.so' },
-      ],
-    },
-    locations: {
-      count: addrs.length,
-      addrHi: Uint32Array.from(addrs, (a) => Number(a >> 32n)),
-      addrLo: Uint32Array.from(addrs, (a) => Number(a & 0xffffffffn)),
-      hasAddr: new Uint8Array(addrs.length).fill(1),
-      locName: new Int32Array(addrs.length).fill(-1),
-    },
-    strings: [],
-    samples: {
-      count: stacks.length,
-      stackStart: Uint32Array.from(starts),
-      stackLocs: Uint32Array.from(locs),
-      weight: Float64Array.from(stacks, ([, w]) => w),
-    },
-    adjustCallers: true,
-    warnings: [],
-  };
-}
+/** Address stacks in /bin/demo (at 0x400000, offset 0) and /lib/libx.so (at 0x700000). */
+const rawOf = (stacks: [bigint[], number][]): RawProfile => {
+  const raw = addressProfile(stacks);
+  raw.meta.mappings = [
+    { start: 0x400000n, end: 0x500000n, offset: 0n, path: '/bin/demo' },
+    { start: 0x700000n, end: 0x800000n, offset: 0n, path: '/lib/libx.so' },
+  ];
+  return raw;
+};
 
 const loadedOf = (raw: RawProfile): Loaded => ({ raw, fileName: 'x.prof', parseMs: 0 }) as Loaded;
 

@@ -37,3 +37,51 @@ export function errorOf(f: () => unknown): ProfileError {
   }
   throw new Error('expected a ProfileError');
 }
+
+/**
+ * A gperftools-like raw profile of leaf-first address stacks (each distinct address one location,
+ * callers' addresses return addresses), with one mapping, /bin/demo at 0x400000; `extra` replaces
+ * any field.
+ */
+export function addressProfile(stacks: [bigint[], number][], extra: Partial<RawProfile> = {}): RawProfile {
+  const addrs: bigint[] = [];
+  const ids = new Map<bigint, number>();
+  const locs: number[] = [];
+  const starts = [0];
+  for (const [st] of stacks) {
+    for (const a of st) {
+      if (!ids.has(a)) {
+        ids.set(a, addrs.length);
+        addrs.push(a);
+      }
+      locs.push(ids.get(a)!);
+    }
+    starts.push(locs.length);
+  }
+  return {
+    format: 'gperftools',
+    meta: {
+      periodUs: 10000,
+      wordSize: 64,
+      byteOrder: 'little',
+      mappings: [{ start: 0x400000n, end: 0x500000n, offset: 0x1000n, path: '/bin/demo' }],
+    },
+    locations: {
+      count: addrs.length,
+      addrHi: Uint32Array.from(addrs, (a) => Number(a >> 32n)),
+      addrLo: Uint32Array.from(addrs, (a) => Number(a & 0xffffffffn)),
+      hasAddr: new Uint8Array(addrs.length).fill(1),
+      locName: new Int32Array(addrs.length).fill(-1),
+    },
+    strings: [],
+    samples: {
+      count: stacks.length,
+      stackStart: Uint32Array.from(starts),
+      stackLocs: Uint32Array.from(locs),
+      weight: Float64Array.from(stacks, ([, w]) => w),
+    },
+    adjustCallers: true,
+    warnings: [],
+    ...extra,
+  };
+}

@@ -1,56 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { addressProfile } from '../../../test/helpers/raw';
 import { parseFolded } from '../formats/folded.ts';
-import { FrameKind, type RawProfile, type Symbolizer } from '../types.ts';
+import { FrameKind, type Symbolizer } from '../types.ts';
 import { FrameNaming, foldProfile, simplifyFuncName } from './fold.ts';
 import { toFoldedText } from './serialize.ts';
 
-/** A raw address profile from leaf-first stacks of bigints. */
-function rawOf(stacks: [bigint[], number][], extra: Partial<RawProfile> = {}): RawProfile {
-  const addrs: bigint[] = [];
-  const ids = new Map<bigint, number>();
-  const locs: number[] = [];
-  const starts = [0];
-  for (const [st] of stacks) {
-    for (const a of st) {
-      if (!ids.has(a)) {
-        ids.set(a, addrs.length);
-        addrs.push(a);
-      }
-      locs.push(ids.get(a)!);
-    }
-    starts.push(locs.length);
-  }
-  return {
-    format: 'gperftools',
-    meta: {
-      periodUs: 10000,
-      wordSize: 64,
-      byteOrder: 'little',
-      mappings: [{ start: 0x400000n, end: 0x500000n, offset: 0x1000n, path: '/bin/demo' }],
-    },
-    locations: {
-      count: addrs.length,
-      addrHi: Uint32Array.from(addrs, (a) => Number(a >> 32n)),
-      addrLo: Uint32Array.from(addrs, (a) => Number(a & 0xffffffffn)),
-      hasAddr: new Uint8Array(addrs.length).fill(1),
-      locName: new Int32Array(addrs.length).fill(-1),
-    },
-    strings: [],
-    samples: {
-      count: stacks.length,
-      stackStart: Uint32Array.from(starts),
-      stackLocs: Uint32Array.from(locs),
-      weight: Float64Array.from(stacks, ([, w]) => w),
-    },
-    adjustCallers: true,
-    warnings: [],
-    ...extra,
-  };
-}
-
 describe('foldProfile', () => {
   it('adjusts callers by −1, names frames, sums identical stacks, root first', () => {
-    const raw = rawOf([
+    const raw = addressProfile([
       [[0x400101n, 0x400201n, 0x900001n], 2],
       [[0x400101n, 0x400201n, 0x900001n], 3],
       [[0x400200n, 0x400201n, 0x900001n], 1],
@@ -71,7 +28,7 @@ describe('foldProfile', () => {
   });
 
   it('uses a symbolizer (inline chains outermost first) and merges addresses of one function', () => {
-    const raw = rawOf([
+    const raw = addressProfile([
       [[0x400101n, 0x400201n], 1],
       [[0x400105n, 0x400201n], 1],
     ]);
@@ -84,12 +41,14 @@ describe('foldProfile', () => {
   });
 
   it('prefers embedded symbols', () => {
-    const raw = rawOf([[[0x400101n, 0x400201n], 1]], { embeddedSymbols: new Map([['400200', ['caller']]]) });
+    const raw = addressProfile([[[0x400101n, 0x400201n], 1]], {
+      embeddedSymbols: new Map([['400200', ['caller']]]),
+    });
     expect(toFoldedText(foldProfile(raw, { fileName: 'x' }))).toBe('caller;demo+0x1101 1\n');
   });
 
   it('does not adjust when adjustCallers is false, and leaves period-less time undefined', () => {
-    const raw = rawOf([[[0x400101n, 0x400201n], 1]], { adjustCallers: false });
+    const raw = addressProfile([[[0x400101n, 0x400201n], 1]], { adjustCallers: false });
     raw.meta.periodUs = 0;
     const p = foldProfile(raw, { fileName: 'x' });
     expect(toFoldedText(p)).toBe('demo+0x1201;demo+0x1101 1\n');
@@ -97,7 +56,7 @@ describe('foldProfile', () => {
   });
 
   it('folds flat profiles as [module, function, address]', () => {
-    const raw = rawOf(
+    const raw = addressProfile(
       [
         [[0x400100n], 4],
         [[0x400104n], 1],
@@ -127,7 +86,7 @@ describe('foldProfile', () => {
       for (let d = 0; d < depth; d++) st.push(0x400000n + BigInt(Math.floor(rnd() * 3000) * 16));
       stacks.push([st, 1]);
     }
-    const raw = rawOf(stacks);
+    const raw = addressProfile(stacks);
     const p = foldProfile(raw, { fileName: 'x' });
     expect(p.meta.totalSamples).toBe(20000);
     expect(p.stacks.count).toBe(20000);
@@ -154,7 +113,7 @@ describe('foldProfile: short names and per-module frames', () => {
     hasSymbolFile: (_hi, lo) => lo >= 0x400000 && lo < 0x500000,
   };
   const raw = () =>
-    rawOf(
+    addressProfile(
       [
         [[0x400201n, 0x400105n, 0x700011n], 1],
         [[0x400301n, 0x400105n, 0x700021n], 2],
@@ -204,7 +163,7 @@ describe('foldProfile: short names and per-module frames', () => {
   });
 
   it('a flat (DCPI) profile keeps its image → function → address frames whatever the granularity', () => {
-    const flat = rawOf(
+    const flat = addressProfile(
       [
         [[0x400100n], 4],
         [[0x400104n], 1],
@@ -255,7 +214,7 @@ describe('FrameNaming: address frames', () => {
 describe('foldProfile: locations that name themselves (pprof Lines)', () => {
   it('gives a location with lines one frame per line, outermost first, in its module; others go to the symbolizer', () => {
     // locations: 0 = 0x400100 (leaf, lines: outer → inlined), 1 = 0x400200 (no lines), 2 = 0x900000 (one line)
-    const raw = rawOf([[[0x400100n, 0x400200n, 0x900000n], 4]], {
+    const raw = addressProfile([[[0x400100n, 0x400200n, 0x900000n], 4]], {
       strings: ['outer', 'inlined', 'far', 'x.c'],
       adjustCallers: false,
       lines: {
