@@ -117,11 +117,12 @@ export async function readFiles(
     // A profile whose format can be parsed while read (gperftools) is: each chunk is walked while
     // the next ones are read (by a reader worker: see readChunks), and the parse at the end only
     // finishes. Each chunk's share of the parse is about the time the reader took to read a chunk,
-    // less this worker's own work on it (or, read here, the time it waited for it): the parse
-    // keeps the reading's pace and never holds it up (the reader stays its chunks ahead), so the
-    // first picture comes when the last chunk is in, and when the parse is the slower, what is left
-    // of it then waits until after that picture. (A share of only the time waited parsed little of
-    // a file read faster than parsed: 1 GB, half its PCs were interned after the read.)
+    // less this worker's own work on it (read here: the time it waited for it), and none when the
+    // reader had to wait for this worker: the parse keeps the reading's pace without holding it up
+    // (the reader stays its chunks ahead), so the first picture comes when the last chunk is in,
+    // and when the parse is the slower, what is left of it waits until after that picture. (A share
+    // of only the time waited parsed little of a file read faster than parsed: of 1 GB, half its
+    // PCs were interned after the read.)
     const parse: { stream: ImporterStream | null } = { stream: null };
     let at = 0;
     try {
@@ -150,7 +151,8 @@ export async function readFiles(
 
 /**
  * A reader worker's code: reads the Blob it is sent in chunks and posts each (transferred) with the
- * time its read took, `{ buf, ms }`, at most `ahead` not yet acknowledged; an error as `{ error }`.
+ * time its read took and whether it waited for an acknowledgement first, `{ buf, ms, held }`, at
+ * most `ahead` not yet acknowledged; an error as `{ error }`.
  */
 const READER = `let blob, chunk, credit, waiting = null;
 onmessage = (e) => {
@@ -158,13 +160,14 @@ onmessage = (e) => {
   ({ blob, chunk, ahead: credit } = e.data);
   (async () => {
     for (let at = 0; at < blob.size; at += chunk) {
+      const held = credit === 0;
       while (credit === 0) await new Promise((r) => { waiting = r; });
       credit--;
       let buf;
       const t0 = performance.now();
       try { buf = await blob.slice(at, Math.min(blob.size, at + chunk)).arrayBuffer(); }
       catch (err) { postMessage({ error: String((err && err.message) || err) }); return; }
-      postMessage({ buf, ms: performance.now() - t0 }, [buf]);
+      postMessage({ buf, ms: performance.now() - t0, held, sent: performance.timeOrigin + performance.now() }, [buf]);
     }
   })();
 };`;
@@ -221,14 +224,19 @@ async function readByWorker(
   try {
     await new Promise<void>((resolve, reject) => {
       let idleSince = performance.now();
-      r.onmessage = (e: MessageEvent<{ buf: ArrayBuffer; ms: number } | { error: string }>) => {
+      r.onmessage = (
+        e: MessageEvent<{ buf: ArrayBuffer; ms: number; held: boolean; sent: number } | { error: string }>,
+      ) => {
         if ('error' in e.data) {
           reject(new Error(e.data.error));
           return;
         }
-        const { buf: data, ms } = e.data;
+        const { buf: data, ms, held, sent } = e.data;
+        // The time the chunk waited for this worker, and the reader's time left after it: none when
+        // the reader was held up by this worker, or chunks are waiting behind this one.
+        const queued = performance.timeOrigin + performance.now() - sent;
         try {
-          onChunk(new Uint8Array(data), performance.now() - idleSince, ms);
+          onChunk(new Uint8Array(data), performance.now() - idleSince, held ? 0 : Math.max(0, ms - queued));
         } catch (err) {
           reject(err);
           return;
