@@ -46,7 +46,10 @@
 // BENCH_TRACE=1 also records a Chromium trace of the last run of the gperf part and of each format
 // part (bench/out/trace.json: the last one traced) and prints where the time between the two marks
 // went, per thread (page main thread, the worker).
-// BENCH_BUILD=0 reuses dist/; BENCH_PORT picks the preview port (the run fails if it is taken:
+// BENCH_BUILD=0 reuses the last build (bench/out/dist, not the e2e tests' dist/); BENCH_DIST=DIR
+// measures a build made elsewhere as it is (never rebuilt): to compare two versions, build each
+// (`npx vite build --outDir DIR`) and alternate runs of them, as this VM's figures move by ±15–30 %
+// between runs of one build. BENCH_PORT picks the preview port (the run fails if it is taken:
 // another engineer's server on it would be measured instead of ours).
 
 import { execSync } from 'node:child_process';
@@ -96,7 +99,7 @@ const ELF_SYMBOLS = 100_000;
 /** BENCH_PROFILE=1: an unminified build, and CPU profiles of the page's main thread (last open, views). */
 const PROFILE_MAIN = process.env.BENCH_PROFILE === '1';
 /** Our own build directory: dist/ belongs to the e2e tests, which may run at the same time. */
-const DIST = PROFILE_MAIN ? `${OUT}/dist-unminified` : `${OUT}/dist`;
+const DIST = process.env.BENCH_DIST ?? (PROFILE_MAIN ? `${OUT}/dist-unminified` : `${OUT}/dist`);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
@@ -875,7 +878,12 @@ async function main() {
     console.log(`generating ${PERF} …`);
     makeSyntheticPerfScript(PERF, MB);
   }
-  if (!existsSync(`${DIST}/index.html`) || process.env.BENCH_BUILD !== '0')
+  if (process.env.BENCH_DIST !== undefined && !existsSync(`${DIST}/index.html`))
+    throw new Error(`BENCH_DIST=${DIST}: no build there`);
+  if (
+    process.env.BENCH_DIST === undefined &&
+    (!existsSync(`${DIST}/index.html`) || process.env.BENCH_BUILD !== '0')
+  )
     execSync(`npx vite build --outDir ${DIST} --emptyOutDir${PROFILE_MAIN ? ' --minify false' : ''}`, {
       stdio: 'ignore',
     });
