@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { bigOf } from '../src/core/address';
-import { parseGperftools, scanGperftools } from '../src/core/formats/gperftools';
+import { type GperftoolsScan, parseGperftools, scanGperftools } from '../src/core/formats/gperftools';
 import {
   gperftoolsPreview,
   HEAD_PCS,
@@ -110,7 +110,8 @@ describe('gperftools raw preview', () => {
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });
-    const p = gperftoolsPreview({ ...scan, words }, { fileName: 'x.prof' });
+    // Without the heads the scan kept, as the preview reads a scan that has none.
+    const p = gperftoolsPreview({ ...scan, words, heads: undefined }, { fileName: 'x.prof' });
     let deepest = 0;
     for (let s = 0; s < p.stacks.count; s++)
       deepest = Math.max(deepest, p.stacks.start[s + 1] - p.stacks.start[s]);
@@ -118,6 +119,59 @@ describe('gperftools raw preview', () => {
     // the deepest heavy node.
     expect(read).toBeLessThanOrEqual(scan.recordCount * (HEAD_PCS + deepest + 1) * 2);
     expect(read).toBeLessThan((scan.totalPcs * 2) / 10);
+  });
+});
+
+/** Each record's first HEAD_PCS PCs from the root as (lo, hi) pairs, read from the file's words. */
+function headsOf(scan: GperftoolsScan): { start: number[]; pcs: number[] } {
+  const start = [0];
+  const pcs: number[] = [];
+  for (let r = 0; r < scan.recordCount; r++) {
+    const root = scan.pcStart[r] + scan.numPcs[r] - 1;
+    for (let d = 0; d < Math.min(HEAD_PCS, scan.numPcs[r]); d++) {
+      const slot = root - d;
+      pcs.push(scan.wide ? scan.words[2 * slot + scan.loWord] : scan.words[slot]);
+      pcs.push(scan.wide ? scan.words[2 * slot + scan.hiWord] : 0);
+    }
+    start.push(pcs.length / 2);
+  }
+  return { start, pcs };
+}
+
+describe('the root-side PCs the scan keeps for the preview (GperftoolsScan.heads)', () => {
+  for (const path of [...GPERFTOOLS, ...inDir('bad', '.prof')]) {
+    it(`${path}: each record's, root first, and the same preview without them`, () => {
+      const bytes = bytesOf(path);
+      let scan: GperftoolsScan;
+      try {
+        scan = scanGperftools(bytes);
+      } catch {
+        return; // no records: nothing to preview
+      }
+      expect(scan.heads).toBeDefined();
+      const want = headsOf(scan);
+      expect(Array.from(scan.heads!.start)).toEqual(want.start);
+      expect(Array.from(scan.heads!.pcs)).toEqual(want.pcs);
+      for (const granularity of ['addresses', 'functions'] as const)
+        expect(gperftoolsPreview(scan, { fileName: 'x', granularity, fraction: 0 })).toEqual(
+          gperftoolsPreview({ ...scan, heads: undefined }, { fileName: 'x', granularity, fraction: 0 }),
+        );
+    });
+  }
+
+  it('a synthetic profile like the benchmark’s', () => {
+    const scan = scanGperftools(makeSyntheticProfile(3 << 20, 12));
+    const want = headsOf(scan);
+    expect(Array.from(scan.heads!.pcs)).toEqual(want.pcs);
+    expect(gperftoolsPreview(scan, { fileName: 'x' })).toEqual(
+      gperftoolsPreview({ ...scan, heads: undefined }, { fileName: 'x' }),
+    );
+  });
+
+  it('none for a file of many short records (its preview is drawn from a sample, which reads its own)', () => {
+    const scan = scanGperftools(makeShortRecordsProfile(12 << 20, 6));
+    expect(scan.heads).toBeUndefined();
+    expect(sampledScan(scan, 3).heads).toBeUndefined();
   });
 });
 

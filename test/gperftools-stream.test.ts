@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { parseProfile, streamingParse } from '../src/core/formats/detect';
-import { GperftoolsStream, parseGperftools } from '../src/core/formats/gperftools';
+import { GperftoolsStream, parseGperftools, scanGperftools } from '../src/core/formats/gperftools';
 import type { ImporterPreview } from '../src/core/formats/importer';
 import { prng } from './helpers/prng';
 
@@ -80,6 +80,36 @@ describe('a gperftools profile parsed while read', () => {
     expect(stream).not.toBeNull();
     expect(raw()).toEqual(wanted);
     expect(got.map((p) => p.profile)).toEqual(want.map((p) => p.profile));
+  });
+
+  it('keeps the records’ root-side PCs for the preview as a scan of the whole file does', () => {
+    for (const file of [
+      makeSyntheticProfile(6 << 20, 8),
+      bytesOf('gperf/cxx_demangle.prof'),
+      bytesOf('gperf/tiny32.prof'),
+    ]) {
+      const want = scanGperftools(file).heads;
+      expect(want).toBeDefined();
+      for (const [seed, maxChunk] of [
+        [9, 7],
+        [10, 4096],
+        [11, 1 << 20],
+      ]) {
+        const buffer = new Uint8Array(file.length);
+        const rnd = prng(seed);
+        let stream: GperftoolsStream | null = null;
+        for (let at = 0; at < file.length; ) {
+          const n = Math.min(file.length - at, 1 + Math.floor(rnd() * maxChunk));
+          buffer.set(file.subarray(at, at + n), at);
+          at += n;
+          if (stream === null && at >= Math.min(file.length, 4096)) stream = GperftoolsStream.open(buffer);
+          stream?.advance(at, Number.POSITIVE_INFINITY);
+        }
+        const heads = stream!.finishScan().heads;
+        expect(Array.from(heads!.start)).toEqual(Array.from(want!.start));
+        expect(Array.from(heads!.pcs)).toEqual(Array.from(want!.pcs));
+      }
+    }
   });
 
   it('many short records are merged by stack at the end, as parseGperftools does', () => {

@@ -16,14 +16,14 @@ import type { FoldedProfile, RawProfile } from '../types.ts';
 import {
   type GperftoolsScan,
   GperftoolsStream,
+  HEAD_PCS,
   internGperftools,
   manyShortRecords,
   scanGperftools,
 } from './gperftools.ts';
 import type { ImporterPreview, ImporterStream, ParseProfileOptions } from './importer.ts';
 
-/** Root-side PCs per record copied to a compact array first (see RecordFrames). */
-export const HEAD_PCS = 8;
+export { HEAD_PCS };
 
 export interface PreviewOptions {
   fileName: string;
@@ -90,6 +90,12 @@ class RecordFrames {
   ) {
     const { pcStart, numPcs } = scan;
     const n = scan.recordCount;
+    if (scan.heads !== undefined) {
+      // Kept by the scan as it walked the records.
+      this.headStart = scan.heads.start;
+      this.head = scan.heads.pcs;
+      return;
+    }
     const headStart = new Uint32Array(n + 1);
     for (let r = 0; r < n; r++) headStart[r + 1] = headStart[r] + Math.min(HEAD_PCS, numPcs[r]);
     const head = new Uint32Array(2 * headStart[n]);
@@ -327,7 +333,7 @@ export function sampledScan(scan: GperftoolsScan, every: number): GperftoolsScan
   }
   const scale = kept > 0 ? all / kept : 1;
   for (let i = 0; i < n; i++) weight[i] *= scale;
-  return { ...scan, recordCount: n, pcStart, numPcs, weight, totalPcs, maxPcs };
+  return { ...scan, recordCount: n, pcStart, numPcs, weight, totalPcs, maxPcs, heads: undefined };
 }
 
 /**
