@@ -1,12 +1,12 @@
 // The fold written over the parsed stacks (FoldOptions.consume): when every location the samples
 // use names one frame of its own (one frame per location slot, no two locations the same frame in
 // the same role: as leaves, or as callers; a leaf at X and a caller returning to X + 1 are both
-// frame X, told apart by where they are in a stack), each
-// folded stack is its raw stack reversed with every location replaced by its frame, so it can take
-// the raw stack's place in the same buffer. A large unsymbolized profile at address granularity is
-// that case: its 52M-PC stacks (400 MB file) are folded with no second 200 MB array, and without
-// the page faults of filling a new one (~0.2 s). The raw stacks are not lost: the slot of each frame
-// is kept, and reading `raw.samples.stackLocs` afterwards makes them again (lendStacks).
+// frame X, told apart by where they are in a stack), each folded stack is its raw stack reversed
+// with every location replaced by its frame, so it can take the raw stack's place in the same
+// buffer. A large unsymbolized profile at address granularity is that case: its 52M-PC stacks
+// (400 MB file) are folded with no second 200 MB array, and without the page faults of filling a
+// new one (~0.2 s). The raw stacks are not lost: the location of each frame in each role is kept,
+// and reading `raw.samples.stackLocs` afterwards makes them again (lendStacks).
 
 import type { RawProfile } from '../types.ts';
 
@@ -20,7 +20,7 @@ export interface SlotFrames {
   /**
    * Names slot `slot` of location `loc` and claims its frame for it: the frame, or −1 when the
    * slot has several frames or its frame is another location's in the same role (the fold then
-   * could not be undone from the frames: it is given up).
+   * could not be undone from the frames: it is given up). `caller`: the slot is a caller's.
    */
   claim(loc: number, slot: number, caller: boolean): number;
   /**
@@ -54,9 +54,10 @@ const HASHED = 16;
  * Folds `samples`' stacks into their own buffer: root first, each location as its slot's frame,
  * repeated stacks summed into the first (the later ones' room given to the stacks after them).
  * Returns null, with the raw stacks as they were, when a slot has no frame of its own (several
- * frames, or one another slot has): the caller folds the usual way then, with the slots named so
- * far (the same frames in the same order: both name slots in the order the stacks first use them).
- * On success the samples' `stackLocs` is lent to the folded stacks (see lendStacks).
+ * frames, or one another location has in the same role): the caller folds the usual way then, with
+ * the slots named so far (the same frames in the same order: both name slots in the order the
+ * stacks first use them, root first). On success the samples' `stackLocs` is lent to the folded
+ * stacks (see lendStacks).
  */
 export function foldStacksInPlace(
   samples: RawProfile['samples'],
