@@ -159,6 +159,32 @@ describe('the root-side PCs the scan keeps for the preview (GperftoolsScan.heads
     });
   }
 
+  it('more records than the scan first makes room for (its arrays grow)', () => {
+    // 70k records of 2 or 64 PCs (a 64-bit little-endian file), past the 65,536 first held: the
+    // short ones leave room in the first array of heads, which must not be written on after it grew.
+    const records = 70_000;
+    const out = new DataView(new ArrayBuffer((5 + records * 66 + 3) * 8));
+    let at = 0;
+    const put = (v: number) => {
+      out.setUint32(at, v % 2 ** 32, true);
+      out.setUint32(at + 4, Math.floor(v / 2 ** 32), true);
+      at += 8;
+    };
+    for (const v of [0, 3, 0, 250, 0]) put(v);
+    for (let r = 0; r < records; r++) {
+      const n = r % 2 === 0 ? 2 : 64;
+      put(1 + (r % 3));
+      put(n);
+      for (let k = 0; k < n; k++) put(0x400000 + ((r * 7 + k * 13) % 5000) * 16 + (k === 0 ? 0 : 5));
+    }
+    for (const v of [0, 1, 0]) put(v);
+    const scan = scanGperftools(new Uint8Array(out.buffer, 0, at));
+    expect(scan.recordCount).toBe(records);
+    const want = headsOf(scan);
+    expect(Array.from(scan.heads!.start)).toEqual(want.start);
+    expect(Array.from(scan.heads!.pcs)).toEqual(want.pcs);
+  });
+
   it('a synthetic profile like the benchmark’s', () => {
     const scan = scanGperftools(makeSyntheticProfile(3 << 20, 12));
     const want = headsOf(scan);

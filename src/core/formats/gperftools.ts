@@ -336,10 +336,19 @@ export class GperftoolsScanner {
     const wt = new Float64Array(cap);
     wt.set(this.weight);
     [this.pcStart, this.numPcs, this.weight] = [ps, np, wt];
-    if (this.headStart !== null) {
+    if (this.headStart !== null && this.headPcs !== null) {
+      const used = this.headStart[kept]; // pairs of the records kept so far
       const hs = new Uint32Array(cap + 1);
       hs.set(this.headStart);
       this.headStart = hs;
+      // Room for the heads of as many records (no more pairs than the file has PCs): one copy
+      // per predicted growth, not one per doubling.
+      const pairs = Math.min(cap * HEAD_PCS, nslots);
+      if (2 * pairs + 16 > this.headPcs.length) {
+        const hp = new Uint32Array(2 * pairs + 16);
+        hp.set(this.headPcs.subarray(0, 2 * used));
+        this.headPcs = hp;
+      }
     }
   }
 
@@ -455,7 +464,7 @@ export class GperftoolsScanner {
       if (kept === pcStart.length) {
         this.kept = kept;
         this.grow(i);
-        ({ pcStart, numPcs, weight, headStart } = this);
+        ({ pcStart, numPcs, weight, headStart, headPcs } = this);
       }
       pcStart[kept] = p;
       numPcs[kept] = n;
