@@ -381,6 +381,7 @@ export function parseGperftoolsWithPreview(
   const t0 = performance.now();
   const scan = scanGperftools(bytes);
   postPreview(scan, opts, t0);
+  scan.heads = undefined; // the preview's only: not kept through the parse
   return internGperftools(scan, { onProgress: opts.onProgress });
 }
 
@@ -397,6 +398,7 @@ export function streamGperftools(bytes: Uint8Array): ImporterStream | null {
       const t0 = performance.now();
       const scan = stream.finishScan();
       if (opts.onPreview) postPreview(scan, { ...opts, onPreview: opts.onPreview }, t0);
+      scan.heads = undefined; // the preview's only: not kept through the parse
       return stream.finish(scan, { onProgress: opts.onProgress });
     },
   };

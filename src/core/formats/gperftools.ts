@@ -550,6 +550,11 @@ export class GperftoolsScanner {
     };
     if (headerLines.length > 0) meta.headerLines = headerLines;
     const kept = this.kept;
+    const heads =
+      this.headStart !== null && this.headPcs !== null
+        ? { start: fitted(this.headStart, kept + 1), pcs: fitted(this.headPcs, 2 * this.headLen) }
+        : undefined;
+    this.headStart = this.headPcs = null; // the scan's now (the preview's): held no longer here
     return {
       words: this.words,
       wide: this.wide,
@@ -563,13 +568,7 @@ export class GperftoolsScanner {
       maxPcs: this.maxPcs,
       meta,
       warnings,
-      ...(this.headStart !== null &&
-        this.headPcs !== null && {
-          heads: {
-            start: fitted(this.headStart, kept + 1),
-            pcs: fitted(this.headPcs, 2 * this.headLen),
-          },
-        }),
+      ...(heads && { heads }),
     };
   }
 }
