@@ -310,7 +310,12 @@ export function derive(base: FoldedProfile, view: ViewSpec): { graph: FoldedProf
  */
 export function treeAndFunctions(
   graph: FoldedProfile,
-  opts: { table?: FoldedProfile; preview?: (tree: CallTree, functions: FunctionTable) => void } = {},
+  opts: {
+    table?: FoldedProfile;
+    preview?: (tree: CallTree, functions: FunctionTable) => void;
+    /** Memory for the full tree's node frames (buildCallTree's `frameBuffer`). */
+    frameBuffer?: ArrayBuffer | null;
+  } = {},
 ): { tree: CallTree; functions: FunctionTable } {
   const wantPreview = opts.preview && graph.stacks.frames.length >= PREVIEW_MIN_FRAMES;
   const functions = functionTableOf(opts.table ?? graph);
@@ -326,24 +331,26 @@ export function treeAndFunctions(
     };
     opts.preview!(buildCoarseTree(graph, order, graph.meta.totalSamples * PREVIEW_FRACTION), copy);
   }
-  const tree = buildCallTree(graph, order);
+  const tree = buildCallTree(graph, order, undefined, opts.frameBuffer);
   return { tree, functions };
 }
 
 /**
  * The analysis of a view of a folded profile; `onPreview` gets a coarse one first when it is large.
- * `timings` are the earlier stages' (parse, fold).
+ * `timings` are the earlier stages' (parse, fold); `frameBuffer`, memory for the tree's frames.
  */
 export function analyze(
   base: FoldedProfile,
   view: ViewSpec,
   timings: Omit<Timings, 'treeMs'> = { parseMs: 0, foldMs: 0 },
   onPreview?: (a: Analysis) => void,
+  frameBuffer?: ArrayBuffer | null,
 ): Analysis {
   const t0 = now();
   const { graph, table } = derive(base, view);
   const { tree, functions } = treeAndFunctions(graph, {
     table,
+    frameBuffer,
     preview:
       onPreview &&
       ((coarse, fns) =>

@@ -37,6 +37,7 @@ import type { DroppedFile } from '../core/symbols/symbolize';
 import { type FoldedProfile, type Mapping, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
 import { foldedPartsThrough } from '../export/folded';
+import { faultedBuffer, faultedWithin, startHelper } from './prefault';
 import type { SnapshotFile, SourceReply } from './protocol';
 
 export interface SessionResult {
@@ -111,7 +112,9 @@ export class WorkerSession {
    */
   onPreview: ((a: Analysis) => void) | null = null;
 
-  constructor(private readonly loadDemangle: () => Promise<Demangle> = () => loadDemangler()) {}
+  constructor(private readonly loadDemangle: () => Promise<Demangle> = () => loadDemangler()) {
+    startHelper(); // now, while idle (worker/prefault.ts)
+  }
 
   /**
    * Files dropped together: at most one profile, plus any ELF binaries, debug files and nm
@@ -217,10 +220,23 @@ export class WorkerSession {
       else this.sources.set(f.name, text);
     }
     this.addSymbolFiles([...symbols, ...junk]);
+    // A new large profile per address: its tree has about a node frame per stack frame, in memory
+    // a helper makes ready while the fold runs (worker/prefault.ts).
+    const raw = profile?.loaded.raw;
+    const stackFrames = raw ? raw.samples.stackStart[raw.samples.count] : 0;
+    const large =
+      raw !== undefined &&
+      slot === 'main' &&
+      symbols.length === 0 &&
+      !raw.diffPair &&
+      stackFrames >= PREFAULT_MIN_FRAMES &&
+      foldGranularity(this.view) === 'addresses';
+    const faulted = large ? faultedBuffer((stackFrames + 1) * 4) : null;
     await this.refold(progress);
+    const frameBuffer = faulted ? await faultedWithin(faulted, 10) : null;
     const newProfile = profile !== null && slot === 'main';
     return {
-      ...this.derive(progress, true, newProfile),
+      ...this.derive(progress, true, newProfile, frameBuffer),
       ...(newProfile ? { fileBytes: profile!.bytes } : {}),
       labels: this.labelSummary(),
     };
@@ -410,7 +426,12 @@ export class WorkerSession {
   }
 
   /** transform → trees and tables (when the graph changed), and the sandwich in sandwich mode. */
-  private derive(progress: Progress | undefined, graphChanged: boolean, newProfile: boolean): SessionResult {
+  private derive(
+    progress: Progress | undefined,
+    graphChanged: boolean,
+    newProfile: boolean,
+    frameBuffer: ArrayBuffer | null = null,
+  ): SessionResult {
     const base = this.base!;
     let analysis: Analysis | null = null;
     if (graphChanged) {
@@ -419,7 +440,7 @@ export class WorkerSession {
       analysis =
         this.view.mode === 'diff' && this.baseFolded
           ? analyzeDiff(base, this.baseFolded, { ...this.view, width: this.view.diffWidth }, timings)
-          : analyze(base, this.view, timings, this.onPreview ?? undefined);
+          : analyze(base, this.view, timings, this.onPreview ?? undefined, frameBuffer);
       this.current = analysis.profile;
     }
     const { mode, sandwich, transforms, diffWidth } = this.view;
@@ -464,6 +485,9 @@ function placementsOf(view: WorkerView): Placement[] {
     return base === null ? [] : [{ file: p.file, base }];
   });
 }
+
+/** Stack frames from which a new profile's tree memory is made ready by a helper (32 MB of it). */
+const PREFAULT_MIN_FRAMES = 8 << 20;
 
 /** The fold's naming of unnamed code for a view: per address only when the view asks for addresses. */
 function foldGranularity(view: WorkerView): FrameGranularity {

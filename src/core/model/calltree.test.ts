@@ -116,6 +116,14 @@ describe('buildCallTree', () => {
       const g = functionTableOf(p);
       expect(Array.from(g.self)).toEqual(Array.from(f.self));
       expect(Array.from(g.total)).toEqual(Array.from(f.total));
+      // Built into memory given for the node frames (a helper's, worker/prefault.ts): the same tree,
+      // in that memory; memory too small for it is not used.
+      const given = new ArrayBuffer((p.stacks.start[p.stacks.count] + 1) * 4);
+      const into = buildCallTree(p, undefined, undefined, given);
+      expect(into.frame.buffer).toBe(given);
+      expect(into).toEqual(t);
+      const small = new ArrayBuffer((t.count - 1) * 4);
+      expect(buildCallTree(p, undefined, undefined, small).frame.buffer).not.toBe(small);
     }
   });
 });

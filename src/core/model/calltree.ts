@@ -156,12 +156,14 @@ function commonPrefixFrom(
  * consecutive ids: one new chain. Where it branches off inside an existing chain, that chain is
  * split in two (node ids do not change, only which chain holds them). So the work is per stack
  * and per chain, plus one memcpy of each new suffix's frames and one `fill` of chain ids.
- * `leafOut`, when given, receives each stack's last node (node ids never change).
+ * `leafOut`, when given, receives each stack's last node (node ids never change). `frameBuffer`:
+ * zeroed memory for the nodes' frames, used when large enough (worker/prefault.ts).
  */
 export function buildCallTree(
   p: FoldedProfile,
   sortedStacks?: SortedStacks,
   leafOut?: Uint32Array,
+  frameBuffer?: ArrayBuffer | null,
 ): CallTree {
   const { start, frames, weight } = p.stacks;
   const n = p.stacks.count;
@@ -190,7 +192,10 @@ export function buildCallTree(
   const cLast = new Int32Array(cap).fill(-1);
   const cNext = new Int32Array(cap).fill(-1);
   const cKids = new Int32Array(cap);
-  const frame = new Int32Array(count);
+  const frame =
+    frameBuffer && frameBuffer.byteLength >= count * 4
+      ? new Int32Array(frameBuffer, 0, count)
+      : new Int32Array(count);
   // Frame ids are < 2^31, so a Uint32 view of `frame` lets `set` copy a stack's frames as memcpy.
   const frameU32 = new Uint32Array(frame.buffer, frame.byteOffset, count);
   frame[0] = ROOT_FRAME;
