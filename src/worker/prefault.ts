@@ -6,9 +6,9 @@
 // byte per page on the other core, and transfers it back (workers of one page share its process:
 // the pages go with the buffer); the tree is built into it (1 GB profile: tree 1.6 → 1.3 s).
 //
-// The helper is started while the profile worker is idle: a nested worker starts only when its
-// parent's event loop turns, so one made just before a fold starts after it (measured: its answer
-// never came in time).
+// The helper is started while the profile worker is idle (readFiles, waiting for a large file's
+// reads): a nested worker starts only when its parent's event loop turns, so one made just before
+// a fold starts after it (measured: its answer never came in time).
 
 /** The helper's code: allocates the buffer it is asked for, writes each page once, sends it back. */
 const HELPER = `onmessage = (e) => {

@@ -8,9 +8,12 @@ import { sampleGperftools } from '../core/formats/gperftools-sample';
 import type { ImporterStream } from '../core/formats/importer';
 import type { DroppedFile } from '../core/symbols/symbolize';
 import { ProfileError } from '../core/types';
+import { startHelper } from './prefault';
 import type { FileBuffer } from './protocol';
 
 const CHUNK = 16 << 20;
+/** Files from this size may make a tree large enough for prefault.ts's helper (8M frames: 64 MB). */
+const PREFAULT_FROM_BYTES = 64 << 20;
 
 export interface ReadLimits {
   /** Files up to this size are read whole (the 2 GB bench profile opens in 3.5 GB of RSS). */
@@ -52,6 +55,9 @@ export async function readFiles(
 ): Promise<DroppedFile[]> {
   const { maxWhole, sampledBudget, oneRead, streamFrom, chunk } = { ...READ_LIMITS, ...limits };
   const total = files.reduce((t, f) => t + (f.data instanceof Blob ? f.data.size : 0), 0);
+  // A large profile's tree will want memory made ready by a helper worker, which starts only while
+  // this worker is idle: now, while it waits for the reads (worker/prefault.ts).
+  if (total >= PREFAULT_FROM_BYTES) startHelper();
   let done = 0;
   const out: DroppedFile[] = [];
   for (const f of files) {

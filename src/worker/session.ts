@@ -37,7 +37,7 @@ import type { DroppedFile } from '../core/symbols/symbolize';
 import { type FoldedProfile, type Mapping, ProfileError } from '../core/types';
 import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
 import { foldedPartsThrough } from '../export/folded';
-import { faultedBuffer, faultedWithin, startHelper } from './prefault';
+import { faultedBuffer, faultedWithin } from './prefault';
 import type { SnapshotFile, SourceReply } from './protocol';
 
 export interface SessionResult {
@@ -112,9 +112,7 @@ export class WorkerSession {
    */
   onPreview: ((a: Analysis) => void) | null = null;
 
-  constructor(private readonly loadDemangle: () => Promise<Demangle> = () => loadDemangler()) {
-    startHelper(); // now, while idle (worker/prefault.ts)
-  }
+  constructor(private readonly loadDemangle: () => Promise<Demangle> = () => loadDemangler()) {}
 
   /**
    * Files dropped together: at most one profile, plus any ELF binaries, debug files and nm
