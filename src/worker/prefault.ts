@@ -56,15 +56,16 @@ export function faultedBuffer(bytes: number): FaultedBuffer | null {
   const ready = new Promise<void>((resolve) => {
     answered = resolve;
   });
-  h.onmessage = (e: MessageEvent<ArrayBuffer | null>) => {
+  const onAnswer = (e: MessageEvent<ArrayBuffer | null>) => {
     buffer = e.data;
     answered();
   };
+  h.onmessage = onAnswer;
   h.postMessage(bytes);
   return {
     ready,
     take() {
-      if (h.onmessage !== null) h.onmessage = null;
+      if (h.onmessage === onAnswer) h.onmessage = null; // a later request's answers are its own
       const b = buffer;
       buffer = null;
       return b;

@@ -46,9 +46,17 @@ export interface InPlaceFold {
   total: number;
 }
 
-const FNV_OFFSET = 0x811c9dc5;
-/** Frames of a stack its hash reads (its length and leaf too). */
-const HASHED = 16;
+export const FNV_OFFSET = 0x811c9dc5;
+/** One FNV-1a step over a frame id. */
+export const fnvStep = (h: number, f: number) => Math.imul(h ^ f, 0x01000193);
+
+/** A stack's table hash: the FNV-1a of its `len` frame ids, mixed with its length. */
+export function stackHash(fnv: number, len: number): number {
+  let h = fnv ^ len;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return (h ^ (h >>> 13)) >>> 0;
+}
 
 /**
  * Folds `samples`' stacks into their own buffer: root first, each location as its slot's frame,
@@ -91,6 +99,7 @@ export function foldStacksInPlace(
       continue;
     }
     let len = 0;
+    let fnv = FNV_OFFSET;
     for (let p = hi - 1; p >= lo; p--) {
       const loc = a[p];
       const q = p > lo ? loc * 2 + 1 : loc * 2;
@@ -103,19 +112,12 @@ export function foldStacksInPlace(
         }
       }
       tmp[len++] = f;
+      fnv = fnvStep(fnv, f);
     }
     const wt = weight[s];
     total += wt;
     visitor.add(tmp, 0, len, wt, s, slots.frameCount());
-    // Hashed by up to HASHED frames spread over the stack: the stacks are rarely equal, and the
-    // frames they share (near the root) rarely all of these.
-    let h = FNV_OFFSET ^ len;
-    const step = len <= HASHED ? 1 : len / HASHED;
-    for (let x = 0; x < len; x += step) h = Math.imul(h ^ tmp[x | 0], 0x01000193);
-    h ^= tmp[len - 1];
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h = (h ^ (h >>> 13)) >>> 0;
+    const h = stackHash(fnv, len);
     let p = h & mask;
     let found = -1;
     for (let id = table[p]; id >= 0; id = table[p]) {

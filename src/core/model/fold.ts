@@ -15,7 +15,7 @@ import {
   type RawProfile,
   type Symbolizer,
 } from '../types.ts';
-import { foldStacksInPlace } from './fold-in-place.ts';
+import { FNV_OFFSET, fnvStep, foldStacksInPlace, stackHash } from './fold-in-place.ts';
 import { rememberFunctionTable } from './functions.ts';
 import { groupFrames, labelKeepMask } from './labels.ts';
 
@@ -244,10 +244,7 @@ class StackTable {
    * wrote them: hashing in a separate pass read every frame id a second time.
    */
   addLast(len: number, w: number, fnv: number): void {
-    let h = fnv ^ len;
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h = (h ^ (h >>> 13)) >>> 0;
+    const h = stackHash(fnv, len);
     const mask = this.slots.length - 1;
     let p = h & mask;
     const starts = this.start.data;
@@ -295,13 +292,10 @@ class StackTable {
   }
 }
 
-const FNV_OFFSET = 0x811c9dc5;
 /** A location's frames not looked up yet (its fast-path slot). */
 const UNRESOLVED = -1;
 /** A location that names several frames (an inline chain): no single-frame fast path. */
 const SEVERAL_FRAMES = -2;
-/** One FNV-1a step over a frame id. */
-const fnvStep = (h: number, f: number) => Math.imul(h ^ f, 0x01000193);
 
 /** FNV-1a of the frame ids `a[from]` … `a[to − 1]`. */
 function fnvOf(a: Uint32Array, from: number, to: number): number {
