@@ -98,26 +98,25 @@ export function foldStacksInPlace(
       foldedOf[s] = -1;
       continue;
     }
-    let len = 0;
-    let fnv = FNV_OFFSET;
-    for (let p = hi - 1; p >= lo; p--) {
+    // Small functions called per stack, not one long loop here: V8 optimizes them by their calls,
+    // where this function's own loop waits on on-stack replacement (in Chromium it ran ~2× slower).
+    let len = mapReversed(a, lo, hi - 1, one, tmp, 0);
+    while (len < hi - lo) {
+      const p = hi - 1 - len; // the first location whose slot has no frame yet
       const loc = a[p];
       const q = p > lo ? loc * 2 + 1 : loc * 2;
-      let f = one[q];
+      const f = slots.claim(loc, q, p > lo);
       if (f < 0) {
-        f = slots.claim(loc, q, p > lo);
-        if (f < 0) {
-          undo(samples, s, foldedOf, fStart, tmp, slots);
-          return null;
-        }
+        undo(samples, s, foldedOf, fStart, tmp, slots);
+        return null;
       }
       tmp[len++] = f;
-      fnv = fnvStep(fnv, f);
+      len = mapReversed(a, lo, p - 1, one, tmp, len);
     }
     const wt = weight[s];
     total += wt;
     visitor.add(tmp, 0, len, wt, s, slots.frameCount());
-    const h = stackHash(fnv, len);
+    const h = hashFrames(tmp, len);
     let p = h & mask;
     let found = -1;
     for (let id = table[p]; id >= 0; id = table[p]) {
@@ -150,6 +149,39 @@ export function foldStacksInPlace(
   const start = fStart.slice(0, m + 1);
   lendStacks(samples, frames, start, foldedOf, slots.locOfFrame());
   return { count: m, start, frames, weight: fWeight.slice(0, m), total };
+}
+
+/**
+ * Writes the frames of locations `a[from]`, `a[from − 1]` … down to `a[lo]` (callers' slots but
+ * for the leaf at `lo`) to `tmp` from `len` on, until one whose slot has no frame yet: the new length.
+ */
+function mapReversed(
+  a: Uint32Array,
+  lo: number,
+  from: number,
+  one: Int32Array,
+  tmp: Uint32Array,
+  len: number,
+): number {
+  let p = from;
+  for (; p > lo; p--) {
+    const f = one[a[p] * 2 + 1];
+    if (f < 0) return len;
+    tmp[len++] = f;
+  }
+  if (p === lo) {
+    const f = one[a[lo] * 2];
+    if (f < 0) return len;
+    tmp[len++] = f;
+  }
+  return len;
+}
+
+/** stackHash of `tmp[0 … len − 1]`. */
+function hashFrames(tmp: Uint32Array, len: number): number {
+  let fnv = FNV_OFFSET;
+  for (let k = 0; k < len; k++) fnv = fnvStep(fnv, tmp[k]);
+  return stackHash(fnv, len);
 }
 
 /**
