@@ -3,13 +3,17 @@
 // runs (default 5) of wall and CPU time: the machines are shared, single runs are noisy, and CPU
 // time (user + system, so page faults count) is steadier than wall time under load.
 //
-//   npx tsx bench/stages.ts [FILE.prof]
+//   npx tsx bench/stages.ts [FILE.prof]      BENCH_GRAN=addresses|lines|functions (default functions;
+//                                            the open's bench measures addresses), consuming the
+//                                            parsed stacks as the worker does
 
 import { readFileSync } from 'node:fs';
 import { analyze, fold, parse } from '../src/core/pipeline';
+import type { Granularity } from '../src/core/view/schema';
 
 const file = process.argv[2] ?? 'bench/out/synthetic-100mb.prof';
 const runs = Number(process.env.BENCH_RUNS ?? 5);
+const gran = (process.env.BENCH_GRAN ?? 'functions') as Granularity;
 const bytes = new Uint8Array(readFileSync(file));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const cpuMs = () => {
@@ -24,7 +28,7 @@ for (let r = 0; r < runs; r++) {
   const loaded = parse(bytes, file);
   const { raw, parseMs } = loaded;
   const c1 = cpuMs();
-  const { profile, foldMs } = fold(loaded);
+  const { profile, foldMs } = fold(loaded, { granularity: gran, consume: true });
   const a = analyze(profile, { transforms: [], inverted: false }, { parseMs, foldMs });
   const c2 = cpuMs();
   wall.parse.push(parseMs);

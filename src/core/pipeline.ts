@@ -8,7 +8,7 @@
 // the bench all run these functions; none of them names a format.
 
 import { parseProfile } from './formats/detect';
-import type { ImporterStream } from './formats/importer';
+import type { ParseInProgress } from './formats/importer';
 import { sampleTypeIndex, withSampleType } from './formats/sample-types';
 import {
   buildCallTree,
@@ -86,7 +86,7 @@ export interface Loaded {
 export interface ParseOptions {
   onProgress?: Progress;
   /** The parse begun while the bytes were read (DroppedFile.stream), to finish instead. */
-  stream?: ImporterStream;
+  stream?: ParseInProgress;
   /** The granularity the fold will use (a preview names frames as the fold will); default 'functions'. */
   granularity?: FrameGranularity;
   /** A coarse first analysis, from an importer that can preview a large file before parsing it. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { makeSyntheticProfile } from '../../bench/gen-synthetic';
 import { treeToText } from '../core/model/text-notation';
 import type { FoldedProfile } from '../core/types';
 import { ProfileError } from '../core/types';
@@ -58,6 +59,44 @@ describe('reading dropped files in the worker', () => {
       },
     );
     expect(text.stream).toBeUndefined();
+  });
+
+  it('parses a large profile of long records from its chunks, with no buffer of its size', async () => {
+    const prof = new Uint8Array(makeSyntheticProfile(2 << 20, 3));
+    const seen: number[] = [];
+    const [f] = await readFiles([{ name: 'l.prof', data: new Blob([prof]) }], (x) => seen.push(x), {
+      chunk: 4096,
+      streamFrom: 0,
+    });
+    // Only the head is kept (what tells the file's kind); the parse holds the rest.
+    expect(f.bytes.length).toBe(4096); // the first chunk's first 64 KB
+    expect([...f.bytes]).toEqual([...prof.subarray(0, 4096)]);
+    expect(f.size).toBe(prof.length);
+    expect(f.stream).toBeDefined();
+    expect(seen.at(-1)).toBe(1);
+    const view = workerViewOf({ ...DEFAULT_VIEW, granularity: 'addresses' });
+    const viaChunks = await new WorkerSession().drop([f], view);
+    const whole = await new WorkerSession().drop([{ name: 'l.prof', bytes: prof }], view);
+    expect(viaChunks.fileBytes).toBe(prof.length);
+    expect(
+      treeToText(viaChunks.analysis!.tree, viaChunks.analysis!.profile as unknown as FoldedProfile),
+    ).toBe(treeToText(whole.analysis!.tree, whole.analysis!.profile as unknown as FoldedProfile));
+    // A read that fails half-way names the file and the byte.
+    const blob = new Blob([prof]);
+    const slice = blob.slice.bind(blob);
+    blob.slice = (start?: number, end?: number) => {
+      const part = slice(start, end);
+      if ((start ?? 0) >= 1 << 20) part.arrayBuffer = () => Promise.reject(new Error('the disk went away'));
+      return part;
+    };
+    const e = await readFiles([{ name: 'l.prof', data: blob }], undefined, {
+      chunk: 4096,
+      streamFrom: 0,
+    }).catch((x) => x);
+    expect(e).toBeInstanceOf(ProfileError);
+    expect((e as ProfileError).message).toMatch(
+      /^l\.prof: could not read the file \(at byte 1048576\): .*went away/,
+    );
   });
 
   it('names a file that cannot be read', async () => {

@@ -2,10 +2,10 @@
 // Blob) is read in one call, or, when large, in chunks into one buffer of its size with progress.
 // Bytes already in memory (a fetched link) are used as they are.
 
-import { streamingParse } from '../core/formats/detect';
+import { chunkedParse, streamingParse } from '../core/formats/detect';
 import { looksLikeGperftools } from '../core/formats/gperftools';
 import { sampleGperftools } from '../core/formats/gperftools-sample';
-import type { ImporterStream } from '../core/formats/importer';
+import type { ImporterChunks, ImporterStream } from '../core/formats/importer';
 import type { DroppedFile } from '../core/symbols/symbolize';
 import { ProfileError } from '../core/types';
 import { startHelper } from './prefault';
@@ -111,6 +111,20 @@ export async function readFiles(
       if (total > 0) onProgress?.(done / total);
       continue;
     }
+    if (streams) {
+      // Parsed from its chunks as they come, when its format can be (no buffer of its size).
+      let counted = 0;
+      const read = await readInChunks(blob, chunk, f.name, (n) => {
+        counted += n;
+        done += n;
+        if (total > 0) onProgress?.(done / total);
+      });
+      if (typeof read === 'object') {
+        out.push({ name: f.name, bytes: read.head, size: blob.size, stream: read.stream });
+        continue;
+      }
+      done -= counted; // read again, into one buffer
+    }
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(blob.size);
@@ -154,6 +168,55 @@ export async function readFiles(
   }
   return out;
 }
+
+/**
+ * Reads a blob chunk by chunk into a parse from chunks (chunkedParse), each chunk let go of once
+ * parsed: `{ head, stream }` (head: the first chunk's first 64 KB, what is looked at to tell the
+ * file's kind). 'whole' when the first chunk shows a file that is not parsed so (nothing more is
+ * read), 'again' when the parse stopped on something unforeseen: the caller reads the file into one
+ * buffer then, as others are. `onRead` gets the bytes of each chunk parsed. A read that fails is a
+ * ProfileError naming `name`.
+ */
+async function readInChunks(
+  blob: Blob,
+  chunk: number,
+  name: string,
+  onRead: (bytes: number) => void,
+): Promise<{ head: Uint8Array; stream: ImporterChunks } | 'whole' | 'again'> {
+  let stream: ImporterChunks | null = null;
+  let head: Uint8Array | null = null;
+  let at = 0;
+  let outcome: 'whole' | 'again' | null = null;
+  try {
+    await readChunks(blob, chunk, (part) => {
+      try {
+        if (stream === null) {
+          stream = chunkedParse(part, blob.size);
+          head = part.slice(0, 1 << 16);
+        } else {
+          stream.push(part);
+        }
+      } catch {
+        outcome = 'again';
+      }
+      if (stream === null) outcome ??= 'whole';
+      if (outcome !== null) throw new StopReading();
+      at += part.length;
+      onRead(part.length);
+    });
+  } catch (e) {
+    if (outcome !== null) return outcome;
+    throw new ProfileError(
+      `${name}: could not read the file (at byte ${at}): ${e instanceof Error ? e.message : String(e)}`,
+      'unknown',
+    );
+  }
+  if (stream === null || head === null) return 'whole';
+  return { head, stream };
+}
+
+/** Thrown by an onChunk to stop readChunks. */
+class StopReading extends Error {}
 
 /**
  * A reader worker's code: reads the Blob it is sent in chunks and posts each (transferred) with the

@@ -7,8 +7,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync, zipSync } from 'fflate';
 import { expandBundles, writeBundle } from '../../src/core/bundle/bundle.ts';
-import { isGzip, parseProfile, streamingParse } from '../../src/core/formats/detect.ts';
-import { scanGperftools } from '../../src/core/formats/gperftools.ts';
+import { detectFormat, isGzip, parseProfile, streamingParse } from '../../src/core/formats/detect.ts';
+import { GperftoolsChunkStream, scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
 import { toFoldedText } from '../../src/core/model/serialize.ts';
@@ -846,7 +846,8 @@ export function formatFailure(fl: Failure): string {
 }
 
 /** The bytes parsed as the worker parses a large file while reading it, in random chunks. */
-function streamedParse(file: Uint8Array, r: () => number): { raw?: RawProfile; error?: string } {
+function streamedParse(file: Uint8Array, r: () => number): { raw?: RawProfile; error?: string } | null {
+  if (r() < 0.5) return chunkedParseOf(file, r);
   const buffer = new Uint8Array(file.length);
   let stream: ReturnType<typeof streamingParse> = null;
   for (let at = 0; at < file.length; ) {
@@ -858,6 +859,33 @@ function streamedParse(file: Uint8Array, r: () => number): { raw?: RawProfile; e
   }
   try {
     return { raw: parseProfile(buffer, { stream: stream ?? undefined }) };
+  } catch (e) {
+    if (!(e instanceof ProfileError)) throw e;
+    return { error: e.message };
+  }
+}
+
+/**
+ * The parse from chunks (GperftoolsChunkStream: no buffer of the file's size), each chunk
+ * overwritten once pushed; null when declined (the worker reads the file whole then). Short
+ * records are taken too (the worker's declines a first chunk of them).
+ */
+function chunkedParseOf(file: Uint8Array, r: () => number): { raw?: RawProfile; error?: string } | null {
+  const first = Math.min(file.length, 64 + int(r, 1 << int(r, 14)));
+  const head = file.slice(0, first);
+  // As chunkedParse: only what is sniffed as gperftools (the whole file parsed as it is then).
+  if (isGzip(head) || detectFormat(head) !== 'gperftools' || detectFormat(file) !== 'gperftools') return null;
+  const stream = GperftoolsChunkStream.open(head, file.length, 0);
+  if (stream === null) return null;
+  head.fill(0xa5);
+  for (let at = first; at < file.length; ) {
+    const part = file.slice(at, at + Math.min(file.length - at, 1 + int(r, 1 << int(r, 14))));
+    stream.push(part);
+    at += part.length;
+    part.fill(0x5a);
+  }
+  try {
+    return { raw: stream.finish(stream.finishScan()) };
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
     return { error: e.message };

@@ -7,15 +7,29 @@ import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
-import { parseGperftoolsWithPreview, streamGperftools } from './gperftools-preview.ts';
+import { chunkGperftools, parseGperftoolsWithPreview, streamGperftools } from './gperftools-preview.ts';
 import { looksLikeHeap, parseHeap } from './heap.ts';
-import type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions } from './importer.ts';
+import type {
+  Importer,
+  ImporterChunks,
+  ImporterPreview,
+  ImporterStream,
+  ParseInProgress,
+  ParseProfileOptions,
+} from './importer.ts';
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
 
-export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
+export type {
+  Importer,
+  ImporterChunks,
+  ImporterPreview,
+  ImporterStream,
+  ParseInProgress,
+  ParseProfileOptions,
+};
 
 // A new format: write formats/NAME.ts exporting looksLikeNAME(bytes) and parseNAME(bytes), then add
 // it to IMPORTERS below (text formats before 'folded', the loosest sniff). Nothing outside
@@ -30,6 +44,7 @@ export const IMPORTERS: readonly Importer[] = [
     parse: parseGperftools,
     parseWithPreview: parseGperftoolsWithPreview,
     stream: streamGperftools,
+    chunks: chunkGperftools,
   },
   { id: 'pprof', sniff: looksLikePprof, parse: (b) => parsePprof(b) },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
@@ -115,6 +130,16 @@ export function streamingParse(bytes: Uint8Array, head: number): ImporterStream 
 }
 
 /**
+ * A parse from chunks (ImporterChunks) of a file of `size` bytes whose first chunk is `first`, when
+ * they are no gzip and the format they show can be parsed so; push the other chunks in order, then
+ * give it to parseProfile as `stream`.
+ */
+export function chunkedParse(first: Uint8Array, size: number): ImporterChunks | null {
+  if (first.length === 0 || isGzip(first)) return null;
+  return sniff(first)?.chunks?.(first, size) ?? null;
+}
+
+/**
  * Detects the format (gzip looked through) and parses. With `onPreview`, an importer that can
  * preview a large file posts a coarse picture first. With `stream` (streamingParse's, fed with all
  * of `bytes`), the parse begun while they were read is finished instead. Throws ProfileError for
@@ -122,7 +147,7 @@ export function streamingParse(bytes: Uint8Array, head: number): ImporterStream 
  */
 export function parseProfile(
   bytes: Uint8Array,
-  opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void; stream?: ImporterStream } = {},
+  opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void; stream?: ParseInProgress } = {},
 ): RawProfile {
   if (opts.stream) return opts.stream.finish(opts);
   if (bytes.length === 0) throw new ProfileError('empty file', 'unknown', { offset: 0 });

@@ -14,6 +14,7 @@ import { LIGHT_CHILDREN, PREVIEW_FRACTION, PREVIEW_MIN_FRAMES } from '../model/c
 import { type FrameGranularity, FrameNaming, foldedMeta } from '../model/fold.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
 import {
+  GperftoolsChunkStream,
   type GperftoolsScan,
   GperftoolsStream,
   HEAD_PCS,
@@ -21,7 +22,7 @@ import {
   manyShortRecords,
   scanGperftools,
 } from './gperftools.ts';
-import type { ImporterPreview, ImporterStream, ParseProfileOptions } from './importer.ts';
+import type { ImporterChunks, ImporterPreview, ImporterStream, ParseProfileOptions } from './importer.ts';
 
 export { HEAD_PCS };
 
@@ -102,8 +103,8 @@ class RecordFrames {
     for (let r = 0; r < n; r++) {
       const rootSlot = pcStart[r] + numPcs[r] - 1;
       for (let h = headStart[r], d = 0; h < headStart[r + 1]; h++, d++) {
-        head[2 * h] = this.pcLo(rootSlot - d);
-        head[2 * h + 1] = this.pcHi(rootSlot - d);
+        head[2 * h] = this.pcLo(r, rootSlot - d);
+        head[2 * h + 1] = this.pcHi(r, rootSlot - d);
       }
     }
     this.headStart = headStart;
@@ -121,8 +122,8 @@ class RecordFrames {
     const h = this.headStart[r] + d;
     const inHead = h < this.headStart[r + 1];
     const slot = this.scan.pcStart[r] + np - 1 - d;
-    const lo = inHead ? this.head[2 * h] : this.pcLo(slot);
-    const hi = inHead ? this.head[2 * h + 1] : this.pcHi(slot);
+    const lo = inHead ? this.head[2 * h] : this.pcLo(r, slot);
+    const hi = inHead ? this.head[2 * h + 1] : this.pcHi(r, slot);
     const caller = d < np - 1;
     if (lo === this.lastLo && hi === this.lastHi && caller === this.lastCaller) return this.lastFrame;
     this.lastHi = hi;
@@ -132,14 +133,22 @@ class RecordFrames {
     return this.lastFrame;
   }
 
-  private pcLo(slot: number): number {
+  /** The low half of record r's PC in `slot` (from the file's words, or its interned address). */
+  private pcLo(r: number, slot: number): number {
     const s = this.scan;
+    if (s.interned) return s.interned.lo[this.locAt(r, slot)];
     return s.wide ? s.words[2 * slot + s.loWord] : s.words[slot];
   }
 
-  private pcHi(slot: number): number {
+  private pcHi(r: number, slot: number): number {
     const s = this.scan;
+    if (s.interned) return s.interned.hi[this.locAt(r, slot)];
     return s.wide ? s.words[2 * slot + s.hiWord] : 0;
+  }
+
+  private locAt(r: number, slot: number): number {
+    const { interned, pcStart } = this.scan;
+    return interned!.stackLocs[interned!.stackStart[r] + slot - pcStart[r]];
   }
 
   private lookup(hi: number, lo: number, caller: boolean): number {
@@ -346,6 +355,8 @@ function postPreview(
   t0: number,
 ): void {
   const every = manyShortRecords(scan) ? Math.ceil(scan.recordCount / PREVIEW_SAMPLE_RECORDS) : 1;
+  // A sample's records are not the interned ones (read in chunks): no preview then.
+  if (every > 1 && scan.interned) return;
   // With one frame per module for unnamed code (granularity `functions`) the fold and tree of all
   // records are fast (a few frames), while the level-by-level walk would find no light node and
   // read every record to its root (2.3 s on the bench's file): only a sample's walk pays then.
@@ -383,6 +394,28 @@ export function parseGperftoolsWithPreview(
   postPreview(scan, opts, t0);
   scan.heads = undefined; // the preview's only: not kept through the parse
   return internGperftools(scan, { onProgress: opts.onProgress });
+}
+
+/**
+ * The gperftools importer's chunks capability (GperftoolsChunkStream: no buffer of the file's
+ * size); its finish previews as parseGperftoolsWithPreview does.
+ */
+export function chunkGperftools(first: Uint8Array, size: number): ImporterChunks | null {
+  const stream = GperftoolsChunkStream.open(first, size);
+  if (stream === null) return null;
+  return {
+    push: (chunk) => {
+      stream.push(chunk);
+    },
+    finish: (opts) => {
+      const t0 = performance.now();
+      const scan = stream.finishScan();
+      if (opts.onPreview) postPreview(scan, { ...opts, onPreview: opts.onPreview }, t0);
+      scan.heads = undefined; // the preview's only: not kept through the parse
+      opts.onProgress?.(1);
+      return stream.finish(scan);
+    },
+  };
 }
 
 /**

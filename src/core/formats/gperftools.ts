@@ -216,6 +216,11 @@ export interface GperftoolsScan {
    * 400 MB file's ~170 ms preview). Absent for a file of many short records (never previewed whole).
    */
   heads?: { start: Uint32Array; pcs: Uint32Array };
+  /**
+   * A file parsed from its chunks keeps no words (`words` is empty): record r's PCs are its
+   * interned locations stackLocs[stackStart[r] …] (leaf first), each the address (hi, lo)[loc].
+   */
+  interned?: { stackStart: Uint32Array; stackLocs: Uint32Array; hi: Uint32Array; lo: Uint32Array };
 }
 
 /**
@@ -234,7 +239,13 @@ export function scanGperftools(bytes: Uint8Array): GperftoolsScan {
  * mapped-objects text. The records found so far are `pcStart`/`numPcs`/`weight` up to `kept`.
  */
 export class GperftoolsScanner {
-  readonly words: Uint32Array;
+  /**
+   * The file's words, or (read in chunks: GperftoolsChunkStream) a window of them: slot i is at
+   * word (i − base)·(wide ? 2 : 1).
+   */
+  words: Uint32Array;
+  /** The slot of the window's first word (0 for the whole file). */
+  base = 0;
   readonly wide: boolean;
   readonly hiWord: 0 | 1;
   readonly loWord: 0 | 1;
@@ -267,7 +278,14 @@ export class GperftoolsScanner {
   private headLen = 0;
   private done = false;
 
-  constructor(bytes: Uint8Array) {
+  /**
+   * `bytes`: the file, or (with `size`, the file's length) its first bytes, later ones given to
+   * `rebase` as they come.
+   */
+  constructor(
+    bytes: Uint8Array,
+    readonly size = bytes.length,
+  ) {
     const layouts = detectLayouts(bytes);
     if (layouts.length === 0) throw notAProfile(bytes);
     const layout = layouts[0];
@@ -279,13 +297,13 @@ export class GperftoolsScanner {
           : `unsupported gperftools format version ${layout.version < 0 ? '(huge)' : layout.version} (expected 0)`;
       throw new ProfileError(msg, 'gperftools', { offset: 2 * ws });
     }
-    const nslots = Math.floor(bytes.length / ws);
+    const nslots = Math.floor(size / ws);
     const hdrLen = 2 + layout.hdrWords;
-    if (hdrLen > nslots) {
+    if (hdrLen > nslots || hdrLen * ws > bytes.length) {
       throw new ProfileError(
-        `file ends inside the gperftools header (needs ${hdrLen * ws} bytes, has ${bytes.length})`,
+        `file ends inside the gperftools header (needs ${hdrLen * ws} bytes, has ${size})`,
         'gperftools',
-        { offset: bytes.length },
+        { offset: size },
       );
     }
     this.bytes = bytes;
@@ -314,11 +332,32 @@ export class GperftoolsScanner {
   }
 
   private slotHi(i: number): number {
-    return this.wide ? this.words[2 * i + this.hiWord] : 0;
+    return this.wide ? this.words[2 * (i - this.base) + this.hiWord] : 0;
   }
 
   private slotLo(i: number): number {
-    return this.wide ? this.words[2 * i + this.loWord] : this.words[i];
+    return this.wide ? this.words[2 * (i - this.base) + this.loWord] : this.words[i - this.base];
+  }
+
+  /** The slot where the next record starts (its words must stay in the window). */
+  get nextSlot(): number {
+    return this.i;
+  }
+
+  /** Whether the walk is over: the trailer, or where reading stopped. */
+  get finished(): boolean {
+    return this.done;
+  }
+
+  /** The byte where the mapped-objects text begins (after the trailer), or −1 (none found yet). */
+  get textStart(): number {
+    return this.trailerEnd;
+  }
+
+  /** The window moved: `words` (host order) now start at slot `base` (no later than nextSlot). */
+  rebase(words: Uint32Array, base: number): void {
+    this.words = words;
+    this.base = base;
   }
 
   private slotNum(i: number): number {
@@ -356,10 +395,10 @@ export class GperftoolsScanner {
    * Walks the records that lie wholly in the first `available` bytes (the whole file: to its end,
    * the file's end being a truncation where a record runs past it).
    */
-  advance(available = this.bytes.length): void {
+  advance(available = this.size): void {
     if (this.done) return;
-    const { ws, nslots, bytes } = this;
-    const whole = available >= bytes.length;
+    const { ws, nslots, size } = this;
+    const whole = available >= size;
     const limit = whole ? nslots : Math.floor(available / ws);
     let i = this.i;
     // A record whose leaf is 0 but is no trailer, once warned of: kept as data as the others are.
@@ -370,9 +409,9 @@ export class GperftoolsScanner {
       if (i + 2 > limit) {
         if (!whole) break;
         const what =
-          i === nslots && bytes.length === at
+          i === nslots && size === at
             ? `no trailer after ${this.records} records`
-            : `incomplete record (the file ends at byte ${bytes.length}), no trailer`;
+            : `incomplete record (the file ends at byte ${size}), no trailer`;
         this.warnings.push({ message: `truncated at byte ${at}: ${what}`, offset: at });
         this.stoppedAt = at;
         this.done = true;
@@ -388,7 +427,7 @@ export class GperftoolsScanner {
           this.warnings.push({
             message:
               `truncated at byte ${at}: the record there needs ${n} PCs but the file ends at byte ` +
-              `${bytes.length}; kept the ${this.records} complete records`,
+              `${size}; kept the ${this.records} complete records`,
             offset: at,
           });
         } else {
@@ -439,7 +478,7 @@ export class GperftoolsScanner {
    * of the first record it leaves to advance, whose checks say what it is (or the end).
    */
   private ordinaryRecords(i: number, limit: number, zeroLeaf: number): number {
-    const { words: w, wide, hiWord: hw, loWord: lw } = this;
+    const { words: w, wide, hiWord: hw, loWord: lw, base: o } = this;
     let { kept, totalPcs, maxPcs, records } = this;
     let { pcStart, numPcs, weight, headStart, headPcs } = this;
     for (;;) {
@@ -447,17 +486,18 @@ export class GperftoolsScanner {
       let count: number;
       let n: number;
       if (wide) {
-        if (w[2 * i + 2 + hw] !== 0) break; // num_pcs ≥ 2^32
-        count = w[2 * i + hw] * 4294967296 + w[2 * i + lw];
-        n = w[2 * i + 2 + lw];
+        if (w[2 * (i - o) + 2 + hw] !== 0) break; // num_pcs ≥ 2^32
+        count = w[2 * (i - o) + hw] * 4294967296 + w[2 * (i - o) + lw];
+        n = w[2 * (i - o) + 2 + lw];
       } else {
-        count = w[i];
-        n = w[i + 1];
+        count = w[i - o];
+        n = w[i - o + 1];
       }
       const p = i + 2;
       if (n === 0 || p + n > limit) break;
       // The trailer, or a leaf 0
-      if (i !== zeroLeaf && (wide ? (w[2 * p + hw] | w[2 * p + lw]) === 0 : w[p] === 0)) break;
+      if (i !== zeroLeaf && (wide ? (w[2 * (p - o) + hw] | w[2 * (p - o) + lw]) === 0 : w[p - o] === 0))
+        break;
       i = p + n;
       records++;
       if (count === 0) continue;
@@ -483,8 +523,8 @@ export class GperftoolsScanner {
         }
         const hp = headPcs!;
         for (let slot = p + n - 1, e = slot - m; slot > e; slot--, h++) {
-          hp[2 * h] = wide ? w[2 * slot + lw] : w[slot];
-          hp[2 * h + 1] = wide ? w[2 * slot + hw] : 0;
+          hp[2 * h] = wide ? w[2 * (slot - o) + lw] : w[slot - o];
+          hp[2 * h + 1] = wide ? w[2 * (slot - o) + hw] : 0;
         }
         headStart[kept + 1] = h;
       }
@@ -498,7 +538,7 @@ export class GperftoolsScanner {
   }
 
   /** Walks the rest of the file (all of it must be in), then reads what follows the trailer. */
-  finish(): GperftoolsScan {
+  finish(text?: Uint8Array): GperftoolsScan {
     this.advance();
     const { ws, bytes, layout, warnings, records, stoppedAt, trailerEnd } = this;
     if (this.zeroPcsRecords > MAX_REPEATED_WARNINGS) {
@@ -525,8 +565,7 @@ export class GperftoolsScanner {
     const extra: Record<string, string> = { records: String(records) };
     if (layout.hdrWords !== 3) extra['header words'] = String(layout.hdrWords);
     if (trailerEnd >= 0) {
-      const text = new TextDecoder('utf-8').decode(bytes.subarray(trailerEnd));
-      const maps = parseMapsText(text);
+      const maps = parseMapsText(new TextDecoder('utf-8').decode(text ?? bytes.subarray(trailerEnd)));
       mappings = maps.mappings;
       if (maps.build !== undefined) headerLines.push({ key: 'build', value: maps.build, known: true });
       extra['mapped-objects lines'] = String(maps.lines);
@@ -612,7 +651,7 @@ export class RecordInterner {
   done = 0;
 
   constructor(
-    private readonly at: Pick<GperftoolsScan, 'words' | 'wide' | 'hiWord' | 'loWord'>,
+    private readonly at: Pick<GperftoolsScan, 'words' | 'wide' | 'hiWord' | 'loWord'> & { base?: number },
     maxRecords: number,
     maxPcs: number,
   ) {
@@ -631,7 +670,7 @@ export class RecordInterner {
     onProgress?: (fraction: number) => void,
     deadline = Number.POSITIVE_INFINITY,
   ): void {
-    const { words: w, wide, hiWord, loWord } = this.at;
+    const { words: w, wide, hiWord, loWord, base = 0 } = this.at;
     const { pcStart, numPcs } = scan;
     const { addrs, stackStart, stackLocs } = this;
     let nLocs = this.nLocs;
@@ -647,18 +686,20 @@ export class RecordInterner {
         if (performance.now() > deadline) break;
       }
       const r = records ? records[i] : i;
-      const p = pcStart[r];
+      const p = pcStart[r] - base;
       const end = p + numPcs[r];
-      if (wide) {
-        for (let k = 2 * p, e = 2 * end; k < e; k += 2)
-          stackLocs[nLocs++] = addrs.intern(w[k + hiWord], w[k + loWord]);
-      } else {
-        for (let k = p; k < end; k++) stackLocs[nLocs++] = addrs.intern(0, w[k]);
-      }
+      nLocs = wide
+        ? addrs.internWords(w, 2 * p, 2 * end, 2, hiWord, loWord, stackLocs, nLocs)
+        : addrs.internWords(w, p, end, 1, -1, 0, stackLocs, nLocs);
       stackStart[i + 1] = nLocs;
     }
     this.nLocs = nLocs;
     this.done = i;
+  }
+
+  /** The records interned so far, as the preview reads them when no words of the file are kept. */
+  interned(): NonNullable<GperftoolsScan['interned']> {
+    return { stackStart: this.stackStart, stackLocs: this.stackLocs, hi: this.addrs.hi, lo: this.addrs.lo };
   }
 
   /** The RawProfile of the records interned, weighing `weight` (one per record). */
@@ -745,6 +786,127 @@ export class GperftoolsStream {
     interner.internUpTo(scan, scan.recordCount, null, opts.onProgress);
     opts.onProgress?.(1);
     return interner.profile(scan, scan.weight);
+  }
+}
+
+/**
+ * A gperftools profile parsed from its chunks as they are read, with no buffer of the file's size
+ * (ImporterChunks): each chunk is walked and its whole records' PCs interned when pushed; only the
+ * words from the first record not yet whole on are kept for the next chunk (a window of about a
+ * chunk, copied to the front of one reused buffer). What follows the trailer is kept for finish.
+ * Only for a file of long records in this machine's byte order: `open` says null otherwise (many
+ * short records are merged by stack first, which needs them all; another byte order, a copy), and
+ * the file is then read into one buffer (GperftoolsStream).
+ */
+export class GperftoolsChunkStream {
+  private win: Uint8Array;
+  /** The file byte at win[0], and how many bytes have come in. */
+  private winStart = 0;
+  private end = 0;
+  /** The bytes after the trailer once it is found (null before). */
+  private text: Uint8Array[] | null = null;
+  private interner: RecordInterner | null = null;
+
+  /** The stream, its first chunk pushed; null when the file is not one to parse from chunks. */
+  static open(
+    first: Uint8Array,
+    size: number,
+    minMeanPcs = DEDUPE_MAX_MEAN_PCS,
+  ): GperftoolsChunkStream | null {
+    let sc: GperftoolsScanner;
+    try {
+      sc = new GperftoolsScanner(first, size);
+    } catch {
+      return null; // the parse of the whole file reports what is wrong
+    }
+    if (!sc.inPlace) return null;
+    const s = new GperftoolsChunkStream(sc, first.length, minMeanPcs);
+    return s.push(first) ? s : null;
+  }
+
+  private constructor(
+    private readonly scanner: GperftoolsScanner,
+    chunk: number,
+    /** Records of fewer PCs on average in the first chunk: declined (a test's 0 takes all). */
+    private readonly minMeanPcs: number,
+  ) {
+    this.win = new Uint8Array(2 * Math.max(chunk, 1 << 16));
+  }
+
+  /**
+   * Parses the next chunk. Returns false (the stream is then of no use) when it is the first and
+   * shows many short records.
+   */
+  push(chunk: Uint8Array): boolean {
+    const sc = this.scanner;
+    const ws = sc.wide ? 8 : 4;
+    this.end += chunk.length;
+    if (this.text !== null) {
+      this.text.push(chunk.slice());
+      return true;
+    }
+    if (sc.finished) return true; // stopped before a trailer: nothing after it is read
+    // The words from the next record on (from the file's start for the first chunk), moved to the
+    // front, then the chunk after them.
+    const before = this.end - chunk.length;
+    const keepFrom = Math.min(sc.nextSlot * ws, before);
+    const kept = before - keepFrom;
+    const need = kept + chunk.length;
+    const from = keepFrom - this.winStart;
+    if (need > this.win.length) {
+      const grown = new Uint8Array(Math.max(need, 2 * this.win.length));
+      grown.set(this.win.subarray(from, from + kept));
+      this.win = grown;
+    } else if (from > 0) {
+      this.win.copyWithin(0, from, from + kept);
+    }
+    this.win.set(chunk, kept);
+    this.winStart = keepFrom;
+    sc.rebase(new Uint32Array(this.win.buffer, 0, need >>> 2), keepFrom / ws);
+    sc.advance(this.end);
+    if (this.interner === null && sc.kept > 0) {
+      // Decided on the first chunk: many short records are merged by stack before interning (by
+      // the parse of the whole file). Later, or should the guess be wrong, they are interned as
+      // they are (the same profile once folded; parseGperftools's has fewer, merged records).
+      if (before === 0 && sc.totalPcs < sc.kept * this.minMeanPcs) return false;
+      const nslots = Math.floor(sc.size / ws);
+      this.interner = new RecordInterner(sc, Math.ceil(nslots / 3) + 1, nslots);
+    }
+    this.interner?.internUpTo(sc, sc.kept);
+    if (sc.finished && sc.textStart >= 0) {
+      this.text = [this.win.slice(sc.textStart - this.winStart, need)];
+      this.win = new Uint8Array(0);
+    }
+    return true;
+  }
+
+  /** The scan of the whole file, with its records' interned PCs (all must have been pushed). */
+  finishScan(): GperftoolsScan {
+    const parts = this.text ?? [];
+    const text = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      text.set(p, at);
+      at += p.length;
+    }
+    this.text = null;
+    const scan = this.scanner.finish(text);
+    this.win = new Uint8Array(0);
+    scan.words = new Uint32Array(0);
+    const interner = this.interner ?? new RecordInterner(scan, 0, 0);
+    this.interner = interner;
+    if (interner.done !== scan.recordCount) {
+      // Cannot be: finish walks nothing new once the last chunk is in.
+      throw new Error(`gperftools chunks: ${scan.recordCount - interner.done} records not interned`);
+    }
+    scan.interned = interner.interned();
+    return scan;
+  }
+
+  /** The parse, from finishScan's scan. */
+  finish(scan: GperftoolsScan): RawProfile {
+    scan.interned = undefined;
+    return this.interner!.profile(scan, scan.weight);
   }
 }
 

@@ -28,18 +28,28 @@ export interface ImporterPreview {
   sampledEvery?: number;
 }
 
-/**
- * A parse begun while a large file is still being read into its buffer (Importer.stream): the
- * reading then hides most of it.
- */
-export interface ImporterStream {
+/** A parse begun while a large file was read (the reading then hides most of it), to finish. */
+export interface ParseInProgress {
+  /** All the bytes are in: what parse (or parseWithPreview, with `onPreview`) would give. */
+  finish(opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void }): RawProfile;
+}
+
+/** A parse begun while a large file is still being read into its buffer (Importer.stream). */
+export interface ImporterStream extends ParseInProgress {
   /**
    * The first `available` bytes of the buffer are in; work on them for about `budgetMs` at most
    * (what is left is done in later calls or by `finish`).
    */
   advance(available: number, budgetMs?: number): void;
-  /** All the bytes are in: what parse (or parseWithPreview, with `onPreview`) would give. */
-  finish(opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void }): RawProfile;
+}
+
+/**
+ * A parse of a large file from its chunks as they are read, with no buffer of the file's size
+ * (Importer.chunks): each chunk is parsed when pushed, and may be let go of then.
+ */
+export interface ImporterChunks extends ParseInProgress {
+  /** The file's next bytes (the first ones were given to Importer.chunks). */
+  push(chunk: Uint8Array): void;
 }
 
 export interface Importer {
@@ -56,4 +66,9 @@ export interface Importer {
    * size, the first bytes in); null when this file cannot be parsed so.
    */
   stream?: (bytes: Uint8Array) => ImporterStream | null;
+  /**
+   * Optional capability: a parse from chunks (ImporterChunks), given the file's first chunk and its
+   * size; null when this file cannot be parsed so (it is then read into one buffer).
+   */
+  chunks?: (first: Uint8Array, size: number) => ImporterChunks | null;
 }

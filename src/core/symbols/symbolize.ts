@@ -6,7 +6,7 @@
 // virtual address → the function symbol covering it.
 // The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
 
-import type { ImporterStream } from '../formats/importer';
+import type { ParseInProgress } from '../formats/importer';
 import { shortNameOfMangled } from '../text/mangled.ts';
 import { basename } from '../text/names.ts';
 import type { Mapping, ProfileWarning, SymbolFrame, Symbolizer } from '../types.ts';
@@ -522,7 +522,7 @@ export interface DroppedFile {
    * A parse begun while the file was read (a large profile: detect.ts's streamingParse), fed with
    * all of `bytes`: the profile's parse finishes it.
    */
-  stream?: ImporterStream;
+  stream?: ParseInProgress;
 }
 
 export interface FileError {

@@ -1,0 +1,146 @@
+// A gperftools profile parsed from its chunks as they are read, with no buffer of the file's size
+// (GperftoolsChunkStream, through detect.ts's chunkedParse): fed its bytes in chunks of any size, it
+// gives exactly what parseGperftools gives, with the same preview, on every fixture it opens
+// (32/64-bit, damaged files) and on a synthetic profile of long records; it declines files of
+// another byte order and of many short records (read whole then).
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
+import { chunkedParse, parseProfile } from '../src/core/formats/detect';
+import { GperftoolsChunkStream, parseGperftools } from '../src/core/formats/gperftools';
+import type { ImporterPreview } from '../src/core/formats/importer';
+import { prng } from './helpers/prng';
+
+const bytesOf = (path: string) => new Uint8Array(readFileSync(`test/fixtures/${path}`));
+const inDir = (dir: string) =>
+  readdirSync(`test/fixtures/${dir}`)
+    .filter((f) => f.endsWith('.prof'))
+    .map((f) => `${dir}/${f}`)
+    .sort();
+
+/**
+ * `file` in chunks (the first of `first` bytes, then random sizes up to `maxChunk`), each a fresh
+ * copy that is overwritten once pushed (as the worker lets it go), to the stream `open` makes.
+ */
+function feed<S extends { push(chunk: Uint8Array): unknown }>(
+  file: Uint8Array,
+  seed: number,
+  maxChunk: number,
+  first: number,
+  open: (head: Uint8Array, size: number) => S | null,
+): S | null {
+  const rnd = prng(seed);
+  const head = file.slice(0, Math.min(file.length, first));
+  const stream = open(head, file.length);
+  head.fill(0xa5);
+  if (stream === null) return null;
+  for (let at = Math.min(file.length, first); at < file.length; ) {
+    const n = Math.min(file.length - at, 1 + Math.floor(rnd() * maxChunk));
+    const part = file.slice(at, at + n);
+    stream.push(part);
+    part.fill(0x5a);
+    at += n;
+  }
+  return stream;
+}
+
+/** As the worker reads a file (chunkedParse). */
+const chunked = (file: Uint8Array, seed: number, maxChunk: number, first = 4096) =>
+  feed(file, seed, maxChunk, first, chunkedParse);
+
+const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** The header's second slot is the header's word count, 3: in its last byte in a big-endian file. */
+const bigEndian = (file: Uint8Array) => (file[4] === 0 && file[7] === 3) || (file[8] === 0 && file[15] === 3);
+
+describe('a gperftools profile parsed from its chunks', () => {
+  const fixtures = [...inDir('gperf'), ...inDir('gperf-own'), ...inDir('bad')].filter((p) => {
+    try {
+      parseGperftools(bytesOf(p));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  let opened = 0;
+  for (const path of fixtures) {
+    it(`${path}: in chunks of any size, what parseGperftools gives (or declined)`, () => {
+      const file = bytesOf(path);
+      const want = parseGperftools(file);
+      for (const [seed, maxChunk] of [
+        [1, 7],
+        [2, 64],
+        [3, 4096],
+      ]) {
+        // Short records too (the worker's stream declines a first chunk of them).
+        const stream = feed(file, seed, maxChunk, 4096, (h, size) => GperftoolsChunkStream.open(h, size, 0));
+        if (stream === null) {
+          // Declined: another byte order only.
+          expect(bigEndian(file)).toBe(HOST_LE);
+          continue;
+        }
+        opened++;
+        expect(stream.finish(stream.finishScan())).toEqual(want);
+      }
+    });
+  }
+  it('opened the fixtures in this byte order', () => expect(opened).toBeGreaterThan(3 * 15));
+
+  it('declines a file of another byte order, and one of many short records', () => {
+    const be = fixtures.find((p) => p.includes('be') || p.includes('big'));
+    if (be) expect(chunkedParse(bytesOf(be).slice(0, 4096), bytesOf(be).length)).toBeNull();
+    const short = makeShortRecordsProfile(4 << 20, 6);
+    expect(chunkedParse(short.slice(0, 1 << 20), short.length)).toBeNull();
+  });
+
+  it('long records: the same profile and the same preview as the whole file’s parse', () => {
+    const file = makeSyntheticProfile(10 << 20, 4); // 1.3M PCs: previewed
+    const want: ImporterPreview[] = [];
+    const wanted = parseProfile(file, { granularity: 'addresses', onPreview: (p) => want.push(p) });
+    for (const [seed, maxChunk, first] of [
+      [5, 1 << 20, 1 << 20],
+      [6, 3000, 4096],
+    ]) {
+      const got: ImporterPreview[] = [];
+      const stream = chunked(file, seed, maxChunk, first);
+      expect(stream).not.toBeNull();
+      expect(
+        parseProfile(new Uint8Array(0), {
+          stream: stream!,
+          granularity: 'addresses',
+          onPreview: (p) => got.push(p),
+        }),
+      ).toEqual(wanted);
+      expect(got.map((p) => p.profile)).toEqual(want.map((p) => p.profile));
+      expect(got.length).toBe(want.length);
+      expect(want.length).toBe(1);
+    }
+  });
+
+  it('random damage: the same result or the same error as parsing the whole file', () => {
+    const base = bytesOf('gperf/tiny.prof');
+    const rnd = prng(99);
+    let compared = 0;
+    for (let k = 0; k < 300; k++) {
+      const file = base.slice(0, Math.max(8, Math.floor(rnd() * base.length)));
+      for (let j = 0; j < 3; j++) file[Math.floor(rnd() * file.length)] = Math.floor(rnd() * 256);
+      let want: unknown;
+      try {
+        want = parseProfile(file);
+      } catch (e) {
+        want = String(e);
+      }
+      let got: unknown;
+      try {
+        const stream = chunked(file, k, 200, 64);
+        if (stream === null) continue; // read whole: parseProfile's own
+        got = parseProfile(new Uint8Array(0), { stream });
+      } catch (e) {
+        got = String(e);
+      }
+      compared++;
+      expect(got).toEqual(want);
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+});
