@@ -20,34 +20,42 @@ const inDir = (dir: string) =>
     .sort();
 
 /**
- * `file` in chunks (the first of `first` bytes, then random sizes up to `maxChunk`), each a fresh
- * copy that is overwritten once pushed (as the worker lets it go), to the stream `open` makes.
+ * `file` in chunks (the first of `first` bytes, then random sizes up to `maxChunk` whole slots of
+ * `ws` bytes, as the worker reads them), each a fresh copy, to the stream `open` makes.
  */
-function feed<S extends { push(chunk: Uint8Array): unknown }>(
+function feed<S extends { push(chunk: Uint8Array, budgetMs?: number): unknown }>(
   file: Uint8Array,
   seed: number,
   maxChunk: number,
   first: number,
   open: (head: Uint8Array, size: number) => S | null,
+  /** Interning time per chunk (0: none, all left to the end; the preview reads the chunks). */
+  budgetMs?: number,
 ): S | null {
   const rnd = prng(seed);
-  const head = file.slice(0, Math.min(file.length, first));
-  const stream = open(head, file.length);
-  head.fill(0xa5);
+  const stream = open(file.slice(0, Math.min(file.length, first)), file.length);
   if (stream === null) return null;
   for (let at = Math.min(file.length, first); at < file.length; ) {
-    const n = Math.min(file.length - at, 1 + Math.floor(rnd() * maxChunk));
-    const part = file.slice(at, at + n);
-    stream.push(part);
-    part.fill(0x5a);
+    const n = Math.min(file.length - at, 8 * (1 + Math.floor((rnd() * maxChunk) / 8)));
+    stream.push(file.slice(at, at + n), budgetMs);
     at += n;
   }
   return stream;
 }
 
+/**
+ * Frees a chunk at once, as the worker does (its buffer detached: a chunk read again after it was
+ * let go of would read nothing), and counts it.
+ */
+let released = 0;
+const detach = (b: ArrayBuffer) => {
+  structuredClone(b, { transfer: [b] });
+  released++;
+};
+
 /** As the worker reads a file (chunkedParse). */
-const chunked = (file: Uint8Array, seed: number, maxChunk: number, first = 4096) =>
-  feed(file, seed, maxChunk, first, chunkedParse);
+const chunked = (file: Uint8Array, seed: number, maxChunk: number, first = 4096, budgetMs?: number) =>
+  feed(file, seed, maxChunk, first, (h, size) => chunkedParse(h, size, detach), budgetMs);
 
 const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** The header's second slot is the header's word count, 3: in its last byte in a big-endian file. */
@@ -73,7 +81,14 @@ describe('a gperftools profile parsed from its chunks', () => {
         [3, 4096],
       ]) {
         // Short records too (the worker's stream declines a first chunk of them).
-        const stream = feed(file, seed, maxChunk, 4096, (h, size) => GperftoolsChunkStream.open(h, size, 0));
+        const stream = feed(
+          file,
+          seed,
+          maxChunk,
+          4096,
+          (h, size) => GperftoolsChunkStream.open(h, size, 0, detach),
+          seed === 2 ? 0 : undefined,
+        );
         if (stream === null) {
           // Declined: another byte order only.
           expect(bigEndian(file)).toBe(HOST_LE);
@@ -97,12 +112,13 @@ describe('a gperftools profile parsed from its chunks', () => {
     const file = makeSyntheticProfile(10 << 20, 4); // 1.3M PCs: previewed
     const want: ImporterPreview[] = [];
     const wanted = parseProfile(file, { granularity: 'addresses', onPreview: (p) => want.push(p) });
-    for (const [seed, maxChunk, first] of [
-      [5, 1 << 20, 1 << 20],
-      [6, 3000, 4096],
+    for (const [seed, maxChunk, first, budget] of [
+      [5, 1 << 20, 1 << 20, Number.POSITIVE_INFINITY], // all interned as it comes
+      [6, 3000, 4096, 0], // none: the preview reads the kept chunks
+      [7, 1 << 16, 1 << 16, 0.05],
     ]) {
       const got: ImporterPreview[] = [];
-      const stream = chunked(file, seed, maxChunk, first);
+      const stream = chunked(file, seed, maxChunk, first, budget);
       expect(stream).not.toBeNull();
       expect(
         parseProfile(new Uint8Array(0), {
@@ -113,6 +129,8 @@ describe('a gperftools profile parsed from its chunks', () => {
       ).toEqual(wanted);
       expect(got.map((p) => p.profile)).toEqual(want.map((p) => p.profile));
       expect(got.length).toBe(want.length);
+      expect(released).toBeGreaterThan(0);
+      released = 0;
       expect(want.length).toBe(1);
     }
   });

@@ -10,6 +10,7 @@ import type { DroppedFile } from '../core/symbols/symbolize';
 import { ProfileError } from '../core/types';
 import { startHelper } from './prefault';
 import type { FileBuffer } from './protocol';
+import { release } from './release';
 
 const CHUNK = 16 << 20;
 /** Files from this size may make a tree large enough for prefault.ts's helper (8M frames: 64 MB). */
@@ -188,13 +189,15 @@ async function readInChunks(
   let at = 0;
   let outcome: 'whole' | 'again' | null = null;
   try {
-    await readChunks(blob, chunk, (part) => {
+    const onChunk = (part: Uint8Array, waitedMs: number, readMs?: number) => {
       try {
         if (stream === null) {
-          stream = chunkedParse(part, blob.size);
+          // A chunk's memory is freed once parsed (a busy worker may not collect for seconds).
+          stream = chunkedParse(part, blob.size, (b) => release(new Uint8Array(b)));
           head = part.slice(0, 1 << 16);
         } else {
-          stream.push(part);
+          // Interned at the reading's pace, as a file read into one buffer is (readFiles).
+          stream.push(part, Math.max(MIN_BUDGET_MS, waitedMs, PACE_SHARE * (readMs ?? 0)));
         }
       } catch {
         outcome = 'again';
@@ -203,7 +206,8 @@ async function readInChunks(
       if (outcome !== null) throw new StopReading();
       at += part.length;
       onRead(part.length);
-    });
+    };
+    await readChunks(blob, chunk, onChunk, true); // the stream keeps the chunks it has not parsed
   } catch (e) {
     if (outcome !== null) return outcome;
     throw new ProfileError(
@@ -257,11 +261,13 @@ async function readChunks(
   blob: Blob,
   chunk: number,
   onChunk: (part: Uint8Array, waitedMs: number, readMs?: number) => void,
+  /** onChunk keeps the chunks (else each goes back to the reader once handled). */
+  keep = false,
 ): Promise<void> {
   if (blob.size === 0) return;
   // A reader refused (no nested workers, or a host's policy against blob: workers) before it
   // read anything: the chunks are read here instead.
-  if (await readByWorker(blob, chunk, onChunk)) return;
+  if (await readByWorker(blob, chunk, onChunk, keep)) return;
   const read = (at: number) => blob.slice(at, Math.min(blob.size, at + chunk)).arrayBuffer();
   let next: Promise<ArrayBuffer> | null = read(0);
   for (let at = 0; next !== null; ) {
@@ -279,6 +285,7 @@ async function readByWorker(
   blob: Blob,
   chunk: number,
   onChunk: (part: Uint8Array, waitedMs: number, readMs: number) => void,
+  keep: boolean,
 ): Promise<boolean> {
   if (typeof Worker !== 'function') return false;
   const url = URL.createObjectURL(new Blob([READER], { type: 'text/javascript' }));
@@ -315,7 +322,7 @@ async function readByWorker(
         if (at >= blob.size) resolve();
         // The chunk goes back with the ack, leaving this worker at once: its memory is the reader's
         // to free (it ends with the read), not garbage here waiting for a collection.
-        else r.postMessage('ack', [data]);
+        else r.postMessage('ack', keep ? [] : [data]);
       };
       r.onerror = (e) => {
         e.preventDefault();

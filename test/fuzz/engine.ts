@@ -866,23 +866,22 @@ function streamedParse(file: Uint8Array, r: () => number): { raw?: RawProfile; e
 }
 
 /**
- * The parse from chunks (GperftoolsChunkStream: no buffer of the file's size), each chunk
- * overwritten once pushed; null when declined (the worker reads the file whole then). Short
+ * The parse from chunks (GperftoolsChunkStream: no buffer of the file's size), in chunks of whole
+ * slots and random budgets; null when declined (the worker reads the file whole then). Short
  * records are taken too (the worker's declines a first chunk of them).
  */
 function chunkedParseOf(file: Uint8Array, r: () => number): { raw?: RawProfile; error?: string } | null {
-  const first = Math.min(file.length, 64 + int(r, 1 << int(r, 14)));
+  const slots = (n: number) => 8 * Math.ceil(n / 8); // chunks of whole slots, as the worker reads
+  const first = Math.min(file.length, slots(64 + int(r, 1 << int(r, 14))));
   const head = file.slice(0, first);
   // As chunkedParse: only what is sniffed as gperftools (the whole file parsed as it is then).
   if (isGzip(head) || detectFormat(head) !== 'gperftools' || detectFormat(file) !== 'gperftools') return null;
   const stream = GperftoolsChunkStream.open(head, file.length, 0);
   if (stream === null) return null;
-  head.fill(0xa5);
   for (let at = first; at < file.length; ) {
-    const part = file.slice(at, at + Math.min(file.length - at, 1 + int(r, 1 << int(r, 14))));
-    stream.push(part);
+    const part = file.slice(at, at + Math.min(file.length - at, slots(1 + int(r, 1 << int(r, 14)))));
+    stream.push(part, r() < 0.5 ? 0 : Number.POSITIVE_INFINITY);
     at += part.length;
-    part.fill(0x5a);
   }
   try {
     return { raw: stream.finish(stream.finishScan()) };

@@ -132,11 +132,15 @@ export function streamingParse(bytes: Uint8Array, head: number): ImporterStream 
 /**
  * A parse from chunks (ImporterChunks) of a file of `size` bytes whose first chunk is `first`, when
  * they are no gzip and the format they show can be parsed so; push the other chunks in order, then
- * give it to parseProfile as `stream`.
+ * give it to parseProfile as `stream`. `release` frees a chunk's buffer once it is parsed.
  */
-export function chunkedParse(first: Uint8Array, size: number): ImporterChunks | null {
+export function chunkedParse(
+  first: Uint8Array,
+  size: number,
+  release?: (buffer: ArrayBuffer) => void,
+): ImporterChunks | null {
   if (first.length === 0 || isGzip(first)) return null;
-  return sniff(first)?.chunks?.(first, size) ?? null;
+  return sniff(first)?.chunks?.(first, size, release) ?? null;
 }
 
 /**

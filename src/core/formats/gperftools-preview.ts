@@ -21,6 +21,7 @@ import {
   internGperftools,
   manyShortRecords,
   scanGperftools,
+  type WordSegment,
 } from './gperftools.ts';
 import type { ImporterChunks, ImporterPreview, ImporterStream, ParseProfileOptions } from './importer.ts';
 
@@ -133,23 +134,53 @@ class RecordFrames {
     return this.lastFrame;
   }
 
-  /** The low half of record r's PC in `slot` (from the file's words, or its interned address). */
+  /**
+   * The low half of record r's PC in `slot`: from the file's words, or (read in chunks) its
+   * interned address or the words of the segment that holds it.
+   */
   private pcLo(r: number, slot: number): number {
     const s = this.scan;
-    if (s.interned) return s.interned.lo[this.locAt(r, slot)];
+    if (s.interned) {
+      if (r < s.interned.done) return s.interned.lo[this.locAt(r, slot)];
+      const seg = this.segmentOf(r);
+      return s.wide ? seg.words[2 * (slot - seg.base) + s.loWord] : seg.words[slot - seg.base];
+    }
     return s.wide ? s.words[2 * slot + s.loWord] : s.words[slot];
   }
 
   private pcHi(r: number, slot: number): number {
     const s = this.scan;
-    if (s.interned) return s.interned.hi[this.locAt(r, slot)];
-    return s.wide ? s.words[2 * slot + s.hiWord] : 0;
+    if (!s.wide) return 0;
+    if (s.interned) {
+      if (r < s.interned.done) return s.interned.hi[this.locAt(r, slot)];
+      const seg = this.segmentOf(r);
+      return seg.words[2 * (slot - seg.base) + s.hiWord];
+    }
+    return s.words[2 * slot + s.hiWord];
   }
 
   private locAt(r: number, slot: number): number {
     const { interned, pcStart } = this.scan;
     return interned!.stackLocs[interned!.stackStart[r] + slot - pcStart[r]];
   }
+
+  /** The segment holding record r (not interned): the last one found, or by binary search. */
+  private segmentOf(r: number): WordSegment {
+    const segs = this.scan.interned!.segments;
+    let k = this.lastSegment;
+    if (!(k < segs.length && segs[k].recStart <= r && r < segs[k].recEnd)) {
+      let lo = 0;
+      let hi = segs.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (segs[mid].recEnd <= r) lo = mid + 1;
+        else hi = mid;
+      }
+      k = this.lastSegment = lo;
+    }
+    return segs[k];
+  }
+  private lastSegment = 0;
 
   private lookup(hi: number, lo: number, caller: boolean): number {
     // Callers are return addresses: looked up at PC − 1, as foldProfile does (adjustCallers).
@@ -400,20 +431,23 @@ export function parseGperftoolsWithPreview(
  * The gperftools importer's chunks capability (GperftoolsChunkStream: no buffer of the file's
  * size); its finish previews as parseGperftoolsWithPreview does.
  */
-export function chunkGperftools(first: Uint8Array, size: number): ImporterChunks | null {
-  const stream = GperftoolsChunkStream.open(first, size);
+export function chunkGperftools(
+  first: Uint8Array,
+  size: number,
+  release?: (buffer: ArrayBuffer) => void,
+): ImporterChunks | null {
+  const stream = GperftoolsChunkStream.open(first, size, undefined, release);
   if (stream === null) return null;
   return {
-    push: (chunk) => {
-      stream.push(chunk);
+    push: (chunk, budgetMs) => {
+      stream.push(chunk, budgetMs);
     },
     finish: (opts) => {
       const t0 = performance.now();
       const scan = stream.finishScan();
       if (opts.onPreview) postPreview(scan, { ...opts, onPreview: opts.onPreview }, t0);
       scan.heads = undefined; // the preview's only: not kept through the parse
-      opts.onProgress?.(1);
-      return stream.finish(scan);
+      return stream.finish(scan, { onProgress: opts.onProgress });
     },
   };
 }

@@ -220,7 +220,15 @@ export interface GperftoolsScan {
    * A file parsed from its chunks keeps no words (`words` is empty): record r's PCs are its
    * interned locations stackLocs[stackStart[r] …] (leaf first), each the address (hi, lo)[loc].
    */
-  interned?: { stackStart: Uint32Array; stackLocs: Uint32Array; hi: Uint32Array; lo: Uint32Array };
+  interned?: {
+    stackStart: Uint32Array;
+    stackLocs: Uint32Array;
+    hi: Uint32Array;
+    lo: Uint32Array;
+    /** Records 0 … done − 1 are interned; the others' words are in `segments` (in file order). */
+    done: number;
+    segments: readonly WordSegment[];
+  };
 }
 
 /**
@@ -651,7 +659,8 @@ export class RecordInterner {
   done = 0;
 
   constructor(
-    private readonly at: Pick<GperftoolsScan, 'words' | 'wide' | 'hiWord' | 'loWord'> & { base?: number },
+    /** Where the records' words are (GperftoolsChunkStream moves it from segment to segment). */
+    public at: Pick<GperftoolsScan, 'words' | 'wide' | 'hiWord' | 'loWord'> & { base?: number },
     maxRecords: number,
     maxPcs: number,
   ) {
@@ -698,7 +707,7 @@ export class RecordInterner {
   }
 
   /** The records interned so far, as the preview reads them when no words of the file are kept. */
-  interned(): NonNullable<GperftoolsScan['interned']> {
+  interned(): Pick<NonNullable<GperftoolsScan['interned']>, 'stackStart' | 'stackLocs' | 'hi' | 'lo'> {
     return { stackStart: this.stackStart, stackLocs: this.stackLocs, hi: this.addrs.hi, lo: this.addrs.lo };
   }
 
@@ -790,28 +799,46 @@ export class GperftoolsStream {
 }
 
 /**
+ * Words of a file read in chunks (GperftoolsChunkStream): slot i is at word (i − base)·(wide ? 2 :
+ * 1); the records recStart … recEnd − 1 (scan order) lie wholly in them.
+ */
+export interface WordSegment {
+  words: Uint32Array;
+  base: number;
+  recStart: number;
+  recEnd: number;
+}
+
+/**
  * A gperftools profile parsed from its chunks as they are read, with no buffer of the file's size
- * (ImporterChunks): each chunk is walked and its whole records' PCs interned when pushed; only the
- * words from the first record not yet whole on are kept for the next chunk (a window of about a
- * chunk, copied to the front of one reused buffer). What follows the trailer is kept for finish.
- * Only for a file of long records in this machine's byte order: `open` says null otherwise (many
- * short records are merged by stack first, which needs them all; another byte order, a copy), and
- * the file is then read into one buffer (GperftoolsStream).
+ * (ImporterChunks). Each chunk is a segment of words read where it lies (no copy): its record
+ * headers are walked when it comes, and its records' PCs interned when there is time (`budgetMs`),
+ * the rest after the preview, as GperftoolsStream does. A record running from one chunk into the
+ * next is copied into a segment of its own (the seam). A segment is let go of once its records are
+ * interned. Only for a file of long records in this machine's byte order, read in chunks of whole
+ * slots: `open` says null otherwise (many short records are merged by stack first, which needs
+ * them all; another byte order, a copy), and the file is then read into one buffer. A record
+ * longer than a chunk, or a chunk that is not whole slots, throws: the caller reads the file whole.
  */
 export class GperftoolsChunkStream {
-  private win: Uint8Array;
-  /** The file byte at win[0], and how many bytes have come in. */
-  private winStart = 0;
+  /** Segments whose records are not all interned yet, in file order. */
+  private segments: WordSegment[] = [];
+  /** Bytes that have come in. */
   private end = 0;
   /** The bytes after the trailer once it is found (null before). */
   private text: Uint8Array[] | null = null;
   private interner: RecordInterner | null = null;
+  /** The words a record not yet walked begins in (the last chunk or seam walked). */
+  private last: { words: Uint32Array; base: number } | null = null;
+  private readonly ws: 4 | 8;
 
   /** The stream, its first chunk pushed; null when the file is not one to parse from chunks. */
   static open(
     first: Uint8Array,
     size: number,
     minMeanPcs = DEDUPE_MAX_MEAN_PCS,
+    /** Frees a chunk's buffer once parsed (rather than at a collection the busy parse may not get to). */
+    release: (buffer: ArrayBuffer) => void = () => {},
   ): GperftoolsChunkStream | null {
     let sc: GperftoolsScanner;
     try {
@@ -820,50 +847,49 @@ export class GperftoolsChunkStream {
       return null; // the parse of the whole file reports what is wrong
     }
     if (!sc.inPlace) return null;
-    const s = new GperftoolsChunkStream(sc, first.length, minMeanPcs);
-    return s.push(first) ? s : null;
+    const s = new GperftoolsChunkStream(sc, minMeanPcs, release);
+    try {
+      return s.push(first, 0) ? s : null;
+    } catch {
+      return null;
+    }
   }
 
   private constructor(
     private readonly scanner: GperftoolsScanner,
-    chunk: number,
     /** Records of fewer PCs on average in the first chunk: declined (a test's 0 takes all). */
     private readonly minMeanPcs: number,
+    private readonly release: (buffer: ArrayBuffer) => void,
   ) {
-    this.win = new Uint8Array(2 * Math.max(chunk, 1 << 16));
+    this.ws = scanner.wide ? 8 : 4;
   }
 
   /**
-   * Parses the next chunk. Returns false (the stream is then of no use) when it is the first and
-   * shows many short records.
+   * Parses the next chunk (a view of it is kept until its records are interned: the caller must
+   * not reuse it), interning for about `budgetMs`. Returns false (the stream is then of no use)
+   * when it is the first and shows many short records.
    */
-  push(chunk: Uint8Array): boolean {
+  push(chunk: Uint8Array, budgetMs = Number.POSITIVE_INFINITY): boolean {
+    const deadline = performance.now() + budgetMs;
     const sc = this.scanner;
-    const ws = sc.wide ? 8 : 4;
+    const { ws } = this;
+    const before = this.end;
     this.end += chunk.length;
     if (this.text !== null) {
-      this.text.push(chunk.slice());
+      this.text.push(chunk);
       return true;
     }
     if (sc.finished) return true; // stopped before a trailer: nothing after it is read
-    // The words from the next record on (from the file's start for the first chunk), moved to the
-    // front, then the chunk after them.
-    const before = this.end - chunk.length;
-    const keepFrom = Math.min(sc.nextSlot * ws, before);
-    const kept = before - keepFrom;
-    const need = kept + chunk.length;
-    const from = keepFrom - this.winStart;
-    if (need > this.win.length) {
-      const grown = new Uint8Array(Math.max(need, 2 * this.win.length));
-      grown.set(this.win.subarray(from, from + kept));
-      this.win = grown;
-    } else if (from > 0) {
-      this.win.copyWithin(0, from, from + kept);
+    if (before % ws !== 0 || (chunk.length % ws !== 0 && this.end < sc.size) || chunk.byteOffset % 4 !== 0)
+      throw new Error('gperftools chunks: a chunk of part slots');
+    const words = new Uint32Array(chunk.buffer, chunk.byteOffset, chunk.length >>> 2);
+    const chunkSlot = before / ws;
+    if (sc.nextSlot < chunkSlot) this.seam(words, chunkSlot);
+    // The chunk's own records (unless the seam's record runs past it).
+    if (sc.nextSlot >= chunkSlot && !sc.finished) {
+      this.walk(words, chunkSlot);
+      this.setLast({ words, base: chunkSlot });
     }
-    this.win.set(chunk, kept);
-    this.winStart = keepFrom;
-    sc.rebase(new Uint32Array(this.win.buffer, 0, need >>> 2), keepFrom / ws);
-    sc.advance(this.end);
     if (this.interner === null && sc.kept > 0) {
       // Decided on the first chunk: many short records are merged by stack before interning (by
       // the parse of the whole file). Later, or should the guess be wrong, they are interned as
@@ -872,15 +898,81 @@ export class GperftoolsChunkStream {
       const nslots = Math.floor(sc.size / ws);
       this.interner = new RecordInterner(sc, Math.ceil(nslots / 3) + 1, nslots);
     }
-    this.interner?.internUpTo(sc, sc.kept);
-    if (sc.finished && sc.textStart >= 0) {
-      this.text = [this.win.slice(sc.textStart - this.winStart, need)];
-      this.win = new Uint8Array(0);
-    }
+    if (sc.finished && sc.textStart >= 0) this.text = [chunk.subarray(Math.max(0, sc.textStart - before))];
+    this.intern(deadline);
     return true;
   }
 
-  /** The scan of the whole file, with its records' interned PCs (all must have been pushed). */
+  /** Walks the records in `words` (slots from `base`, up to the bytes in) as a segment of its own. */
+  private walk(words: Uint32Array, base: number): void {
+    const sc = this.scanner;
+    const recStart = sc.kept;
+    sc.rebase(words, base);
+    sc.advance(Math.min(this.end, (base + words.length / (this.ws / 4)) * this.ws));
+    if (sc.kept > recStart) this.segments.push({ words, base, recStart, recEnd: sc.kept });
+  }
+
+  /**
+   * The record at the scanner's next slot, begun before this chunk (whose words are `words`, from
+   * slot `chunkSlot`): its words copied into a seam of their own, up to its end if it ends in this
+   * chunk (else to the chunk's end: the next chunk's seam goes on from this one), and walked.
+   */
+  private seam(words: Uint32Array, chunkSlot: number): void {
+    const sc = this.scanner;
+    const per = this.ws / 4;
+    const from = sc.nextSlot;
+    const last = this.last;
+    if (last === null || last.base > from) throw new Error('gperftools chunks: the seam was not kept');
+    const head = last.words.subarray((from - last.base) * per, (chunkSlot - last.base) * per);
+    const chunkEnd = chunkSlot + words.length / per;
+    let end = chunkEnd;
+    if (head.length + words.length >= 2 * per) {
+      // Its length, from its header (num_pcs: the second slot).
+      const at = (k: number) => (k < head.length ? head[k] : words[k - head.length]);
+      const nHi = per === 2 ? at(per + sc.hiWord) : 0;
+      const n = at(per + (per === 2 ? sc.loWord : 0));
+      if (nHi === 0 && from + 2 + n <= chunkEnd) end = from + 2 + n;
+    }
+    const seam = new Uint32Array((end - from) * per);
+    seam.set(head);
+    seam.set(words.subarray(0, seam.length - head.length), head.length);
+    this.walk(seam, from);
+    this.setLast({ words: seam, base: from });
+  }
+
+  /** The words a record not walked yet begins in; the last ones are freed if no segment holds them. */
+  private setLast(last: { words: Uint32Array; base: number } | null): void {
+    const old = this.last;
+    this.last = last;
+    if (old !== null && old.words !== last?.words) this.free(old.words);
+  }
+
+  /** Frees a chunk's buffer (not a seam's) that neither a segment nor `last` needs any more. */
+  private free(words: Uint32Array): void {
+    if (this.last?.words === words || this.segments.some((g) => g.words === words)) return;
+    if (words.buffer instanceof ArrayBuffer && words.byteLength === words.buffer.byteLength)
+      this.release(words.buffer);
+  }
+
+  /** Interns the walked records, segment by segment, until `deadline`. */
+  private intern(deadline: number): void {
+    const interner = this.interner;
+    if (interner === null) return;
+    const sc = this.scanner;
+    while (this.segments.length > 0) {
+      const seg = this.segments[0];
+      interner.at = { words: seg.words, base: seg.base, wide: sc.wide, hiWord: sc.hiWord, loWord: sc.loWord };
+      interner.internUpTo(sc, seg.recEnd, null, undefined, deadline);
+      if (interner.done < seg.recEnd) return;
+      this.segments.shift();
+      this.free(seg.words);
+    }
+  }
+
+  /**
+   * The scan of the whole file (all of it must have been pushed), with its records' PCs as far as
+   * interned and the segments that hold the rest (the preview reads them).
+   */
   finishScan(): GperftoolsScan {
     const parts = this.text ?? [];
     const text = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -890,22 +982,19 @@ export class GperftoolsChunkStream {
       at += p.length;
     }
     this.text = null;
+    this.setLast(null);
     const scan = this.scanner.finish(text);
-    this.win = new Uint8Array(0);
     scan.words = new Uint32Array(0);
-    const interner = this.interner ?? new RecordInterner(scan, 0, 0);
-    this.interner = interner;
-    if (interner.done !== scan.recordCount) {
-      // Cannot be: finish walks nothing new once the last chunk is in.
-      throw new Error(`gperftools chunks: ${scan.recordCount - interner.done} records not interned`);
-    }
-    scan.interned = interner.interned();
+    this.interner ??= new RecordInterner(scan, 0, 0);
+    scan.interned = { ...this.interner.interned(), done: this.interner.done, segments: this.segments };
     return scan;
   }
 
-  /** The parse, from finishScan's scan. */
-  finish(scan: GperftoolsScan): RawProfile {
+  /** The parse, from finishScan's scan: the records left interned. */
+  finish(scan: GperftoolsScan, opts: ParseOptions = {}): RawProfile {
     scan.interned = undefined;
+    this.intern(Number.POSITIVE_INFINITY);
+    opts.onProgress?.(1);
     return this.interner!.profile(scan, scan.weight);
   }
 }

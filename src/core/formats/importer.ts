@@ -45,11 +45,14 @@ export interface ImporterStream extends ParseInProgress {
 
 /**
  * A parse of a large file from its chunks as they are read, with no buffer of the file's size
- * (Importer.chunks): each chunk is parsed when pushed, and may be let go of then.
+ * (Importer.chunks): each chunk is kept (not copied) until parsed, the caller not reusing it.
  */
 export interface ImporterChunks extends ParseInProgress {
-  /** The file's next bytes (the first ones were given to Importer.chunks). */
-  push(chunk: Uint8Array): void;
+  /**
+   * The file's next bytes (the first ones were given to Importer.chunks); work on them for about
+   * `budgetMs` at most (what is left is done in later calls or by `finish`).
+   */
+  push(chunk: Uint8Array, budgetMs?: number): void;
 }
 
 export interface Importer {
@@ -68,7 +71,12 @@ export interface Importer {
   stream?: (bytes: Uint8Array) => ImporterStream | null;
   /**
    * Optional capability: a parse from chunks (ImporterChunks), given the file's first chunk and its
-   * size; null when this file cannot be parsed so (it is then read into one buffer).
+   * size, and what frees a chunk's buffer once parsed; null when this file cannot be parsed so (it
+   * is then read into one buffer).
    */
-  chunks?: (first: Uint8Array, size: number) => ImporterChunks | null;
+  chunks?: (
+    first: Uint8Array,
+    size: number,
+    release?: (buffer: ArrayBuffer) => void,
+  ) => ImporterChunks | null;
 }
