@@ -442,14 +442,20 @@ export function chunkGperftools(
     push: (chunk, budgetMs) => {
       stream.push(chunk, budgetMs);
     },
-    finish: (opts) => {
-      const t0 = performance.now();
-      const scan = stream.finishScan();
-      if (opts.onPreview) postPreview(scan, { ...opts, onPreview: opts.onPreview }, t0);
-      scan.heads = undefined; // the preview's only: not kept through the parse
-      return stream.finish(scan, { onProgress: opts.onProgress });
-    },
+    finish: (opts) => finishWithPreview(stream, opts),
   };
+}
+
+/** A parse begun while read, finished: the scan, its preview, then the rest of the parse. */
+function finishWithPreview(
+  stream: Pick<GperftoolsStream, 'finishScan' | 'finish'>,
+  opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void },
+): RawProfile {
+  const t0 = performance.now();
+  const scan = stream.finishScan();
+  if (opts.onPreview) postPreview(scan, { ...opts, onPreview: opts.onPreview }, t0);
+  scan.heads = undefined; // the preview's only: not kept through the parse
+  return stream.finish(scan, { onProgress: opts.onProgress });
 }
 
 /**
@@ -461,12 +467,6 @@ export function streamGperftools(bytes: Uint8Array): ImporterStream | null {
   if (stream === null) return null;
   return {
     advance: (available, budgetMs) => stream.advance(available, budgetMs),
-    finish: (opts) => {
-      const t0 = performance.now();
-      const scan = stream.finishScan();
-      if (opts.onPreview) postPreview(scan, { ...opts, onPreview: opts.onPreview }, t0);
-      scan.heads = undefined; // the preview's only: not kept through the parse
-      return stream.finish(scan, { onProgress: opts.onProgress });
-    },
+    finish: (opts) => finishWithPreview(stream, opts),
   };
 }
