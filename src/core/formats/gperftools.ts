@@ -955,14 +955,14 @@ export class GperftoolsChunkStream {
   }
 
   /** Interns the walked records, segment by segment, until `deadline`. */
-  private intern(deadline: number): void {
+  private intern(deadline: number, onProgress?: (fraction: number) => void): void {
     const interner = this.interner;
     if (interner === null) return;
     const sc = this.scanner;
     while (this.segments.length > 0) {
       const seg = this.segments[0];
       interner.at = { words: seg.words, base: seg.base, wide: sc.wide, hiWord: sc.hiWord, loWord: sc.loWord };
-      interner.internUpTo(sc, seg.recEnd, null, undefined, deadline);
+      interner.internUpTo(sc, seg.recEnd, null, onProgress, deadline);
       if (interner.done < seg.recEnd) return;
       this.segments.shift();
       this.free(seg.words);
@@ -993,7 +993,7 @@ export class GperftoolsChunkStream {
   /** The parse, from finishScan's scan: the records left interned. */
   finish(scan: GperftoolsScan, opts: ParseOptions = {}): RawProfile {
     scan.interned = undefined;
-    this.intern(Number.POSITIVE_INFINITY);
+    this.intern(Number.POSITIVE_INFINITY, opts.onProgress);
     opts.onProgress?.(1);
     return this.interner!.profile(scan, scan.weight);
   }
