@@ -486,28 +486,29 @@ function sortStacks(start: Uint32Array, frames: Uint32Array, n: number): SortedS
     if ((maxKey + 1) * size < 2 ** 53) {
       for (let i = 0; i < size; i++) kv[i] = kv[i] * size + i;
       kv.sort();
-      for (let i = 0; i < size; i++) moved[i] = order[lo + (kv[i] % size)];
+      for (let i = 0; i < size; i++) {
+        const k = kv[i] % size;
+        moved[i] = order[lo + k];
+        kv[i] = (kv[i] - k) / size; // the key again, now in sorted order
+      }
       order.set(moved.subarray(0, size), lo);
     } else {
       const keyOf = (s: number) => (start[s] + d < start[s + 1] ? frames[start[s] + d] + 1 : 0);
       const part = Array.from(order.subarray(lo, hi));
       part.sort((x, y) => keyOf(x) - keyOf(y) || x - y);
       order.set(part, lo);
+      for (let i = 0; i < size; i++) kv[i] = keyOf(part[i]);
     }
-    // Runs of equal frames at d: each told apart from the one before at d, and sorted one deeper.
+    // Runs of equal keys at d (read from the sorted keys, not from the stacks again): each told
+    // apart from the one before at d, and sorted one deeper. Key 0 (stacks that end at d, equal to
+    // this prefix: repeated stacks, which views may produce) sorts first.
     let g = lo;
     while (g < hi) {
-      const s = order[g];
-      const ends = start[s] + d >= start[s + 1];
-      const f = ends ? -1 : frames[start[s] + d];
+      const key = kv[g - lo];
       let e = g + 1;
-      if (ends) {
-        // Stacks equal to this prefix (repeated stacks: views may produce them).
-        while (e < hi && start[order[e]] + d >= start[order[e] + 1]) lcp[e++] = d;
-      } else {
-        while (e < hi && start[order[e]] + d < start[order[e] + 1] && frames[start[order[e]] + d] === f) e++;
-        if (e - g > 1) work.push(g, e, d + 1);
-      }
+      while (e < hi && kv[e - lo] === key) e++;
+      if (key === 0) for (let x = g + 1; x < e; x++) lcp[x] = d;
+      else if (e - g > 1) work.push(g, e, d + 1);
       if (g > lo) lcp[g] = d;
       g = e;
     }
