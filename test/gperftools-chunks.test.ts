@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { chunkedParse, parseProfile } from '../src/core/formats/detect';
 import { GperftoolsChunkStream, parseGperftools } from '../src/core/formats/gperftools';
-import type { ImporterPreview } from '../src/core/formats/importer';
+import type { ImporterChunks, ImporterPreview } from '../src/core/formats/importer';
+import { cutAndDamaged, resultOrError } from './helpers/mutate';
 import { prng } from './helpers/prng';
 
 const bytesOf = (path: string) => new Uint8Array(readFileSync(`test/fixtures/${path}`));
@@ -136,26 +137,16 @@ describe('a gperftools profile parsed from its chunks', () => {
   });
 
   it('random damage: the same result or the same error as parsing the whole file', () => {
-    const base = bytesOf('gperf/tiny.prof');
-    const rnd = prng(99);
     let compared = 0;
-    for (let k = 0; k < 300; k++) {
-      const file = base.slice(0, Math.max(8, Math.floor(rnd() * base.length)));
-      for (let j = 0; j < 3; j++) file[Math.floor(rnd() * file.length)] = Math.floor(rnd() * 256);
-      let want: unknown;
-      try {
-        want = parseProfile(file);
-      } catch (e) {
-        want = String(e);
-      }
-      let got: unknown;
-      try {
-        const stream = chunked(file, k, 200, 64);
-        if (stream === null) continue; // read whole: parseProfile's own
-        got = parseProfile(new Uint8Array(0), { stream });
-      } catch (e) {
-        got = String(e);
-      }
+    let k = 0;
+    for (const file of cutAndDamaged(bytesOf('gperf/tiny.prof'), prng(99), 300)) {
+      const stream = resultOrError(() => chunked(file, k++, 200, 64));
+      if (stream === null) continue; // read whole: parseProfile's own
+      const want = resultOrError(() => parseProfile(file));
+      const got =
+        typeof stream === 'string'
+          ? stream
+          : resultOrError(() => parseProfile(new Uint8Array(0), { stream: stream as ImporterChunks }));
       compared++;
       expect(got).toEqual(want);
     }

@@ -309,3 +309,26 @@ export function headLines(b: Uint8Array, maxBytes: number, breakAt = '\n'): Uint
   const cut = text.lastIndexOf(breakAt);
   return enc.encode(cut > 0 ? text.slice(0, cut + breakAt.length) : text);
 }
+
+// ─── damaged copies ─────────────────────────────────────────────────────────────────────────
+
+/**
+ * `count` damaged copies of `base` from the random stream `r`: each cut at a random length (8
+ * bytes at least), then 3 random bytes overwritten.
+ */
+export function* cutAndDamaged(base: Uint8Array, r: Rng, count: number): Generator<Uint8Array> {
+  for (let k = 0; k < count; k++) {
+    const file = base.slice(0, Math.max(8, Math.floor(r() * base.length)));
+    for (let j = 0; j < 3; j++) file[Math.floor(r() * file.length)] = Math.floor(r() * 256);
+    yield file;
+  }
+}
+
+/** What `f` returns, or its error as a string (to compare two parses' outcomes). */
+export function resultOrError(f: () => unknown): unknown {
+  try {
+    return f();
+  } catch (e) {
+    return String(e);
+  }
+}
