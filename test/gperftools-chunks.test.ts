@@ -4,21 +4,16 @@
 // (32/64-bit, damaged files) and on a synthetic profile of long records; it declines files of
 // another byte order and of many short records (read whole then).
 
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { chunkedParse, parseProfile } from '../src/core/formats/detect';
 import { GperftoolsChunkStream, parseGperftools } from '../src/core/formats/gperftools';
 import type { ImporterChunks, ImporterPreview } from '../src/core/formats/importer';
+import { fixtureBytes, parsableGperftoolsFixtures } from './helpers/gperf-fixtures';
 import { cutAndDamaged, resultOrError } from './helpers/mutate';
 import { prng } from './helpers/prng';
 
-const bytesOf = (path: string) => new Uint8Array(readFileSync(`test/fixtures/${path}`));
-const inDir = (dir: string) =>
-  readdirSync(`test/fixtures/${dir}`)
-    .filter((f) => f.endsWith('.prof'))
-    .map((f) => `${dir}/${f}`)
-    .sort();
+const bytesOf = fixtureBytes;
 
 /**
  * `file` in chunks (the first of `first` bytes, then random sizes up to `maxChunk` whole slots of
@@ -63,14 +58,7 @@ const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const bigEndian = (file: Uint8Array) => (file[4] === 0 && file[7] === 3) || (file[8] === 0 && file[15] === 3);
 
 describe('a gperftools profile parsed from its chunks', () => {
-  const fixtures = [...inDir('gperf'), ...inDir('gperf-own'), ...inDir('bad')].filter((p) => {
-    try {
-      parseGperftools(bytesOf(p));
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const fixtures = parsableGperftoolsFixtures();
   let opened = 0;
   for (const path of fixtures) {
     it(`${path}: in chunks of any size, what parseGperftools gives (or declined)`, () => {

@@ -4,21 +4,16 @@
 // on synthetic profiles of both shapes (long records interned as they come, many short ones merged
 // at the end).
 
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { parseProfile, streamingParse } from '../src/core/formats/detect';
 import { GperftoolsStream, parseGperftools, scanGperftools } from '../src/core/formats/gperftools';
 import type { ImporterPreview } from '../src/core/formats/importer';
+import { fixtureBytes, parsableGperftoolsFixtures } from './helpers/gperf-fixtures';
 import { cutAndDamaged, resultOrError } from './helpers/mutate';
 import { prng } from './helpers/prng';
 
-const bytesOf = (path: string) => new Uint8Array(readFileSync(`test/fixtures/${path}`));
-const inDir = (dir: string) =>
-  readdirSync(`test/fixtures/${dir}`)
-    .filter((f) => f.endsWith('.prof'))
-    .map((f) => `${dir}/${f}`)
-    .sort();
+const bytesOf = fixtureBytes;
 
 /** Copies `file` into a fresh buffer of its size in chunks, feeding the stream after each. */
 function streamed(
@@ -46,14 +41,7 @@ function streamed(
 }
 
 describe('a gperftools profile parsed while read', () => {
-  const fixtures = [...inDir('gperf'), ...inDir('gperf-own'), ...inDir('bad')].filter((p) => {
-    try {
-      parseGperftools(bytesOf(p));
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const fixtures = parsableGperftoolsFixtures();
   it('covers the fixtures, little-endian and not', () => expect(fixtures.length).toBeGreaterThan(20));
   for (const path of fixtures) {
     it(`${path}: in chunks of any size, what parseGperftools gives`, () => {
