@@ -982,8 +982,9 @@ export class GperftoolsChunkStream {
       at += p.length;
     }
     this.text = null;
-    this.setLast(null);
+    // Walked to the end first (a file cut inside a slot may still have its last words to walk).
     const scan = this.scanner.finish(text);
+    this.setLast(null);
     scan.words = new Uint32Array(0);
     this.interner ??= new RecordInterner(scan, 0, 0);
     scan.interned = { ...this.interner.interned(), done: this.interner.done, segments: this.segments };
