@@ -7,10 +7,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { bigOf } from '../src/core/address';
-import { type GperftoolsScan, parseGperftools, scanGperftools } from '../src/core/formats/gperftools';
+import {
+  type GperftoolsScan,
+  HEAD_PCS,
+  parseGperftools,
+  scanGperftools,
+} from '../src/core/formats/gperftools';
 import {
   gperftoolsPreview,
-  HEAD_PCS,
   PREVIEW_SAMPLE_RECORDS,
   parseGperftoolsWithPreview,
   sampledScan,

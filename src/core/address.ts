@@ -92,7 +92,10 @@ export class F64Builder {
  * loop and its cost is cache misses (the table is larger than L2). Each slot therefore holds its
  * key next to its id, [id + 1, lo, hi, unused] in 16 aligned bytes, so a lookup touches one cache
  * line instead of three (slot, lo[id], hi[id]); 0 marks an empty slot, so no fill(-1) is needed.
- * The hash is one multiply (Fibonacci hashing: the top bits of (lo ^ hi·c)·φ).
+ * The hash is one multiply (Fibonacci hashing: the top bits of (lo ^ hi·c)·φ). Measured on the
+ * bench's 400 MB file (52M PCs, 170k addresses): slots of 4 bytes (ids only, keys compared in
+ * lo/hi) were faster in node but slower in Chromium; a probe loop over a record's PCs with the
+ * table in locals was within noise of calling intern per PC.
  */
 export class AddrTable {
   count = 0;
@@ -137,52 +140,6 @@ export class AddrTable {
     slots[q + 1] = lo;
     slots[q + 2] = hi;
     return id;
-  }
-
-  /**
-   * Interns the PCs in words `k`, `k + step` … before `e` (each at word + hiOff, + loOff; hiOff −1:
-   * a 32-bit PC, high half 0) into `out` from `n` on; returns the new end: intern's probe with the
-   * table in locals, over a run of PCs (a record's). In Chromium the parse of the bench's 400 MB
-   * file read in chunks took ~5 % less time with it than with intern per PC (near this VM's noise).
-   * Slots of 4 bytes (ids only, keys compared in lo/hi) were tried: faster in node, slower there.
-   */
-  internWords(
-    w: Uint32Array,
-    k: number,
-    e: number,
-    step: number,
-    hiOff: number,
-    loOff: number,
-    out: Uint32Array,
-    n: number,
-  ): number {
-    let slots = this.slots;
-    let mask = this.mask;
-    let shift = this.shift;
-    for (; k < e; k += step) {
-      const hi = hiOff < 0 ? 0 : w[k + hiOff];
-      const lo = w[k + loOff];
-      let p = Math.imul(lo ^ Math.imul(hi, 0x7feb352d), 0x9e3779b1) >>> shift;
-      let id = -1;
-      for (;;) {
-        const q = p << 2;
-        const idPlus1 = slots[q];
-        if (idPlus1 === 0) break;
-        if (slots[q + 1] === lo && slots[q + 2] === hi) {
-          id = idPlus1 - 1;
-          break;
-        }
-        p = (p + 1) & mask;
-      }
-      if (id < 0) {
-        id = this.intern(hi, lo); // new: inserted (the table may grow)
-        slots = this.slots;
-        mask = this.mask;
-        shift = this.shift;
-      }
-      out[n++] = id;
-    }
-    return n;
   }
 
   private insertNew(hi: number, lo: number, id: number): number {

@@ -22,14 +22,7 @@ import { looksLikePprof, parsePprof } from './pprof.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
 
-export type {
-  Importer,
-  ImporterChunks,
-  ImporterPreview,
-  ImporterStream,
-  ParseInProgress,
-  ParseProfileOptions,
-};
+export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
 
 // A new format: write formats/NAME.ts exporting looksLikeNAME(bytes) and parseNAME(bytes), then add
 // it to IMPORTERS below (text formats before 'folded', the loosest sniff). Nothing outside

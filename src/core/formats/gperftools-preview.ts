@@ -25,8 +25,6 @@ import {
 } from './gperftools.ts';
 import type { ImporterChunks, ImporterPreview, ImporterStream, ParseProfileOptions } from './importer.ts';
 
-export { HEAD_PCS };
-
 export interface PreviewOptions {
   fileName: string;
   /** Defaults to PREVIEW_FRACTION; 0 keeps every node (the whole tree, for tests). */

@@ -23,13 +23,14 @@ export interface ParseOptions {
  * PCs are interned and folded, a tenth of the work. Long records (deep stacks, mostly distinct)
  * are interned as they come.
  */
+const DEDUPE_MIN_RECORDS = 65_536;
+const DEDUPE_MAX_MEAN_PCS = 32;
+
 /**
  * Root-side PCs per record kept aside by the scan (GperftoolsScan.heads) for the preview, which
  * groups records level by level from the root and reads them all.
  */
 export const HEAD_PCS = 8;
-const DEDUPE_MIN_RECORDS = 65_536;
-const DEDUPE_MAX_MEAN_PCS = 32;
 
 /** Header words above this are treated as corrupt (the profiler writes 3). */
 const MAX_HEADER_WORDS = 0x10000;
@@ -697,9 +698,12 @@ export class RecordInterner {
       const r = records ? records[i] : i;
       const p = pcStart[r] - base;
       const end = p + numPcs[r];
-      nLocs = wide
-        ? addrs.internWords(w, 2 * p, 2 * end, 2, hiWord, loWord, stackLocs, nLocs)
-        : addrs.internWords(w, p, end, 1, -1, 0, stackLocs, nLocs);
+      if (wide) {
+        for (let k = 2 * p, e = 2 * end; k < e; k += 2)
+          stackLocs[nLocs++] = addrs.intern(w[k + hiWord], w[k + loWord]);
+      } else {
+        for (let k = p; k < end; k++) stackLocs[nLocs++] = addrs.intern(0, w[k]);
+      }
       stackStart[i + 1] = nLocs;
     }
     this.nLocs = nLocs;
@@ -818,7 +822,8 @@ export interface WordSegment {
  * interned. Only for a file of long records in this machine's byte order, read in chunks of whole
  * slots: `open` says null otherwise (many short records are merged by stack first, which needs
  * them all; another byte order, a copy), and the file is then read into one buffer. A record
- * longer than a chunk, or a chunk that is not whole slots, throws: the caller reads the file whole.
+ * longer than a chunk grows its seam with each chunk it runs into; a chunk that is not whole slots
+ * throws (the caller reads the file whole).
  */
 export class GperftoolsChunkStream {
   /** Segments whose records are not all interned yet, in file order. */
