@@ -50,6 +50,13 @@ export const FNV_OFFSET = 0x811c9dc5;
 /** One FNV-1a step over a frame id. */
 export const fnvStep = (h: number, f: number) => Math.imul(h ^ f, 0x01000193);
 
+/** FNV-1a of the frame ids `a[from]` … `a[to − 1]`. */
+export function fnvOf(a: Uint32Array, from: number, to: number): number {
+  let h = FNV_OFFSET;
+  for (let k = from; k < to; k++) h = fnvStep(h, a[k]);
+  return h;
+}
+
 /** A stack's table hash: the FNV-1a of its `len` frame ids, mixed with its length. */
 export function stackHash(fnv: number, len: number): number {
   let h = fnv ^ len;
@@ -116,7 +123,7 @@ export function foldStacksInPlace(
     const wt = weight[s];
     total += wt;
     visitor.add(tmp, 0, len, wt, s, slots.frameCount());
-    const h = hashFrames(tmp, len);
+    const h = stackHash(fnvOf(tmp, 0, len), len);
     let p = h & mask;
     let found = -1;
     for (let id = table[p]; id >= 0; id = table[p]) {
@@ -175,13 +182,6 @@ function mapReversed(
     tmp[len++] = f;
   }
   return len;
-}
-
-/** stackHash of `tmp[0 … len − 1]`. */
-function hashFrames(tmp: Uint32Array, len: number): number {
-  let fnv = FNV_OFFSET;
-  for (let k = 0; k < len; k++) fnv = fnvStep(fnv, tmp[k]);
-  return stackHash(fnv, len);
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   type RawProfile,
   type Symbolizer,
 } from '../types.ts';
-import { FNV_OFFSET, fnvStep, foldStacksInPlace, stackHash } from './fold-in-place.ts';
+import { fnvOf, fnvStep, foldStacksInPlace, stackHash } from './fold-in-place.ts';
 import { rememberFunctionTable } from './functions.ts';
 import { groupFrames, labelKeepMask } from './labels.ts';
 
@@ -296,13 +296,6 @@ class StackTable {
 const UNRESOLVED = -1;
 /** A location that names several frames (an inline chain): no single-frame fast path. */
 const SEVERAL_FRAMES = -2;
-
-/** FNV-1a of the frame ids `a[from]` … `a[to − 1]`. */
-function fnvOf(a: Uint32Array, from: number, to: number): number {
-  let h = FNV_OFFSET;
-  for (let k = from; k < to; k++) h = fnvStep(h, a[k]);
-  return h;
-}
 
 /** A name FrameNaming.exactAddressFrame could give: `MODULE+0xOFFSET` or `0x…`. */
 const ADDRESS_NAME = /(^|\+)0x[0-9a-f]+$/;
