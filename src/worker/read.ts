@@ -1,6 +1,7 @@
 // Reading dropped files in the worker, so the page never holds their bytes: a File (or a kept
-// Blob) is read in one call, or, when large, in chunks into one buffer of its size with progress.
-// Bytes already in memory (a fetched link) are used as they are.
+// Blob) is read in one call, or, when large, in chunks with progress: parsed from the chunks where
+// its format allows (no buffer of its size), else into one buffer of its size. Bytes already in
+// memory (a fetched link) are used as they are.
 
 import { chunkedParse, streamingParse } from '../core/formats/detect';
 import { looksLikeGperftools } from '../core/formats/gperftools';
@@ -147,7 +148,7 @@ export async function readFiles(
     const parse: { stream: ImporterStream | null } = { stream: null };
     let at = 0;
     try {
-      await readChunks(blob, chunk, (part, waitedMs, readMs) => {
+      await readChunks(blob, chunk, (part, waitedMs, reader) => {
         const t0 = performance.now();
         bytes.set(part, at);
         const first = at === 0;
@@ -155,7 +156,7 @@ export async function readFiles(
         done += part.length;
         if (total > 0) onProgress?.(done / total);
         if (streams && first) parse.stream = streamingParse(bytes, at);
-        const pace = readMs === undefined ? 0 : PACE_SHARE * readMs - (performance.now() - t0);
+        const pace = reader ? PACE_SHARE * readTimeLeft(reader) - (performance.now() - t0) : 0;
         try {
           parse.stream?.advance(at, first ? MIN_BUDGET_MS : Math.max(MIN_BUDGET_MS, waitedMs, pace));
         } catch {
@@ -190,12 +191,7 @@ async function readInChunks(
   let outcome: 'whole' | 'again' | null = null;
   try {
     let pace = 0;
-    const onChunk = (
-      part: Uint8Array,
-      waitedMs: number,
-      readMs?: number,
-      reader?: { ms: number; held: boolean },
-    ) => {
+    const onChunk = (part: Uint8Array, waitedMs: number, reader?: ReaderPace) => {
       if (reader) pace = pace === 0 ? reader.ms : 0.75 * pace + 0.25 * reader.ms;
       try {
         if (stream === null) {
@@ -210,9 +206,7 @@ async function readInChunks(
           // The reader's own thread: `reader` (absent when the chunks are read here).
           stream.push(
             part,
-            reader?.held
-              ? MIN_BUDGET_MS
-              : Math.max(MIN_BUDGET_MS, waitedMs, PACE_SHARE * (reader ? pace : (readMs ?? 0))),
+            reader?.held ? MIN_BUDGET_MS : Math.max(MIN_BUDGET_MS, waitedMs, PACE_SHARE * pace),
           );
         }
       } catch {
@@ -269,6 +263,21 @@ const MIN_BUDGET_MS = 2;
 const PACE_SHARE = 0.85;
 
 /**
+ * What the reader worker says with each chunk: the time its read took, whether it first waited for
+ * this worker (its chunks ahead all unacknowledged), and how long the chunk waited in the queue.
+ */
+interface ReaderPace {
+  ms: number;
+  held: boolean;
+  queuedMs: number;
+}
+
+/** The reader's time left after a chunk's wait in the queue: none when it was held or is behind. */
+function readTimeLeft({ ms, held, queuedMs }: ReaderPace): number {
+  return held ? 0 : Math.max(0, ms - queuedMs);
+}
+
+/**
  * Hands `onChunk` the blob's bytes in order, `chunk` bytes at a time. Read by a reader worker
  * (while `onChunk` works on one chunk, the next are being read: a read in this worker would wait
  * for it to be idle), or here, one chunk ahead, where workers cannot start workers.
@@ -276,12 +285,7 @@ const PACE_SHARE = 0.85;
 async function readChunks(
   blob: Blob,
   chunk: number,
-  onChunk: (
-    part: Uint8Array,
-    waitedMs: number,
-    readMs?: number,
-    reader?: { ms: number; held: boolean },
-  ) => void,
+  onChunk: (part: Uint8Array, waitedMs: number, reader?: ReaderPace) => void,
   /** onChunk keeps the chunks (else each goes back to the reader once handled). */
   keep = false,
 ): Promise<void> {
@@ -305,12 +309,7 @@ async function readChunks(
 async function readByWorker(
   blob: Blob,
   chunk: number,
-  onChunk: (
-    part: Uint8Array,
-    waitedMs: number,
-    readMs: number,
-    reader: { ms: number; held: boolean },
-  ) => void,
+  onChunk: (part: Uint8Array, waitedMs: number, reader: ReaderPace) => void,
   keep: boolean,
 ): Promise<boolean> {
   if (typeof Worker !== 'function') return false;
@@ -334,14 +333,10 @@ async function readByWorker(
           return;
         }
         const { buf: data, ms, held, sent } = e.data;
-        // The time the chunk waited for this worker, and the reader's time left after it: none when
-        // the reader was held up by this worker, or chunks are waiting behind this one.
-        const queued = performance.timeOrigin + performance.now() - sent;
+        // How long the chunk waited in this worker's queue.
+        const queuedMs = performance.timeOrigin + performance.now() - sent;
         try {
-          onChunk(new Uint8Array(data), performance.now() - idleSince, held ? 0 : Math.max(0, ms - queued), {
-            ms,
-            held,
-          });
+          onChunk(new Uint8Array(data), performance.now() - idleSince, { ms, held, queuedMs });
         } catch (err) {
           reject(err);
           return;

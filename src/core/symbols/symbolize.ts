@@ -519,8 +519,9 @@ export interface DroppedFile {
   /** The whole file's size, where `bytes` hold less of it (a sampled large profile). */
   size?: number;
   /**
-   * A parse begun while the file was read (a large profile: detect.ts's streamingParse), fed with
-   * all of `bytes`: the profile's parse finishes it.
+   * A parse begun while the file was read (a large profile: detect.ts's streamingParse, fed with
+   * all of `bytes`, or chunkedParse, fed with its chunks: `bytes` is then only the file's head):
+   * the profile's parse finishes it.
    */
   stream?: ParseInProgress;
 }
