@@ -227,6 +227,63 @@ describe('buildCoarseTree', () => {
     const full = buildCallTree(p);
     expect(treeToText(buildCoarseTree(p, sortedStackOrder(p), 0), p)).toBe(treeToText(full, p));
   });
+
+  it('keeps exactly the full tree’s heavy nodes, each one’s light children summed (random stacks)', async () => {
+    const { buildCoarseTree, LIGHT_CHILDREN } = await import('./calltree');
+    /** Every node as `path total/self`, the path by frame ids (LIGHT_CHILDREN as `*`). */
+    const nodesOf = (t: CallTree) => {
+      const out: string[] = [];
+      const walk = (v: number, path: string) => {
+        for (let c = firstChildOf(t, v); c >= 0; c = nextSiblingOf(t, c)) {
+          const f = t.frame[c];
+          const here = `${path};${f === LIGHT_CHILDREN ? '*' : f}`;
+          out.push(`${here} ${totalOf(t, c)}/${selfOf(t, c)}`);
+          walk(c, here);
+        }
+      };
+      walk(0, '');
+      return out.sort();
+    };
+    /** The same from the full tree: nodes of at least `min` under kept ones, light ones summed. */
+    const expected = (t: CallTree, min: number) => {
+      const out: string[] = [];
+      const walk = (v: number, path: string) => {
+        let light = 0;
+        for (let c = firstChildOf(t, v); c >= 0; c = nextSiblingOf(t, c)) {
+          if (totalOf(t, c) < min) {
+            light += totalOf(t, c);
+            continue;
+          }
+          const here = `${path};${t.frame[c]}`;
+          out.push(`${here} ${totalOf(t, c)}/${selfOf(t, c)}`);
+          walk(c, here);
+        }
+        if (light > 0) out.push(`${path};* ${light}/${light}`);
+      };
+      walk(0, '');
+      return out.sort();
+    };
+    const rnd = prng(7);
+    for (let round = 0; round < 40; round++) {
+      const n = 1 + Math.floor(rnd() * 400);
+      const alphabet = [2, 3, 8, 1000][round % 4];
+      const lines: string[] = [];
+      for (let s = 0; s < n; s++) {
+        // Shared beginnings, prefixes of one another and repeated stacks.
+        const len = Math.floor(rnd() * 9);
+        const frames = Array.from({ length: len }, (_, k) => `f${k < 3 && rnd() < 0.7 ? k : Math.floor(rnd() * alphabet)}`);
+        lines.push(`${len === 0 ? 'root' : `root;${frames.join(';')}`} ${1 + Math.floor(rnd() * 20)}`);
+      }
+      const p = profileFromText(lines.join('\n'));
+      const full = buildCallTree(p);
+      const total = totalOf(full, 0);
+      for (const min of [0, 1, 5, total / 50, total / 7, total / 2, total + 1]) {
+        const coarse = buildCoarseTree(p, sortedStackOrder(p), min);
+        expect(nodesOf(coarse), `round ${round}, min ${min}`).toEqual(expected(full, min));
+        expect(coarse.maxDepth).toBe(full.maxDepth);
+      }
+    }
+  });
 });
 
 describe('sortedStackOrder', () => {
