@@ -498,6 +498,27 @@ async function viewLongTasks(page: Page): Promise<{ longest: number; count: numb
   return { longest: tasks.length ? Math.max(...tasks) : 0, count: tasks.length, steps };
 }
 
+/**
+ * viewLongTasks, with BENCH_PROFILE=1 under a CPU profile of the page's main thread (written to
+ * bench/out/views-main-thread.cpuprofile, its busiest functions printed).
+ */
+async function viewsProfiled(page: Page): ReturnType<typeof viewLongTasks> {
+  const cdp = PROFILE_MAIN ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
+  const views = await viewLongTasks(page);
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    writeFileSync(`${OUT}/views-main-thread.cpuprofile`, JSON.stringify(profile));
+    console.log('while applying views:');
+    summarizeCpuProfile(profile);
+  }
+  return views;
+}
+
 /** Median and p95 of frame times. */
 function frameStats(frames: number[]): { median: number; p95: number } {
   const sorted = [...frames].sort((a, c) => a - c);
@@ -538,19 +559,7 @@ async function benchGperf(page: Page, browser: import('@playwright/test').Browse
   // Interactions and views on the profile the last run opened (reopen it: the baseline ran since).
   await openInApp(page);
   const frames = (await page.evaluate(INTERACTIONS)) as number[];
-  const viewsCdp = PROFILE_MAIN ? await page.context().newCDPSession(page) : null;
-  if (viewsCdp) {
-    await viewsCdp.send('Profiler.enable');
-    await viewsCdp.send('Profiler.setSamplingInterval', { interval: 200 });
-    await viewsCdp.send('Profiler.start');
-  }
-  const views = await viewLongTasks(page);
-  if (viewsCdp) {
-    const { profile } = await viewsCdp.send('Profiler.stop');
-    writeFileSync(`${OUT}/views-main-thread.cpuprofile`, JSON.stringify(profile));
-    console.log('while applying views:');
-    summarizeCpuProfile(profile);
-  }
+  const views = await viewsProfiled(page);
   // Symbolization: each run opens the profile without and with its binary, alternating which
   // goes first (a fresh page each: the worker loads the demangler again, as on a user's first
   // drop with binaries).
@@ -649,7 +658,7 @@ async function benchOpen(fresh: () => Promise<Page>): Promise<() => void> {
   for (let r = 0; r < RUNS; r++) {
     const page = await fresh();
     opens.push(await openInApp(page));
-    if (r === RUNS - 1) views = await viewLongTasks(page);
+    if (r === RUNS - 1) views = await viewsProfiled(page);
     // Past 2 GiB Chromium cannot read a file into one buffer: no baseline (the app samples it).
     base.push(await baseline(page).catch(() => Number.NaN));
   }

@@ -423,8 +423,8 @@ export function diffSandwichAnalysis(
   name: string,
   width: DiffWidth,
 ): DiffSandwich {
-  const c = sandwich(applyTransforms(comp, transforms), name);
-  const b = sandwich(applyTransforms(base, transforms), name);
+  const c = sandwich(applyTransforms(comp, transforms), name, { compact: true });
+  const b = sandwich(applyTransforms(base, transforms), name, { compact: true });
   const half = (x: FoldedProfile, y: FoldedProfile) => {
     const merged = mergeSides(x, y);
     const { tree, sides } = diffTree(merged, width);

@@ -87,3 +87,50 @@ describe('ProfileWorkerClient faults', () => {
     expect(c.busy).toBe(false);
   });
 });
+
+describe('ProfileWorkerClient frame tables', () => {
+  it('restores the frame table a view or a sandwich half left out (the one the page has)', async () => {
+    const { c, workers } = client();
+    const frames = { count: 2, name: ['main', 'f'], module: Int32Array.from([-1, -1]) };
+    const profile = (withFrames: boolean) =>
+      ({
+        meta: {},
+        frames: withFrames ? frames : { count: 0, name: [], module: new Int32Array(0) },
+        modules: withFrames ? ['m'] : [],
+        stackCount: 1,
+      }) as never;
+    const tree = {} as never;
+    const result = (analysis: unknown, sandwich: unknown) =>
+      ({ analysis, sandwich, symbols: null, newProfile: false, mode: 'sandwich' }) as never;
+    const first = c.apply(view);
+    workers[0].reply({
+      type: 'result',
+      id: workers[0].sent[0].id,
+      reply: { kind: 'view', result: result({ profile: profile(true), tree }, null) },
+    });
+    await first;
+    const second = c.apply(view);
+    const half = { profile: profile(false), tree, sameFrames: true };
+    const own = {
+      profile: { meta: {}, frames: { count: 1, name: ['g'], module: Int32Array.from([0]) }, modules: ['m'], stackCount: 1 },
+      tree,
+    };
+    workers[0].reply({
+      type: 'result',
+      id: workers[0].sent[1].id,
+      reply: {
+        kind: 'view',
+        result: result(null, { name: 'f', self: 1, total: 1, callers: half, callees: own }),
+      },
+    });
+    const { callers, callees } = (await second).sandwich as unknown as {
+      callers: { profile: { frames: typeof frames; modules: string[] }; sameFrames?: true };
+      callees: { profile: { frames: typeof frames } };
+    };
+    expect(callers.profile.frames.name).toEqual(['main', 'f']);
+    expect(callers.profile.modules).toEqual(['m']);
+    expect(callers.sameFrames).toBeUndefined();
+    // A half with a table of its own keeps it.
+    expect(callees.profile.frames.name).toEqual(['g']);
+  });
+});

@@ -6,6 +6,8 @@ import type {
   FileBuffer,
   FromWorker,
   PageAnalysis,
+  PageGraph,
+  PageSandwich,
   Reply,
   SearchQuery,
   SearchReply,
@@ -14,6 +16,8 @@ import type {
   ToWorker,
   ViewResult,
   WireAnalysis,
+  WireGraph,
+  WireSandwich,
   WorkerView,
 } from './protocol';
 import { spawnWorker } from './spawn';
@@ -86,6 +90,17 @@ export class ProfileWorkerClient {
     return a;
   }
 
+  /** Restores the frame table of sandwich halves that left it out (see WireGraph). */
+  private sandwichFromWire(s: WireSandwich | null): PageSandwich | null {
+    if (s === null) return null;
+    const half = (g: WireGraph): PageGraph => {
+      if (!g.sameFrames || !this.frames) return g;
+      const { sameFrames: _, ...rest } = g;
+      return { ...rest, profile: { ...rest.profile, ...this.frames } };
+    };
+    return { ...s, callers: half(s.callers), callees: half(s.callees) };
+  }
+
   private spawn(): WorkerLike {
     const w = this.makeWorker();
     w.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
@@ -145,10 +160,12 @@ export class ProfileWorkerClient {
       case 'result':
         this.pending.delete(msg.id);
         if (msg.reply.kind === 'view') {
-          const { analysis } = msg.reply.result;
+          const { analysis, sandwich } = msg.reply.result;
+          // The analysis first: a new one brings the frame table its sandwich may leave out.
+          const restored = analysis && this.fromWire(analysis);
           p.resolve({
             kind: 'view',
-            result: { ...msg.reply.result, analysis: analysis && this.fromWire(analysis) },
+            result: { ...msg.reply.result, analysis: restored, sandwich: this.sandwichFromWire(sandwich) },
           });
         } else {
           p.resolve(msg.reply);

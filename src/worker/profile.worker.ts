@@ -9,11 +9,13 @@ import { dropFiles } from './folder';
 import {
   type FolderNote,
   type FromWorker,
-  type PageSandwich,
   type Reply,
   type ToWorker,
   toPageProfile,
   type WireAnalysis,
+  type WireGraph,
+  type WireSandwich,
+  withoutFrames,
 } from './protocol';
 import { WorkerSession } from './session';
 
@@ -26,23 +28,20 @@ let sentFrames: Analysis['profile']['frames'] | null = null;
 
 function toWire(a: Analysis): WireAnalysis {
   const profile = toPageProfile(a.profile);
-  if (a.profile.frames === sentFrames) {
-    return {
-      ...a,
-      profile: { ...profile, frames: { count: 0, name: [], module: new Int32Array(0) }, modules: [] },
-      sameFrames: true,
-    };
-  }
+  if (a.profile.frames === sentFrames) return { ...a, profile: withoutFrames(profile), sameFrames: true };
   sentFrames = a.profile.frames;
   return { ...a, profile };
 }
 
-function toPageSandwich(s: SandwichAnalysis): PageSandwich {
-  return {
-    ...s,
-    callers: { ...s.callers, profile: toPageProfile(s.callers.profile) },
-    callees: { ...s.callees, profile: toPageProfile(s.callees.profile) },
+/** A sandwich's halves, each without the frame table when it is the one the page has. */
+function toWireSandwich(s: SandwichAnalysis): WireSandwich {
+  const half = (h: SandwichAnalysis['callers']): WireGraph => {
+    const profile = toPageProfile(h.profile);
+    return h.profile.frames === sentFrames
+      ? { ...h, profile: withoutFrames(profile), sameFrames: true }
+      : { ...h, profile };
   };
+  return { ...s, callers: half(s.callers), callees: half(s.callees) };
 }
 
 /** Messages are handled one at a time, in order (a fold may await the demangler). */
@@ -97,7 +96,7 @@ async function handle(msg: ToWorker): Promise<void> {
           ...result,
           ...(folder && { folder }),
           analysis: result.analysis && toWire(result.analysis),
-          sandwich: result.sandwich && toPageSandwich(result.sandwich),
+          sandwich: result.sandwich && toWireSandwich(result.sandwich),
         },
       };
     }

@@ -33,6 +33,14 @@ export function toPageProfile(p: FoldedProfile): PageProfile {
  * transforms) leaves it out: 64k names cost tens of ms to copy into the page. `sameFrames` marks it.
  */
 export type WireAnalysis = PageAnalysis & { sameFrames?: true };
+/** A sandwich half on the wire: one that keeps the page's frame table leaves it out too. */
+export type WireGraph = PageGraph & { sameFrames?: true };
+export type WireSandwich = Omit<PageSandwich, 'callers' | 'callees'> & { callers: WireGraph; callees: WireGraph };
+
+/** A profile's frame table left out on the wire (the page has it: see WireAnalysis). */
+export function withoutFrames(p: PageProfile): PageProfile {
+  return { ...p, frames: { count: 0, name: [], module: new Int32Array(0) }, modules: [] };
+}
 
 /**
  * A file for the worker: bytes in memory (a fetched link), transferred, or a local file (a `File`,
@@ -125,7 +133,7 @@ export type ToWorker =
   | { type: 'source'; id: number; name: string };
 
 export type Reply =
-  | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null } }
+  | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null; sandwich: WireSandwich | null } }
   | { kind: 'search'; result: SearchReply }
   | { kind: 'text'; parts: string[] }
   | { kind: 'bytes'; bytes: Uint8Array }

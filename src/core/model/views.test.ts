@@ -93,7 +93,10 @@ describe('sandwich', () => {
     const s = sandwich(profileFromText('main;a 1'), 'nope');
     expect(s).toMatchObject({ self: 0, total: 0 });
     expect(s.callers.stacks.count).toBe(0);
-    expect(s.callees.frames.count).toBe(0);
+    // Its halves keep the profile's frame table (the page's), or with `compact` only what they use.
+    expect(s.callees.frames).toBe(s.callers.frames);
+    expect(s.callees.frames.count).toBe(2);
+    expect(sandwich(profileFromText('main;a 1'), 'nope', { compact: true }).callees.frames.count).toBe(0);
   });
 
   it('works on a focused profile (transforms first, then the sandwich)', () => {
