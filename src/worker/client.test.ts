@@ -112,7 +112,12 @@ describe('ProfileWorkerClient frame tables', () => {
     const second = c.apply(view);
     const half = { profile: profile(false), tree, sameFrames: true };
     const own = {
-      profile: { meta: {}, frames: { count: 1, name: ['g'], module: Int32Array.from([0]) }, modules: ['m'], stackCount: 1 },
+      profile: {
+        meta: {},
+        frames: { count: 1, name: ['g'], module: Int32Array.from([0]) },
+        modules: ['m'],
+        stackCount: 1,
+      },
       tree,
     };
     workers[0].reply({

@@ -35,7 +35,10 @@ export function toPageProfile(p: FoldedProfile): PageProfile {
 export type WireAnalysis = PageAnalysis & { sameFrames?: true };
 /** A sandwich half on the wire: one that keeps the page's frame table leaves it out too. */
 export type WireGraph = PageGraph & { sameFrames?: true };
-export type WireSandwich = Omit<PageSandwich, 'callers' | 'callees'> & { callers: WireGraph; callees: WireGraph };
+export type WireSandwich = Omit<PageSandwich, 'callers' | 'callees'> & {
+  callers: WireGraph;
+  callees: WireGraph;
+};
 
 /** A profile's frame table left out on the wire (the page has it: see WireAnalysis). */
 export function withoutFrames(p: PageProfile): PageProfile {

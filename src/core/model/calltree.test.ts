@@ -271,7 +271,10 @@ describe('buildCoarseTree', () => {
       for (let s = 0; s < n; s++) {
         // Shared beginnings, prefixes of one another and repeated stacks.
         const len = Math.floor(rnd() * 9);
-        const frames = Array.from({ length: len }, (_, k) => `f${k < 3 && rnd() < 0.7 ? k : Math.floor(rnd() * alphabet)}`);
+        const frames = Array.from(
+          { length: len },
+          (_, k) => `f${k < 3 && rnd() < 0.7 ? k : Math.floor(rnd() * alphabet)}`,
+        );
         lines.push(`${len === 0 ? 'root' : `root;${frames.join(';')}`} ${1 + Math.floor(rnd() * 20)}`);
       }
       const p = profileFromText(lines.join('\n'));
