@@ -87,6 +87,7 @@ export function foldStacksInPlace(
   // One stack at a time, folded into `tmp` first: a slot that cannot be claimed leaves the stack
   // untouched, and a folded stack never overlaps raw stacks not read yet.
   const tmp = new Uint32Array(maxLen);
+  const unnamed = new Uint32Array(maxLen);
   const foldedOf = new Int32Array(n);
   const fStart = new Uint32Array(n + 1);
   const fWeight = new Float64Array(n);
@@ -107,18 +108,20 @@ export function foldStacksInPlace(
     }
     // Small functions called per stack, not one long loop here: V8 optimizes them by their calls,
     // where this function's own loop waits on on-stack replacement (in Chromium it ran ~2× slower).
-    let len = mapReversed(a, lo, hi - 1, one, tmp, 0);
-    while (len < hi - lo) {
-      const p = hi - 1 - len; // the first location whose slot has no frame yet
+    // The stack is read leaf to root (V8's loops that walk an array backwards ran ~1.5–3× slower
+    // here); slots with no frame yet are named after, root first, in the order the usual fold does.
+    const len = hi - lo;
+    for (let u = mapForward(a, lo, hi, one, tmp, unnamed) - 1; u >= 0; u--) {
+      const p = unnamed[u];
       const loc = a[p];
       const q = p > lo ? loc * 2 + 1 : loc * 2;
-      const f = slots.claim(loc, q, p > lo);
+      // A location twice in the stack is named at its first (rootmost) place.
+      const f = one[q] >= 0 ? one[q] : slots.claim(loc, q, p > lo);
       if (f < 0) {
         undo(samples, s, foldedOf, fStart, tmp, slots);
         return null;
       }
-      tmp[len++] = f;
-      len = mapReversed(a, lo, p - 1, one, tmp, len);
+      tmp[hi - 1 - p] = f;
     }
     const wt = weight[s];
     total += wt;
@@ -159,29 +162,29 @@ export function foldStacksInPlace(
 }
 
 /**
- * Writes the frames of locations `a[from]`, `a[from − 1]` … down to `a[lo]` (callers' slots but
- * for the leaf at `lo`) to `tmp` from `len` on, until one whose slot has no frame yet: the new length.
+ * Writes the frames of the leaf-first stack `a[lo]` … `a[hi − 1]` to `tmp` root first (the leaf's
+ * slot for `a[lo]`, callers' slots for the rest), reading it forwards. Positions whose slot has no
+ * frame yet are left in `tmp` and listed in `unnamed`, in order: their count.
  */
-function mapReversed(
+function mapForward(
   a: Uint32Array,
   lo: number,
-  from: number,
+  hi: number,
   one: Int32Array,
   tmp: Uint32Array,
-  len: number,
+  unnamed: Uint32Array,
 ): number {
-  let p = from;
-  for (; p > lo; p--) {
-    const f = one[a[p] * 2 + 1];
-    if (f < 0) return len;
-    tmp[len++] = f;
+  const top = hi - 1;
+  let u = 0;
+  let f = one[a[lo] * 2];
+  if (f < 0) unnamed[u++] = lo;
+  else tmp[top - lo] = f;
+  for (let p = lo + 1; p < hi; p++) {
+    f = one[a[p] * 2 + 1];
+    if (f < 0) unnamed[u++] = p;
+    else tmp[top - p] = f;
   }
-  if (p === lo) {
-    const f = one[a[lo] * 2];
-    if (f < 0) return len;
-    tmp[len++] = f;
-  }
-  return len;
+  return u;
 }
 
 /**
