@@ -90,8 +90,8 @@ test('an HTML report opens from file:// offline with the same graph, table and v
   await expect(page.getByTestId('reset-zoom')).toBeVisible();
   const shown = await picture(page);
   expect(shown.names.filter((n) => n !== '').length).toBeGreaterThan(6);
+  await expect.poll(() => new URL(page.url()).hash).toContain('zoom=');
   const hash = new URL(page.url()).hash;
-  expect(hash).toContain('zoom=');
 
   const report = await exportAs(page, 'HTML report (.html)');
   expect(report.name).toBe('cxx_demangle.report.html');
