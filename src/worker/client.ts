@@ -6,7 +6,7 @@ import type {
   FileBuffer,
   FromWorker,
   PageAnalysis,
-  PageGraph,
+  PageProfile,
   PageSandwich,
   Reply,
   SearchQuery,
@@ -16,7 +16,6 @@ import type {
   ToWorker,
   ViewResult,
   WireAnalysis,
-  WireGraph,
   WireSandwich,
   WorkerView,
 } from './protocol';
@@ -80,25 +79,22 @@ export class ProfileWorkerClient {
   /** The frame table of the last analysis received: the worker leaves an unchanged one out. */
   private frames: Pick<PageAnalysis['profile'], 'frames' | 'modules'> | null = null;
 
-  /** Restores a frame table the worker left out (see WireAnalysis). */
-  private fromWire(a: WireAnalysis): PageAnalysis {
-    if (a.sameFrames && this.frames) {
-      const { sameFrames: _, ...rest } = a;
-      return { ...rest, profile: { ...rest.profile, ...this.frames } };
-    }
-    this.frames = { frames: a.profile.frames, modules: a.profile.modules };
-    return a;
+  /** `x` with the frame table the worker left out (`sameFrames`: the one the page has) put back. */
+  private withFrames<T extends { profile: PageProfile; sameFrames?: true }>(x: T): Omit<T, 'sameFrames'> {
+    if (!x.sameFrames || !this.frames) return x;
+    const { sameFrames: _, ...rest } = x;
+    return { ...rest, profile: { ...rest.profile, ...this.frames } };
   }
 
-  /** Restores the frame table of sandwich halves that left it out (see WireGraph). */
+  /** A view's analysis, its frame table restored, or remembered when it came with one. */
+  private fromWire(a: WireAnalysis): PageAnalysis {
+    if (!a.sameFrames || !this.frames) this.frames = { frames: a.profile.frames, modules: a.profile.modules };
+    return this.withFrames(a);
+  }
+
+  /** A sandwich's halves, their frame tables restored (see WireGraph). */
   private sandwichFromWire(s: WireSandwich | null): PageSandwich | null {
-    if (s === null) return null;
-    const half = (g: WireGraph): PageGraph => {
-      if (!g.sameFrames || !this.frames) return g;
-      const { sameFrames: _, ...rest } = g;
-      return { ...rest, profile: { ...rest.profile, ...this.frames } };
-    };
-    return { ...s, callers: half(s.callers), callees: half(s.callees) };
+    return s && { ...s, callers: this.withFrames(s.callers), callees: this.withFrames(s.callees) };
   }
 
   private spawn(): WorkerLike {

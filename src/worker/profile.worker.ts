@@ -4,7 +4,7 @@
 
 import { treeBuffers } from '../core/model/calltree';
 import type { Analysis, SandwichAnalysis } from '../core/pipeline';
-import { ProfileError } from '../core/types';
+import { type FoldedProfile, ProfileError } from '../core/types';
 import { dropFiles } from './folder';
 import {
   type FolderNote,
@@ -12,8 +12,8 @@ import {
   type Reply,
   type ToWorker,
   toPageProfile,
+  type PageProfile,
   type WireAnalysis,
-  type WireGraph,
   type WireSandwich,
   withoutFrames,
 } from './protocol';
@@ -26,23 +26,28 @@ const session = new WorkerSession();
 /** The frame table the page has now: a view that keeps it does not send it again. */
 let sentFrames: Analysis['profile']['frames'] | null = null;
 
-function toWire(a: Analysis): WireAnalysis {
-  const profile = toPageProfile(a.profile);
-  if (a.profile.frames === sentFrames) return { ...a, profile: withoutFrames(profile), sameFrames: true };
-  sentFrames = a.profile.frames;
-  return { ...a, profile };
+/**
+ * A graph for the wire: its profile as the page sees it, without the frame table when that is the
+ * one the page has (`sameFrames`). `remember`: the page keeps this one's table (a view's, not a
+ * sandwich half's).
+ */
+function onWire<T extends { profile: FoldedProfile }>(
+  x: T,
+  remember: boolean,
+): Omit<T, 'profile'> & { profile: PageProfile; sameFrames?: true } {
+  const profile = toPageProfile(x.profile);
+  if (x.profile.frames === sentFrames) return { ...x, profile: withoutFrames(profile), sameFrames: true };
+  if (remember) sentFrames = x.profile.frames;
+  return { ...x, profile };
 }
 
-/** A sandwich's halves, each without the frame table when it is the one the page has. */
-function toWireSandwich(s: SandwichAnalysis): WireSandwich {
-  const half = (h: SandwichAnalysis['callers']): WireGraph => {
-    const profile = toPageProfile(h.profile);
-    return h.profile.frames === sentFrames
-      ? { ...h, profile: withoutFrames(profile), sameFrames: true }
-      : { ...h, profile };
-  };
-  return { ...s, callers: half(s.callers), callees: half(s.callees) };
-}
+const toWire = (a: Analysis): WireAnalysis => onWire(a, true);
+
+const toWireSandwich = (s: SandwichAnalysis): WireSandwich => ({
+  ...s,
+  callers: onWire(s.callers, false),
+  callees: onWire(s.callees, false),
+});
 
 /** Messages are handled one at a time, in order (a fold may await the demangler). */
 let queue: Promise<void> = Promise.resolve();

@@ -83,6 +83,8 @@ class RecordFrames {
   private lastLo = -1;
   private lastCaller = false;
   private lastFrame = -1;
+  /** The segment segmentOf found last (records are read in order, mostly). */
+  private lastSegment = 0;
 
   constructor(
     private readonly scan: GperftoolsScan,
@@ -178,7 +180,6 @@ class RecordFrames {
     }
     return segs[k];
   }
-  private lastSegment = 0;
 
   private lookup(hi: number, lo: number, caller: boolean): number {
     // Callers are return addresses: looked up at PC − 1, as foldProfile does (adjustCallers).
