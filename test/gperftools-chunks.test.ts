@@ -9,7 +9,7 @@ import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synt
 import { chunkedParse, parseProfile } from '../src/core/formats/detect';
 import { GperftoolsChunkStream, parseGperftools } from '../src/core/formats/gperftools';
 import type { ImporterChunks, ImporterPreview } from '../src/core/formats/importer';
-import { fixtureBytes, parsableGperftoolsFixtures } from './helpers/gperf-fixtures';
+import { CHUNKINGS, fixtureBytes, parsableGperftoolsFixtures } from './helpers/gperf-fixtures';
 import { cutAndDamaged, resultOrError } from './helpers/mutate';
 import { prng } from './helpers/prng';
 
@@ -64,11 +64,7 @@ describe('a gperftools profile parsed from its chunks', () => {
     it(`${path}: in chunks of any size, what parseGperftools gives (or declined)`, () => {
       const file = bytesOf(path);
       const want = parseGperftools(file);
-      for (const [seed, maxChunk] of [
-        [1, 7],
-        [2, 64],
-        [3, 4096],
-      ]) {
+      for (const [seed, maxChunk] of CHUNKINGS) {
         // Short records too (the worker's stream declines a first chunk of them).
         const stream = feed(
           file,

@@ -9,7 +9,7 @@ import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synt
 import { parseProfile, streamingParse } from '../src/core/formats/detect';
 import { GperftoolsStream, parseGperftools, scanGperftools } from '../src/core/formats/gperftools';
 import type { ImporterPreview } from '../src/core/formats/importer';
-import { fixtureBytes, parsableGperftoolsFixtures } from './helpers/gperf-fixtures';
+import { CHUNKINGS, fixtureBytes, parsableGperftoolsFixtures } from './helpers/gperf-fixtures';
 import { cutAndDamaged, resultOrError } from './helpers/mutate';
 import { prng } from './helpers/prng';
 
@@ -47,11 +47,7 @@ describe('a gperftools profile parsed while read', () => {
     it(`${path}: in chunks of any size, what parseGperftools gives`, () => {
       const file = bytesOf(path);
       const want = parseGperftools(file);
-      for (const [seed, maxChunk] of [
-        [1, 7],
-        [2, 64],
-        [3, 4096],
-      ]) {
+      for (const [seed, maxChunk] of CHUNKINGS) {
         const { stream, raw } = streamed(file, seed, maxChunk);
         // Files of another byte order cannot be read in place: parsed at the end instead.
         if (stream === null) expect(GperftoolsStream.open(file)).toBeNull();

@@ -9,10 +9,10 @@ import { dropFiles } from './folder';
 import {
   type FolderNote,
   type FromWorker,
+  type PageProfile,
   type Reply,
   type ToWorker,
   toPageProfile,
-  type PageProfile,
   type WireAnalysis,
   type WireSandwich,
   withoutFrames,

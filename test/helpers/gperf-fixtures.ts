@@ -4,6 +4,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseGperftools } from '../../src/core/formats/gperftools';
 
+/**
+ * How the parses begun while a file is read are fed each fixture: [seed, largest chunk in bytes]
+ * (chunks of random sizes up to it, from a few bytes to several records).
+ */
+export const CHUNKINGS: readonly (readonly [number, number])[] = [
+  [1, 7],
+  [2, 64],
+  [3, 4096],
+];
+
 /** A fixture's bytes, by its path under test/fixtures. */
 export const fixtureBytes = (path: string) => new Uint8Array(readFileSync(`test/fixtures/${path}`));
 
