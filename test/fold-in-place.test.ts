@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { sortedStackOrder, sortStacks } from '../src/core/model/calltree';
 import { functionTableOf } from '../src/core/model/functions';
 import { toFoldedText } from '../src/core/model/serialize';
 import { fold, type Loaded, parse, symbolize } from '../src/core/pipeline';
@@ -50,6 +51,11 @@ function expectSameFold(got: FoldedProfile, want: FoldedProfile): void {
   const [t, u] = [functionTableOf(got), functionTableOf(want)];
   expect(Array.from(t.self)).toEqual(Array.from(u.self));
   expect(Array.from(t.total)).toEqual(Array.from(u.total));
+  // The sorted order the fold in place leaves for the call tree is the stacks' own.
+  const sorted = sortedStackOrder(got);
+  const fresh = sortStacks(got.stacks.start, got.stacks.frames, got.stacks.count);
+  expect(Array.from(sorted.order)).toEqual(Array.from(fresh.order));
+  expect(Array.from(sorted.lcp)).toEqual(Array.from(fresh.lcp));
 }
 
 /**

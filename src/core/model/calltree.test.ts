@@ -12,8 +12,10 @@ import {
   nextSiblingOf,
   parentOf,
   pathToNode,
+  ROW,
   selfOf,
   sortedStackOrder,
+  sortStacks,
   totalOf,
 } from './calltree';
 import { functionTableOf } from './functions';
@@ -362,6 +364,19 @@ describe('sortedStackOrder', () => {
       const bad: number[] = [];
       for (let k = 0; k < n; k++) if (lcp[k] !== (k === 0 ? 0 : common(got[k - 1], got[k]))) bad.push(k);
       expect(bad).toEqual([]);
+      // Stable: equal stacks in the order of their indices (the fold in place sums repeats into
+      // the first by it).
+      for (let k = 1; k < n; k++)
+        if (lcp[k] === got[k].length && got[k].length === got[k - 1].length)
+          expect(order[k - 1]).toBeLessThan(order[k]);
+      // The same order and prefixes read through the stacks' root-side rows (StackRows).
+      const rows = new Uint32Array(n * ROW);
+      for (let s = 0; s < n; s++)
+        for (let j = 0; j < ROW && start[s] + j < start[s + 1]; j++)
+          rows[s * ROW + j] = frames[start[s] + j] + 1;
+      const viaRows = sortStacks(start, frames, n, rows);
+      expect(Array.from(viaRows.order)).toEqual(Array.from(order));
+      expect(Array.from(viaRows.lcp)).toEqual(Array.from(lcp));
     }
   });
 });

@@ -132,21 +132,6 @@ export function treeBuffers(t: CallTree): ArrayBuffer[] {
   ].map((a) => a.buffer as ArrayBuffer);
 }
 
-/** How many more frames two stacks share past the first `d` (which they share). */
-function commonPrefixFrom(
-  frames: Uint32Array,
-  a: number,
-  aLen: number,
-  b: number,
-  bLen: number,
-  d: number,
-): number {
-  const n = Math.min(aLen, bLen);
-  let i = d;
-  while (i < n && frames[a + i] === frames[b + i]) i++;
-  return i - d;
-}
-
 /**
  * Builds the call tree (root first) of a profile's stacks. `sortedStacks`: the stacks' sorted order
  * and common prefixes (sortedStackOrder), when the caller has them already.
@@ -337,9 +322,25 @@ function chainsByStart(start: Int32Array, chains: number, nodes: number): Int32A
   return out;
 }
 
-/** Stack indices in lexicographic order of their frame sequences: build's first step, shared. */
+/** The sorted order of each profile's stacks made so far (the fold in place makes one). */
+const sortedOf = new WeakMap<FoldedProfile['stacks'], SortedStacks>();
+
+/**
+ * Stack indices in lexicographic order of their frame sequences: build's first step, shared, and
+ * kept with the stacks (a view shown again sorts nothing).
+ */
 export function sortedStackOrder(p: FoldedProfile): SortedStacks {
-  return sortStacks(p.stacks.start, p.stacks.frames, p.stacks.count);
+  let sorted = sortedOf.get(p.stacks);
+  if (sorted === undefined) {
+    sorted = sortStacks(p.stacks.start, p.stacks.frames, p.stacks.count);
+    sortedOf.set(p.stacks, sorted);
+  }
+  return sorted;
+}
+
+/** Gives sortedStackOrder the sorted order of `stacks`, made with them (foldStacksInPlace). */
+export function rememberSortedStacks(stacks: FoldedProfile['stacks'], sorted: SortedStacks): void {
+  sortedOf.set(stacks, sorted);
 }
 
 /**
@@ -441,6 +442,55 @@ export interface SortedStacks {
 
 /** Ranges this small are sorted by comparing whole stacks. */
 const SMALL_RANGE = 12;
+/** How many root-side frames of each stack StackRows hold. */
+export const ROW = 12;
+
+/**
+ * Each stack's first ROW frames (root first) as keys, frame + 1 (0 past the stack's end), ROW
+ * keys a stack: written by the fold in place while each stack is in its buffer. The sort reads
+ * stacks at the depths where they part, which lie near the root: from these rows, a 15th of the
+ * stacks' buffer, instead of a cache miss each in that buffer (in sorted order the stacks lie
+ * anywhere).
+ */
+export type StackRows = Uint32Array;
+
+/** The key of stack s at depth d: its frame there + 1, or 0 past its end. */
+function keyAt(
+  start: Uint32Array,
+  frames: Uint32Array,
+  rows: StackRows | null,
+  s: number,
+  d: number,
+): number {
+  if (rows !== null && d < ROW) return rows[s * ROW + d];
+  const k = start[s] + d;
+  return k < start[s + 1] ? frames[k] + 1 : 0;
+}
+
+/** How deep stacks x and y agree, from depth d (which they share) up to `limit` at most. */
+function agreeFrom(
+  start: Uint32Array,
+  frames: Uint32Array,
+  rows: StackRows | null,
+  x: number,
+  y: number,
+  d: number,
+  limit: number,
+): number {
+  const bx = start[x];
+  const by = start[y];
+  const m = Math.min(start[x + 1] - bx, start[y + 1] - by, limit);
+  let k = d;
+  if (rows !== null && k < ROW) {
+    const inRows = Math.min(m, ROW);
+    const rx = x * ROW;
+    const ry = y * ROW;
+    while (k < inRows && rows[rx + k] === rows[ry + k]) k++;
+    if (k < inRows) return k;
+  }
+  while (k < m && frames[bx + k] === frames[by + k]) k++;
+  return k;
+}
 
 /**
  * Sorts the stacks by an MSD radix sort on frame ids: a range of stacks that share their first
@@ -450,9 +500,15 @@ const SMALL_RANGE = 12;
  * out: it is the depth at which they were told apart. The work is about the stacks' common prefixes
  * (read in order, stack by stack) plus one native sort per level, where comparing whole stacks in
  * `Array.prototype.sort` cost a comparator call and two cache misses per comparison (~0.3 s for the
- * 280k stacks of a 400 MB profile).
+ * 280k stacks of a 400 MB profile). Stable: equal stacks stay in the order of their indices.
+ * `rows`: the stacks' root-side frames (StackRows), read instead of the stacks where they reach.
  */
-function sortStacks(start: Uint32Array, frames: Uint32Array, n: number): SortedStacks {
+export function sortStacks(
+  start: Uint32Array,
+  frames: Uint32Array,
+  n: number,
+  rows: StackRows | null = null,
+): SortedStacks {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const lcp = new Uint32Array(n);
@@ -466,28 +522,19 @@ function sortStacks(start: Uint32Array, frames: Uint32Array, n: number): SortedS
     const hi = work.pop()!;
     const lo = work.pop()!;
     if (hi - lo <= SMALL_RANGE) {
-      sortSmall(start, frames, order, lcp, lo, hi, d0);
+      sortSmall(start, frames, rows, order, lcp, lo, hi, d0);
       continue;
     }
     // The frames every stack of the range shares past d0.
     const s0 = order[lo];
-    const b0 = start[s0];
-    let d = start[s0 + 1] - b0;
-    for (let i = lo + 1; i < hi && d > d0; i++) {
-      const s = order[i];
-      const b = start[s];
-      const m = Math.min(d, start[s + 1] - b);
-      let k = d0;
-      while (k < m && frames[b + k] === frames[b0 + k]) k++;
-      d = k;
-    }
+    let d = start[s0 + 1] - start[s0];
+    for (let i = lo + 1; i < hi && d > d0; i++) d = agreeFrom(start, frames, rows, s0, order[i], d0, d);
     // Sort by the frame at depth d (0 for a stack that ends there: it comes first).
     const size = hi - lo;
     const kv = keys.subarray(0, size);
     let maxKey = 0;
     for (let i = 0; i < size; i++) {
-      const s = order[lo + i];
-      const key = start[s] + d < start[s + 1] ? frames[start[s] + d] + 1 : 0;
+      const key = keyAt(start, frames, rows, order[lo + i], d);
       kv[i] = key;
       if (key > maxKey) maxKey = key;
     }
@@ -501,7 +548,7 @@ function sortStacks(start: Uint32Array, frames: Uint32Array, n: number): SortedS
       }
       order.set(moved.subarray(0, size), lo);
     } else {
-      const keyOf = (s: number) => (start[s] + d < start[s + 1] ? frames[start[s] + d] + 1 : 0);
+      const keyOf = (s: number) => keyAt(start, frames, rows, s, d);
       const part = Array.from(order.subarray(lo, hi));
       part.sort((x, y) => keyOf(x) - keyOf(y) || x - y);
       order.set(part, lo);
@@ -528,6 +575,7 @@ function sortStacks(start: Uint32Array, frames: Uint32Array, n: number): SortedS
 function sortSmall(
   start: Uint32Array,
   frames: Uint32Array,
+  rows: StackRows | null,
   order: Uint32Array,
   lcp: Uint32Array,
   lo: number,
@@ -535,12 +583,10 @@ function sortSmall(
   d: number,
 ): void {
   const cmp = (x: number, y: number): number => {
-    const xb = start[x];
-    const yb = start[y];
-    const xl = start[x + 1] - xb;
-    const yl = start[y + 1] - yb;
-    const c = d + commonPrefixFrom(frames, xb, xl, yb, yl, d);
-    if (c < xl && c < yl) return frames[xb + c] - frames[yb + c];
+    const xl = start[x + 1] - start[x];
+    const yl = start[y + 1] - start[y];
+    const c = agreeFrom(start, frames, rows, x, y, d, xl);
+    if (c < xl && c < yl) return keyAt(start, frames, rows, x, c) - keyAt(start, frames, rows, y, c);
     return xl - yl;
   };
   for (let i = lo + 1; i < hi; i++) {
@@ -554,9 +600,7 @@ function sortSmall(
   }
   for (let i = lo + 1; i < hi; i++) {
     const x = order[i - 1];
-    const y = order[i];
-    lcp[i] =
-      d + commonPrefixFrom(frames, start[x], start[x + 1] - start[x], start[y], start[y + 1] - start[y], d);
+    lcp[i] = agreeFrom(start, frames, rows, x, order[i], d, start[x + 1] - start[x]);
   }
 }
 

@@ -9,6 +9,7 @@
 // and reading `raw.samples.stackLocs` afterwards makes them again (lendStacks).
 
 import type { RawProfile } from '../types.ts';
+import { ROW, type SortedStacks, type StackRows, sortStacks } from './calltree.ts';
 
 /** What foldStacksInPlace needs of the fold: its location slots and their frames. */
 export interface SlotFrames {
@@ -39,6 +40,8 @@ export interface StackVisitor {
 
 export interface InPlaceFold {
   count: number;
+  /** The folded stacks' sorted order (sortedStackOrder's). */
+  sorted: SortedStacks;
   start: Uint32Array;
   /** A view of the raw stacks' buffer (or a compact copy when repeated stacks left much of it). */
   frames: Uint32Array;
@@ -72,7 +75,11 @@ export function stackHash(fnv: number, len: number): number {
  * frames, or one another location has in the same role): the caller folds the usual way then, with
  * the slots named so far (the same frames in the same order: both name slots in the order the
  * stacks first use them, root first). On success the samples' `stackLocs` is lent to the folded
- * stacks (see lendStacks).
+ * stacks (see lendStacks), and the folded stacks come sorted (`sorted`, for the call tree).
+ *
+ * Repeated stacks are found by that sort, not by hashing each stack as it is folded: sorted, they
+ * are neighbours (their common prefix is their length), and the sort reads the root-side frames
+ * (StackRows) this writes while each stack is at hand.
  */
 export function foldStacksInPlace(
   samples: RawProfile['samples'],
@@ -91,11 +98,7 @@ export function foldStacksInPlace(
   const foldedOf = new Int32Array(n);
   const fStart = new Uint32Array(n + 1);
   const fWeight = new Float64Array(n);
-  const hashes = new Uint32Array(n);
-  let size = 16;
-  while (size < 2 * n) size *= 2;
-  const table = new Int32Array(size).fill(-1);
-  const mask = size - 1;
+  const rows: StackRows = new Uint32Array(n * ROW);
   let m = 0;
   let w = 0;
   let total = 0;
@@ -126,39 +129,78 @@ export function foldStacksInPlace(
     const wt = weight[s];
     total += wt;
     visitor.add(tmp, 0, len, wt, s, slots.frameCount());
-    const h = stackHash(fnvOf(tmp, 0, len), len);
-    let p = h & mask;
-    let found = -1;
-    for (let id = table[p]; id >= 0; id = table[p]) {
-      if (hashes[id] === h && fStart[id + 1] - fStart[id] === len) {
-        const b = fStart[id];
-        let k = 0;
-        while (k < len && a[b + k] === tmp[k]) k++;
-        if (k === len) {
-          found = id;
-          break;
-        }
-      }
-      p = (p + 1) & mask;
-    }
-    if (found >= 0) {
-      fWeight[found] += wt;
-      foldedOf[s] = found;
-      continue;
-    }
     a.set(tmp.subarray(0, len), w); // w ≤ lo: over this stack and those before it only
-    hashes[m] = h;
-    table[p] = m;
+    const r = m * ROW;
+    for (let j = 0, e = Math.min(len, ROW); j < e; j++) rows[r + j] = tmp[j] + 1;
     fWeight[m] = wt;
     foldedOf[s] = m;
     w += len;
     fStart[++m] = w;
   }
+  const merged = mergeRepeats(a, fStart, fWeight, m, sortStacks(fStart, a, m, rows), foldedOf);
+  w = merged.start[merged.count];
   // Many repeated stacks leave much of the buffer unused: a compact copy then (the raw buffer goes).
   const frames = w * 4 >= a.length * 3 ? a.subarray(0, w) : a.slice(0, w);
-  const start = fStart.slice(0, m + 1);
-  lendStacks(samples, frames, start, foldedOf, slots.locOfFrame());
-  return { count: m, start, frames, weight: fWeight.slice(0, m), total };
+  lendStacks(samples, frames, merged.start, foldedOf, slots.locOfFrame());
+  return { ...merged, frames, total };
+}
+
+/**
+ * The `m` folded stacks of `a` (`start`, `weight`) with each repeated stack's weight summed into
+ * its first (in stack order, as a fold sums them) and the later ones taken out: the stacks after
+ * them move down in `a`, `foldedOf` follows, and so does the `sorted` order (a stable sort: the
+ * first of equal stacks comes first).
+ */
+function mergeRepeats(
+  a: Uint32Array,
+  start: Uint32Array,
+  weight: Float64Array,
+  m: number,
+  sorted: SortedStacks,
+  foldedOf: Int32Array,
+): { count: number; start: Uint32Array; weight: Float64Array; sorted: SortedStacks } {
+  const { order, lcp } = sorted;
+  const len = (k: number) => start[k + 1] - start[k];
+  // Per stack, the stack it is a repeat of (itself when it is none).
+  let into: Int32Array | null = null;
+  for (let k = 1; k < m; k++) {
+    const x = order[k];
+    const y = order[k - 1];
+    if (lcp[k] !== len(x) || len(x) !== len(y)) continue;
+    if (into === null) {
+      into = new Int32Array(m);
+      for (let i = 0; i < m; i++) into[i] = i;
+    }
+    into[x] = into[y];
+    weight[into[x]] += weight[x];
+  }
+  if (into === null) return { count: m, start: start.slice(0, m + 1), weight: weight.slice(0, m), sorted };
+  const newId = new Int32Array(m);
+  const nStart = new Uint32Array(m + 1);
+  const nWeight: number[] = [];
+  let c = 0;
+  for (let i = 0; i < m; i++) {
+    if (into[i] !== i) continue;
+    newId[i] = c;
+    a.copyWithin(nStart[c], start[i], start[i + 1]);
+    nWeight.push(weight[i]);
+    nStart[c + 1] = nStart[c] + len(i);
+    c++;
+  }
+  for (let s = 0; s < foldedOf.length; s++) if (foldedOf[s] >= 0) foldedOf[s] = newId[into[foldedOf[s]]];
+  const nOrder = new Uint32Array(c);
+  const nLcp = new Uint32Array(c);
+  for (let k = 0, j = 0; k < m; k++) {
+    if (into[order[k]] !== order[k]) continue;
+    nOrder[j] = newId[order[k]];
+    nLcp[j++] = lcp[k];
+  }
+  return {
+    count: c,
+    start: nStart.slice(0, c + 1),
+    weight: Float64Array.from(nWeight),
+    sorted: { order: nOrder, lcp: nLcp },
+  };
 }
 
 /**

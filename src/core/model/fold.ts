@@ -15,6 +15,7 @@ import {
   type RawProfile,
   type Symbolizer,
 } from '../types.ts';
+import { rememberSortedStacks } from './calltree.ts';
 import { fnvOf, fnvStep, foldStacksInPlace, stackHash } from './fold-in-place.ts';
 import { rememberFunctionTable } from './functions.ts';
 import { groupFrames, labelKeepMask } from './labels.ts';
@@ -701,8 +702,10 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       table,
     );
     if (r === null) return null;
-    const { total, ...stacks } = r;
-    return finishFold(stacks, total);
+    const { total, sorted, ...stacks } = r;
+    const folded = finishFold(stacks, total);
+    rememberSortedStacks(folded.stacks, sorted);
+    return folded;
   }
 
   // Stacks are written straight into the table's buffer, root first (a repeated one is left there
