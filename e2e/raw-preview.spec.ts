@@ -2,12 +2,13 @@
 // the flame graph is drawn while the function table says it is being built; then the table fills
 // and the graph keeps the same total.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { parseGperftools } from '../src/core/formats/gperftools';
 import { foldProfile } from '../src/core/model/fold';
 import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
+import { samplesByMapping } from '../src/core/symbols/modules';
 import { formatCount } from '../src/core/text/format';
 import { paintedGraph, ROW, SHOTS } from './helpers';
 
@@ -81,6 +82,17 @@ test('the flame graph paints before the function table is built', async ({ page 
   const canvas = await paintedGraph(page);
   await expect(canvas).toHaveAttribute('aria-label', first.label);
   expect(await crumbs.allTextContents()).toEqual(zoomed);
+  // The samples each mapped file holds: counted by the worker after the full analysis (the fold
+  // took the parsed stacks over), as they are from the parsed file.
+  const parsed = parseGperftools(new Uint8Array(readFileSync(PROFILE)));
+  let total = 0;
+  for (let s = 0; s < parsed.samples.count; s++) total += parsed.samples.weight[s];
+  const pct = (n: number) => `${((100 * n) / total).toFixed(1)}%`;
+  const mapped = page.getByRole('region', { name: 'Symbols' }).getByRole('list', { name: 'Mapped files' });
+  const held = samplesByMapping(parsed);
+  expect(held).toHaveLength(2);
+  for (const h of held)
+    await expect(mapped).toContainText(`${h.path} copy path ${pct(h.self)} self · ${pct(h.total)} total`);
   await page.screenshot({ path: `${SHOTS}/raw-preview-final.png` });
 });
 

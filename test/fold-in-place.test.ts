@@ -10,6 +10,7 @@ import { functionTableOf } from '../src/core/model/functions';
 import { toFoldedText } from '../src/core/model/serialize';
 import { fold, type Loaded, parse, symbolize } from '../src/core/pipeline';
 import { loadDemangler } from '../src/core/symbols/demangle';
+import { samplesByModule } from '../src/core/symbols/modules';
 import type { FoldedProfile, RawProfile } from '../src/core/types';
 import type { Granularity } from '../src/core/view/schema';
 import { addressProfile } from './helpers/raw';
@@ -73,6 +74,17 @@ function check(loaded: Loaded, spec: Parameters<typeof fold>[1] = {}): boolean {
   const second = fold(loaded, { ...spec, consume: true }).profile;
   expectSameFold(second, want);
   expectSameFold(first, want); // the first fold's stacks are its own still
+  expect(Array.from(loaded.raw.samples.stackLocs)).toEqual(Array.from(parsed));
+  // Samples per mapped file put off: counted from the folded stacks, they are the parsed ones'.
+  const later = fold(loaded, { ...spec, consume: true, mappingSamplesLater: true }).profile;
+  if (lent(loaded.raw)) {
+    expect(later.meta.mappingSamplesPending).toBe(true);
+    expect(later.meta.mappingSamples).toBeUndefined();
+    expect(samplesByModule(later)).toEqual(want.meta.mappingSamples ?? []);
+  } else {
+    expect(later.meta.mappingSamplesPending).toBeUndefined();
+    expect(later.meta.mappingSamples).toEqual(want.meta.mappingSamples);
+  }
   expect(Array.from(loaded.raw.samples.stackLocs)).toEqual(Array.from(parsed));
   return wasLent;
 }

@@ -2,10 +2,12 @@
 // matched), missing (with the exact path to copy from the machine that recorded it), or refused
 // for another build-id; the samples each holds; what a dropped folder gave; one click to add more.
 
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { MappingSamples } from '../core/symbols/modules';
 import { basename } from '../core/text/names';
+import type { FoldedMeta } from '../core/types';
 import { FilePicker } from './FilePicker';
-import { setMangled } from './jobs';
+import { mappingSamplesOf, setMangled } from './jobs';
 import { PlacementForm } from './PlacementForm';
 import { RememberedFiles } from './RememberedFiles';
 import { useStore } from './store';
@@ -35,6 +37,27 @@ function CopyPath({ path }: { path: string }) {
   );
 }
 
+/**
+ * The profile's samples per mapped file: from its metadata, or asked of the worker when the fold
+ * put them off (a large profile's); null while they are being counted.
+ */
+function useMappingSamples(meta: FoldedMeta | undefined): MappingSamples[] | null {
+  const [asked, setAsked] = useState<{ meta: FoldedMeta; list: MappingSamples[] } | null>(null);
+  useEffect(() => {
+    if (!meta?.mappingSamplesPending) return;
+    let live = true;
+    mappingSamplesOf(meta).then(
+      (list) => live && setAsked({ meta, list }),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [meta]);
+  if (!meta?.mappingSamplesPending) return meta?.mappingSamples ?? [];
+  return asked?.meta === meta ? asked.list : null;
+}
+
 /** Which mappings got symbols from which dropped files, and what stays unsymbolized. */
 export function SymbolsPanel() {
   const symbols = useStore((s) => s.symbols);
@@ -44,6 +67,7 @@ export function SymbolsPanel() {
   const mangled = useStore((s) => s.view.mangled);
   const report = useStore((s) => s.report);
   const [all, setAll] = useState(false);
+  const counted = useMappingSamples(meta);
   const format = meta?.format;
   if (format === 'folded') return null;
   if (report) {
@@ -61,15 +85,15 @@ export function SymbolsPanel() {
   }
   const matched = new Map((symbols?.report.matched ?? []).map((m) => [m.mappingPath, m]));
   const mismatched = new Map((symbols?.report.mismatched ?? []).map((m) => [m.mappingPath, m]));
-  const held = new Map((meta?.mappingSamples ?? []).map((m) => [m.path, m]));
+  const held = new Map((counted ?? []).map((m) => [m.path, m]));
   // Every mapped file (by path), heaviest first; pseudo mappings ([vdso]) have nothing to drop.
   const paths = [...new Set((meta?.mappings ?? []).map((m) => m.path))].filter(
     (p) => p !== '' && !p.startsWith('['),
   );
   paths.sort((a, b) => (held.get(b)?.total ?? 0) - (held.get(a)?.total ?? 0));
   const total = meta?.totalSamples ?? 0;
-  // Files without samples wait behind a toggle: nothing there to name.
-  const heavy = paths.filter((p) => held.has(p));
+  // Files without samples wait behind a toggle: nothing there to name (all are listed while counting).
+  const heavy = counted === null ? paths : paths.filter((p) => held.has(p));
   const shown = all ? paths : heavy.slice(0, SHOWN);
   const hidden = paths.length - shown.length;
   const embedded = format === 'pprof-raw';
@@ -100,7 +124,7 @@ export function SymbolsPanel() {
                 {pct(h.self, total)} self · {pct(h.total, total)} total
               </span>
             ) : (
-              <span className="sym-samples muted">no samples</span>
+              <span className="sym-samples muted">{counted ? 'no samples' : 'counting samples…'}</span>
             );
             if (m)
               return (

@@ -5,6 +5,8 @@
 
 import { nodeByNames, pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
+import type { MappingSamples } from '../core/symbols/modules';
+import type { FoldedMeta } from '../core/types';
 import { DEFAULT_VIEW, type ProfileSource, type ViewState, workerViewOf } from '../core/view/schema';
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
 import {
@@ -203,7 +205,9 @@ async function symbolizeFromRemembered(): Promise<void> {
   const meta = s.analysis?.profile.meta;
   if (!meta || s.report || s.preview) return;
   const symbolized = new Set(meta.symbolized ?? []);
-  const held = new Set((meta.mappingSamples ?? []).map((m) => m.path));
+  const counted = await mappingSamplesOf(meta);
+  if (get().analysis?.profile.meta !== meta) return; // another profile or view since
+  const held = new Set(counted.map((m) => m.path));
   const wanted = meta.mappings.filter((m) => held.has(m.path) && !symbolized.has(m.path));
   if (wanted.length === 0) return;
   const files = await recall(wanted, new Set());
@@ -477,6 +481,11 @@ export function foldedText(): Promise<string[]> {
   const path =
     analysis && focusNode > 0 && focusNode < analysis.tree.count ? pathToNode(analysis.tree, focusNode) : [];
   return client.foldedText(path);
+}
+
+/** Per mapped file, the samples in it: counted by the worker when the fold put that off. */
+export function mappingSamplesOf(meta: FoldedMeta): Promise<MappingSamples[]> {
+  return meta.mappingSamplesPending ? client.mappingSamples() : Promise.resolve(meta.mappingSamples ?? []);
 }
 
 /** Where a function spends its samples, per line and per address, from the worker. */

@@ -21,6 +21,7 @@ import {
 } from './model/calltree';
 import { type DiffTotals, type DiffWidth, diffTree, functionsIn, mergeSides } from './model/diff';
 import { type FrameGranularity, type FrameNames, foldProfile } from './model/fold';
+import { stacksLent } from './model/fold-in-place';
 import { functionsBySelf, functionTableOf } from './model/functions';
 import { rawFor, symbolizerFor } from './model/granularity';
 import { withResolvedNames } from './model/resolve';
@@ -232,6 +233,13 @@ export interface FoldSpec {
    * folded file's two sides do): the fold may write over it (FoldOptions.consume).
    */
   consume?: boolean;
+  /**
+   * When the fold takes the raw stacks over (`consume`), leave the per-file sample counts
+   * (`meta.mappingSamples`) to be made later from the folded profile (`samplesByModule`), and say
+   * so in `meta.mappingSamplesPending`: they are a pass over every stack, which the first full
+   * analysis does not need.
+   */
+  mappingSamplesLater?: boolean;
 }
 
 export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
@@ -240,8 +248,10 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
   const names = spec.names ?? 'short';
   const typed = withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType));
   const raw = rawFor(withPlaced(typed, spec.symbols), g, names);
-  // Counted before the fold, which may take the raw stacks over (they would be made again).
-  const held = samplesByMapping(withPlaced(typed, spec.symbols));
+  // Counted before the fold, which may take the raw stacks over (they would be made again), or,
+  // put off, after it when it did not.
+  const placed = withPlaced(typed, spec.symbols);
+  const early = spec.mappingSamplesLater ? null : samplesByMapping(placed);
   const profile = foldProfile(raw, {
     fileName: loaded.fileName,
     symbolizer: symbolizerFor(spec.symbols?.symbolizer, g, names),
@@ -256,7 +266,9 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
     consume: spec.consume === true && raw.samples === loaded.raw.samples,
   });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
-  if (held.length > 0) profile.meta.mappingSamples = held;
+  const held = early ?? (stacksLent(raw.samples) ? null : samplesByMapping(placed));
+  if (held === null) profile.meta.mappingSamplesPending = true;
+  else if (held.length > 0) profile.meta.mappingSamples = held;
   return { profile, foldMs: now() - t0 };
 }
 

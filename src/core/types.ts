@@ -252,6 +252,8 @@ export interface FoldedMeta {
   symbolized?: string[];
   /** Per mapped file, the weight of the samples in it (self: leaf there; total: any frame there). */
   mappingSamples?: { path: string; self: number; total: number }[];
+  /** `mappingSamples` are not counted yet: the worker counts them when asked (WorkerSession.mappingSamples). */
+  mappingSamplesPending?: true;
   /** What the weights are (the sample type chosen), and every sample type the profile has. */
   sampleType: SampleType;
   sampleTypes: SampleType[];

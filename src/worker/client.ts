@@ -2,6 +2,7 @@
 // new drop while jobs are running terminates the busy worker (a synchronous parse cannot be
 // interrupted otherwise); other requests queue, so the worker keeps its profile.
 
+import type { MappingSamples } from '../core/symbols/modules';
 import type {
   FileBuffer,
   FromWorker,
@@ -236,6 +237,13 @@ export class ProfileWorkerClient {
     const r = await this.send({ type: 'source', id: 0, name }, []);
     if (r.kind !== 'source') throw new WorkerFailure('unexpected reply from the worker');
     return r.result;
+  }
+
+  /** Per mapped file, the samples in it (counted in the worker when a fold put them off). */
+  async mappingSamples(): Promise<MappingSamples[]> {
+    const r = await this.send({ type: 'mappingSamples', id: 0 }, []);
+    if (r.kind !== 'mappingSamples') throw new WorkerFailure('unexpected reply from the worker');
+    return r.samples;
   }
 
   /** The shown profile as gzipped pprof profile.proto, written in the worker. */

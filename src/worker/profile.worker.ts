@@ -73,6 +73,8 @@ async function handle(msg: ToWorker): Promise<void> {
       reply = { kind: 'text', parts: session.foldedParts(msg.path) };
     } else if (msg.type === 'source') {
       reply = { kind: 'source', result: session.source(msg.name) };
+    } else if (msg.type === 'mappingSamples') {
+      reply = { kind: 'mappingSamples', samples: session.mappingSamples() };
     } else if (msg.type === 'proto') {
       reply = { kind: 'bytes', bytes: session.proto() };
     } else if (msg.type === 'snapshots') {

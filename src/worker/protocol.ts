@@ -7,6 +7,7 @@ import type { DiffTotals } from '../core/model/diff';
 import type { LabelSummary } from '../core/model/labels';
 import type { SourceListing } from '../core/model/lines';
 import type { Analysis, SandwichAnalysis, SymbolsState } from '../core/pipeline';
+import type { MappingSamples } from '../core/symbols/modules';
 import type { FolderPick } from '../core/symbols/pick';
 import type { FoldedProfile } from '../core/types';
 import type { SearchQuery, WorkerView } from '../core/view/schema';
@@ -133,7 +134,9 @@ export type ToWorker =
   /** The open profiles (a comparison's two) with their symbols' names in, as snapshot files. */
   | { type: 'snapshots'; id: number }
   /** Where a function spends its samples, per line and per address. */
-  | { type: 'source'; id: number; name: string };
+  | { type: 'source'; id: number; name: string }
+  /** Per mapped file, the samples in it (a large profile's are counted when first asked). */
+  | { type: 'mappingSamples'; id: number };
 
 export type Reply =
   | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null; sandwich: WireSandwich | null } }
@@ -141,7 +144,8 @@ export type Reply =
   | { kind: 'text'; parts: string[] }
   | { kind: 'bytes'; bytes: Uint8Array }
   | { kind: 'snapshots'; files: SnapshotFile[] }
-  | { kind: 'source'; result: SourceReply };
+  | { kind: 'source'; result: SourceReply }
+  | { kind: 'mappingSamples'; samples: MappingSamples[] };
 
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }

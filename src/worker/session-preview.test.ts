@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeSyntheticProfile } from '../../bench/gen-synthetic';
 import { canonical, nodesOf } from '../../test/helpers/canonical-tree';
-import type { Analysis } from '../core/pipeline';
+import { type Analysis, parse } from '../core/pipeline';
+import { samplesByMapping } from '../core/symbols/modules';
 import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
 import { WorkerSession } from './session';
 
@@ -38,13 +39,15 @@ describe('WorkerSession raw preview', () => {
     expect(text(raw)).toBe(text(coarse));
     expect(raw.profile.frames).not.toBe(coarse.profile.frames);
     expect(raw.tree.maxDepth).toBe(coarse.tree.maxDepth);
-    // The samples each mapping holds come with the fold, after the preview.
-    const { mappingSamples, ...meta } = result.analysis!.profile.meta;
+    // The samples each mapping holds are counted when asked, after the full analysis (from the
+    // stacks folded in place), as they are from the parsed stacks.
+    const { mappingSamplesPending, ...meta } = result.analysis!.profile.meta;
+    expect(mappingSamplesPending).toBe(true);
     expect(raw.profile.meta).toEqual(meta);
-    expect(mappingSamples?.map((m) => m.path)).toEqual([
-      '/opt/bench/bin/bench',
-      '/usr/lib/x86_64-linux-gnu/libc.so.6',
-    ]);
+    const held = s.mappingSamples();
+    expect(held.map((m) => m.path)).toEqual(['/opt/bench/bin/bench', '/usr/lib/x86_64-linux-gnu/libc.so.6']);
+    expect(held).toEqual(samplesByMapping(parse(large.bytes, large.name).raw));
+    expect(s.mappingSamples()).toBe(held);
     expect(raw.functions.total.every((t) => t === 0)).toBe(true);
     expect(result.analysis!.profile.meta.totalSamples).toBe(raw.profile.meta.totalSamples);
     expect(result.analysis!.timings.parseMs).toBeGreaterThan(0);

@@ -31,6 +31,7 @@ import {
 } from '../core/pipeline';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle';
 import { looksLikeElf } from '../core/symbols/elf';
+import { type MappingSamples, samplesByModule } from '../core/symbols/modules';
 import { looksLikeNm } from '../core/symbols/nm';
 import { type Placement, parseBase } from '../core/symbols/placement';
 import type { DroppedFile } from '../core/symbols/symbolize';
@@ -281,6 +282,21 @@ export class WorkerSession {
     return refold ? { ...result, labels: this.labelSummary() } : result;
   }
 
+  /**
+   * Per mapped file, the samples in it (`meta.mappingSamples`), counted now from the folded profile
+   * when its fold put them off (`meta.mappingSamplesPending`).
+   */
+  mappingSamples(): MappingSamples[] {
+    const base = this.base;
+    if (!base) throw noProfile();
+    if (base.meta.mappingSamplesPending) {
+      const held = samplesByModule(base);
+      if (held.length > 0) base.meta.mappingSamples = held;
+      delete base.meta.mappingSamplesPending;
+    }
+    return base.meta.mappingSamples ?? [];
+  }
+
   /** Search over the shown view's stacks: matched frames, samples through them, where to go. */
   search(query: SearchQuery): SearchResult {
     if (!this.current) throw noProfile();
@@ -394,6 +410,8 @@ export class WorkerSession {
       symbols: this.symbols,
       // The session owns the parsed profiles; a two-count file's two sides share their stacks.
       consume: !loaded.raw.diffPair,
+      // Counted when the page asks (mappingSamples), after the first full analysis is shown.
+      mappingSamplesLater: true,
       sampleType,
       labelFilters,
       groupBy,

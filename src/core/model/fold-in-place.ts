@@ -257,6 +257,11 @@ function undo(
   }
 }
 
+/** Whether a fold in place took these samples' stacks over (see lendStacks). */
+export function stacksLent(samples: RawProfile['samples']): boolean {
+  return Object.getOwnPropertyDescriptor(samples, 'stackLocs')?.get !== undefined;
+}
+
 /**
  * Makes `samples.stackLocs` a property that, when next read, makes the raw stacks again from the
  * folded ones (a new array: the folded profile keeps its own) and becomes a plain value again. So

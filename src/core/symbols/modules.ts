@@ -126,6 +126,43 @@ export interface MappingSamples {
 }
 
 /**
+ * samplesByMapping from a folded profile whose every frame lies in one mapped file: its module
+ * (modules are numbered by mapping path), as the fold in place makes them (one frame per location
+ * and role, no frame dropped, no sample filtered, no root frame added). What the session counts
+ * after the first full analysis of a large profile is shown, not before (a pass over every frame,
+ * ~0.4 s at 2 GB).
+ */
+export function samplesByModule(p: {
+  frames: { module: Int32Array };
+  modules: readonly string[];
+  stacks: { count: number; start: Uint32Array; frames: Uint32Array; weight: Float64Array };
+}): MappingSamples[] {
+  const nm = p.modules.length;
+  if (nm === 0) return [];
+  const { module } = p.frames;
+  const { count, start, frames, weight } = p.stacks;
+  const self = new Float64Array(nm);
+  const total = new Float64Array(nm);
+  const seen = new Int32Array(nm).fill(-1);
+  for (let s = 0; s < count; s++) {
+    const a = start[s];
+    const b = start[s + 1];
+    if (b <= a) continue;
+    const w = weight[s];
+    const leaf = module[frames[b - 1]];
+    if (leaf >= 0) self[leaf] += w;
+    for (let q = a; q < b; q++) {
+      const m = module[frames[q]];
+      if (m >= 0 && seen[m] !== s) {
+        seen[m] = s;
+        total[m] += w;
+      }
+    }
+  }
+  return heaviestFiles([...p.modules], self, total);
+}
+
+/**
  * Per mapped file (by path), the weight of the samples whose leaf address lies in it and of those
  * with any frame in it: what the Symbols panel says each mapping holds. One mapping lookup per
  * location; files with no samples are left out.
@@ -181,6 +218,11 @@ export function samplesByMapping(raw: {
       }
     }
   }
+  return heaviestFiles(paths, self, total);
+}
+
+/** The files with samples, heaviest first. */
+function heaviestFiles(paths: string[], self: Float64Array, total: Float64Array): MappingSamples[] {
   const out: MappingSamples[] = [];
   for (let i = 0; i < paths.length; i++)
     if (total[i] !== 0) out.push({ path: paths[i], self: self[i], total: total[i] });
