@@ -50,6 +50,29 @@ test('a binary dropped once symbolizes another profile of the program after a re
   await expect(page.getByRole('region', { name: 'Symbols' })).not.toContainText('remembers');
 });
 
+test('a remembered binary names a profile opened per address too (its samples per file counted first)', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await dropFiles(page, [
+    { path: `${FIXTURES}/gperf/tiny.prof`, name: 'tiny.prof' },
+    { path: `${FIXTURES}/gperf/bin/tiny`, name: 'tiny' },
+  ]);
+  await paintedGraph(page);
+  // Per address, the fold takes the parsed stacks over and leaves the samples each mapped file
+  // holds to be counted when asked: which files to look for among the remembered ones waits for it.
+  await page.goto('./#gran=addresses');
+  await page.reload();
+  await dropFile(page, `${FIXTURES}/gperf/tiny_f1000.prof`, 'tiny_f1000.prof');
+  await paintedGraph(page);
+  await expect(page.getByRole('table')).toContainText('gamma_');
+  const symbols = page.getByRole('region', { name: 'Symbols' });
+  await expect(symbols).toContainText('From files this browser remembers: tiny.');
+  await expect(symbols.getByRole('list', { name: 'Mapped files' })).toContainText(
+    /tiny from tiny \(by name\) [\d.]+% self · [\d.]+% total/,
+  );
+});
+
 test('remembering can be turned off: nothing is kept', async ({ page }) => {
   await page.goto('./');
   const remembered = page.locator('details.remembered');

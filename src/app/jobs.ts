@@ -205,8 +205,9 @@ async function symbolizeFromRemembered(): Promise<void> {
   const meta = s.analysis?.profile.meta;
   if (!meta || s.report || s.preview) return;
   const symbolized = new Set(meta.symbolized ?? []);
-  const counted = await mappingSamplesOf(meta);
-  if (get().analysis?.profile.meta !== meta) return; // another profile or view since
+  // Asked of the worker for a large profile: a drop meanwhile cancels the question, not the open.
+  const counted = await mappingSamplesOf(meta).catch(() => null);
+  if (counted === null || get().analysis?.profile.meta !== meta) return; // another profile or view since
   const held = new Set(counted.map((m) => m.path));
   const wanted = meta.mappings.filter((m) => held.has(m.path) && !symbolized.has(m.path));
   if (wanted.length === 0) return;
