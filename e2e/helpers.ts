@@ -56,6 +56,16 @@ export async function paintedGraph(page: Page, testId = 'main-graph'): Promise<L
   return canvas;
 }
 
+/** Opens the start page, drops gperf/tiny.prof with its binary, and waits for the painted graph. */
+export async function openTinyWithBinary(page: Page): Promise<Locator> {
+  await page.goto('./');
+  await dropFiles(page, [
+    { path: `${FIXTURES}/gperf/tiny.prof`, name: 'tiny.prof' },
+    { path: `${FIXTURES}/gperf/bin/tiny`, name: 'tiny' },
+  ]);
+  return paintedGraph(page);
+}
+
 /** Canvas pixel colour at a CSS point of the canvas. */
 export async function pixelAt(canvas: Locator, x: number, y: number): Promise<number[]> {
   return canvas.evaluate(

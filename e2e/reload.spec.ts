@@ -3,7 +3,7 @@
 // kept profiles with a "forget" control; a zoom the profile does not have says so.
 
 import { expect, test } from '@playwright/test';
-import { dropFiles, FIXTURES, paintedGraph, SHOTS } from './helpers';
+import { openTinyWithBinary, paintedGraph, SHOTS } from './helpers';
 
 const crumbs = (page: import('@playwright/test').Page) =>
   page.getByRole('navigation', { name: 'Zoom path' }).getByRole('button');
@@ -11,12 +11,7 @@ const crumbs = (page: import('@playwright/test').Page) =>
 test('a dropped profile and its binary come back after a reload, zoom included; forget removes it', async ({
   page,
 }) => {
-  await page.goto('./');
-  await dropFiles(page, [
-    { path: `${FIXTURES}/gperf/tiny.prof`, name: 'tiny.prof' },
-    { path: `${FIXTURES}/gperf/bin/tiny`, name: 'tiny' },
-  ]);
-  const canvas = await paintedGraph(page);
+  const canvas = await openTinyWithBinary(page);
   await expect(page).toHaveURL(/local=[0-9a-z]+/);
   // Zoom on main (the row above the two libc rows and _start).
   const box = (await canvas.boundingBox())!;

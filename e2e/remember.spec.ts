@@ -3,17 +3,12 @@
 // (in the list on the start page or in the Symbols panel) leaves the next profile unsymbolized.
 
 import { expect, test } from '@playwright/test';
-import { dropFile, dropFiles, FIXTURES, paintedGraph, SHOTS } from './helpers';
+import { dropFile, dropFiles, FIXTURES, openTinyWithBinary, paintedGraph, SHOTS } from './helpers';
 
 test('a binary dropped once symbolizes another profile of the program after a reload; forgetting it does not', async ({
   page,
 }) => {
-  await page.goto('./');
-  await dropFiles(page, [
-    { path: `${FIXTURES}/gperf/tiny.prof`, name: 'tiny.prof' },
-    { path: `${FIXTURES}/gperf/bin/tiny`, name: 'tiny' },
-  ]);
-  await paintedGraph(page);
+  await openTinyWithBinary(page);
   const table = page.getByRole('table');
   await expect(table).toContainText('gamma_');
 
@@ -53,12 +48,7 @@ test('a binary dropped once symbolizes another profile of the program after a re
 test('a remembered binary names a profile opened per address too (its samples per file counted first)', async ({
   page,
 }) => {
-  await page.goto('./');
-  await dropFiles(page, [
-    { path: `${FIXTURES}/gperf/tiny.prof`, name: 'tiny.prof' },
-    { path: `${FIXTURES}/gperf/bin/tiny`, name: 'tiny' },
-  ]);
-  await paintedGraph(page);
+  await openTinyWithBinary(page);
   // Per address, the fold takes the parsed stacks over and leaves the samples each mapped file
   // holds to be counted when asked: which files to look for among the remembered ones waits for it.
   await page.goto('./#gran=addresses');
