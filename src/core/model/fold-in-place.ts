@@ -49,25 +49,6 @@ export interface InPlaceFold {
   total: number;
 }
 
-export const FNV_OFFSET = 0x811c9dc5;
-/** One FNV-1a step over a frame id. */
-export const fnvStep = (h: number, f: number) => Math.imul(h ^ f, 0x01000193);
-
-/** FNV-1a of the frame ids `a[from]` … `a[to − 1]`. */
-export function fnvOf(a: Uint32Array, from: number, to: number): number {
-  let h = FNV_OFFSET;
-  for (let k = from; k < to; k++) h = fnvStep(h, a[k]);
-  return h;
-}
-
-/** A stack's table hash: the FNV-1a of its `len` frame ids, mixed with its length. */
-export function stackHash(fnv: number, len: number): number {
-  let h = fnv ^ len;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  return (h ^ (h >>> 13)) >>> 0;
-}
-
 /**
  * Folds `samples`' stacks into their own buffer: root first, each location as its slot's frame,
  * repeated stacks summed into the first (the later ones' room given to the stacks after them).
@@ -177,13 +158,13 @@ function mergeRepeats(
   if (into === null) return { count: m, start: start.slice(0, m + 1), weight: weight.slice(0, m), sorted };
   const newId = new Int32Array(m);
   const nStart = new Uint32Array(m + 1);
-  const nWeight: number[] = [];
+  const nWeight = new Float64Array(m);
   let c = 0;
   for (let i = 0; i < m; i++) {
     if (into[i] !== i) continue;
     newId[i] = c;
     a.copyWithin(nStart[c], start[i], start[i + 1]);
-    nWeight.push(weight[i]);
+    nWeight[c] = weight[i];
     nStart[c + 1] = nStart[c] + len(i);
     c++;
   }
@@ -198,7 +179,7 @@ function mergeRepeats(
   return {
     count: c,
     start: nStart.slice(0, c + 1),
-    weight: Float64Array.from(nWeight),
+    weight: nWeight.slice(0, c),
     sorted: { order: nOrder, lcp: nLcp },
   };
 }

@@ -16,7 +16,7 @@ import {
   type Symbolizer,
 } from '../types.ts';
 import { rememberSortedStacks } from './calltree.ts';
-import { fnvOf, fnvStep, foldStacksInPlace, stackHash } from './fold-in-place.ts';
+import { foldStacksInPlace } from './fold-in-place.ts';
 import { rememberFunctionTable } from './functions.ts';
 import { groupFrames, labelKeepMask } from './labels.ts';
 
@@ -291,6 +291,25 @@ class StackTable {
     }
     this.slots = slots;
   }
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+/** One FNV-1a step over a frame id. */
+const fnvStep = (h: number, f: number) => Math.imul(h ^ f, 0x01000193);
+
+/** FNV-1a of the frame ids `a[from]` … `a[to − 1]`. */
+function fnvOf(a: Uint32Array, from: number, to: number): number {
+  let h = FNV_OFFSET;
+  for (let k = from; k < to; k++) h = fnvStep(h, a[k]);
+  return h;
+}
+
+/** A stack's table hash: the FNV-1a of its `len` frame ids, mixed with its length. */
+function stackHash(fnv: number, len: number): number {
+  let h = fnv ^ len;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return (h ^ (h >>> 13)) >>> 0;
 }
 
 /** A location's frames not looked up yet (its fast-path slot). */

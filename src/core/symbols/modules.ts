@@ -137,29 +137,11 @@ export function samplesByModule(p: {
   modules: readonly string[];
   stacks: { count: number; start: Uint32Array; frames: Uint32Array; weight: Float64Array };
 }): MappingSamples[] {
-  const nm = p.modules.length;
-  if (nm === 0) return [];
-  const { module } = p.frames;
+  if (p.modules.length === 0) return [];
   const { count, start, frames, weight } = p.stacks;
-  const self = new Float64Array(nm);
-  const total = new Float64Array(nm);
-  const seen = new Int32Array(nm).fill(-1);
-  for (let s = 0; s < count; s++) {
-    const a = start[s];
-    const b = start[s + 1];
-    if (b <= a) continue;
-    const w = weight[s];
-    const leaf = module[frames[b - 1]];
-    if (leaf >= 0) self[leaf] += w;
-    for (let q = a; q < b; q++) {
-      const m = module[frames[q]];
-      if (m >= 0 && seen[m] !== s) {
-        seen[m] = s;
-        total[m] += w;
-      }
-    }
-  }
-  return heaviestFiles([...p.modules], self, total);
+  // Folded stacks are root first: the leaf is the last frame.
+  const stacks = { count, start, items: frames, weight, leafFirst: false };
+  return countByFile(stacks, p.frames.module, [...p.modules]);
 }
 
 /**
@@ -184,33 +166,50 @@ export function samplesByMapping(raw: {
   }
   // The arrays read once (the samples object may be slow to read from: see fold-in-place.ts).
   const { count, stackStart, stackLocs, weight } = S;
+  // Raw stacks are leaf first.
+  return countByFile({ count, start: stackStart, items: stackLocs, weight, leafFirst: true }, fileOf, paths);
+}
+
+/**
+ * The weight of the stacks whose leaf lies in each file (`fileOf` of a stack's item: a location,
+ * or a frame; −1 for none) and of those with any item in it, the files with some heaviest first.
+ */
+function countByFile(
+  stacks: { count: number; start: Uint32Array; items: Uint32Array; weight: Float64Array; leafFirst: boolean },
+  fileOf: Int32Array,
+  paths: string[],
+): MappingSamples[] {
+  const { count, start, items, weight, leafFirst } = stacks;
   const self = new Float64Array(paths.length);
   const total = new Float64Array(paths.length);
   if (paths.length <= 31) {
-    // Few files (nearly always): each location's file as a bit, the files a sample touches as the
+    // Few files (nearly always): each item's file as a bit, the files a sample touches as the
     // bits of one integer, summed once per sample (at 400 MB ~95 ms, against ~145 ms checking each
-    // location's file against the sample's last).
-    const bitOf = new Int32Array(L.count);
-    for (let l = 0; l < L.count; l++) bitOf[l] = fileOf[l] < 0 ? 0 : 1 << fileOf[l];
+    // item's file against the sample's last).
+    const bitOf = new Int32Array(fileOf.length);
+    for (let l = 0; l < fileOf.length; l++) bitOf[l] = fileOf[l] < 0 ? 0 : 1 << fileOf[l];
     for (let s = 0; s < count; s++) {
-      const a = stackStart[s];
-      const b = stackStart[s + 1];
+      const a = start[s];
+      const b = start[s + 1];
       if (b <= a) continue;
       const w = weight[s];
-      if (fileOf[stackLocs[a]] >= 0) self[fileOf[stackLocs[a]]] += w;
+      const leaf = fileOf[items[leafFirst ? a : b - 1]];
+      if (leaf >= 0) self[leaf] += w;
       let touched = 0;
-      for (let q = a; q < b; q++) touched |= bitOf[stackLocs[q]];
+      for (let q = a; q < b; q++) touched |= bitOf[items[q]];
       for (let f = 0; touched !== 0; f++, touched >>>= 1) if (touched & 1) total[f] += w;
     }
   } else {
     const seen = new Int32Array(paths.length).fill(-1);
     for (let s = 0; s < count; s++) {
+      const a = start[s];
+      const b = start[s + 1];
+      if (b <= a) continue;
       const w = weight[s];
-      const a = stackStart[s];
-      const b = stackStart[s + 1];
-      if (b > a && fileOf[stackLocs[a]] >= 0) self[fileOf[stackLocs[a]]] += w;
+      const leaf = fileOf[items[leafFirst ? a : b - 1]];
+      if (leaf >= 0) self[leaf] += w;
       for (let q = a; q < b; q++) {
-        const f = fileOf[stackLocs[q]];
+        const f = fileOf[items[q]];
         if (f >= 0 && seen[f] !== s) {
           seen[f] = s;
           total[f] += w;
