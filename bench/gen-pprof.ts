@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'fflate';
-import { Writer } from '../src/core/formats/pprof-write';
+import { stringTable, Writer } from '../src/core/formats/pprof-write';
 import { prng } from '../test/helpers/prng';
 
 const BIN_START = 0x5555_5555_5000;
@@ -18,17 +18,7 @@ const LIBC_START = 0x7f12_3452_6000;
 export function makeSyntheticPprof(targetBytes: number, seed: number): Uint8Array {
   const rnd = prng(seed);
   const pick = (n: number) => Math.floor(rnd() * n);
-  const strings: string[] = [''];
-  const ids = new Map<string, number>([['', 0]]);
-  const str = (s: string) => {
-    let i = ids.get(s);
-    if (i === undefined) {
-      i = strings.length;
-      strings.push(s);
-      ids.set(s, i);
-    }
-    return i;
-  };
+  const { strings, str } = stringTable();
   const out = new Writer();
   const sub = new Writer();
   const sub2 = new Writer();

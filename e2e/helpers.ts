@@ -1,7 +1,8 @@
 // Shared e2e helpers: open files the ways a person does, and check the canvas was painted.
 
 import { readFileSync } from 'node:fs';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
+import { startServer } from '../scripts/serve-subpath';
 
 export const FIXTURES = 'test/fixtures';
 export const SHOTS = 'test-results/screenshots';
@@ -54,6 +55,28 @@ export async function paintedGraph(page: Page, testId = 'main-graph'): Promise<L
   });
   expect(coloured).toBeGreaterThan(500);
   return canvas;
+}
+
+/**
+ * The app as it runs after one visit: the built app (`FLAMELENS_DIST`, default dist/) visited once
+ * from a server of its own at /flamelens/ until its service worker controls the page, then the
+ * server taken away (not only emulated offline), the browser offline, and the page reloaded. The
+ * caller sets the context online again.
+ */
+export async function offlineAfterOneVisit(page: Page, context: BrowserContext): Promise<void> {
+  const srv = await startServer({ dir: process.env.FLAMELENS_DIST ?? 'dist', prefix: '/flamelens/' });
+  try {
+    await page.goto(srv.url);
+    await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toBeVisible();
+    // The service worker is active (precache complete) and controls this very page (clientsClaim).
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  } finally {
+    await srv.close();
+  }
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toBeVisible();
 }
 
 /** Opens the start page, drops gperf/tiny.prof with its binary, and waits for the painted graph. */

@@ -4,47 +4,27 @@
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startServer } from '../scripts/serve-subpath';
+import { offlineAfterOneVisit, paintedGraph, SHOTS } from './helpers';
 
 const DIST = process.env.FLAMELENS_DIST ?? 'dist';
 
-const SHOTS = 'test-results/screenshots';
-
-async function expectPainted(page: Page) {
-  const canvas = page.getByRole('img', { name: /Flame graph of/ });
-  await expect(canvas).toBeVisible();
-  await expect(canvas).toHaveAttribute('data-painted', /[1-9]/);
-}
-
 test('works offline after the first visit', async ({ page, context }) => {
-  // Our own server, so the test can really take it away (not only emulate offline).
-  const srv = await startServer({ dir: DIST, prefix: '/flamelens/' });
-  try {
-    await page.goto(srv.url);
-    await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toBeVisible();
-    // The service worker is active (precache complete) and controls this very page (clientsClaim).
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-  } finally {
-    await srv.close();
-  }
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toBeVisible();
+  await offlineAfterOneVisit(page, context);
   await page.getByLabel('Open profile').setInputFiles('test/fixtures/gperf/cxx_demangle.prof');
-  await expectPainted(page);
+  await paintedGraph(page);
   await page.screenshot({ path: `${SHOTS}/offline.png` });
 
   // Offline, a reload reopens the profile kept in this browser.
   await page.reload();
-  await expectPainted(page);
+  await paintedGraph(page);
   await expect(page.locator('.current-file')).toHaveText('cxx_demangle.prof');
   // The bundled example is precached too (from the start page: no profile in the URL).
   await page.evaluate(() => history.replaceState(null, '', location.pathname));
   await page.reload();
   await page.getByRole('button', { name: 'Open the example profile' }).click();
-  await expectPainted(page);
+  await paintedGraph(page);
   await context.setOffline(false);
 });
 

@@ -7,8 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { startServer } from '../scripts/serve-subpath';
-import { FIXTURES, hoverName, paintedGraph, SHOTS } from './helpers';
+import { FIXTURES, hoverName, offlineAfterOneVisit, paintedGraph, SHOTS } from './helpers';
 
 const DIST = process.env.FLAMELENS_DIST ?? 'dist';
 const OUT = mkdtempSync(join(tmpdir(), 'flamelens-report-'));
@@ -199,16 +198,7 @@ test('the installed app makes a report offline: the service worker keeps the tem
   page,
   context,
 }) => {
-  const srv = await startServer({ dir: DIST, prefix: '/flamelens/' });
-  try {
-    await page.goto(srv.url);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-  } finally {
-    await srv.close();
-  }
-  await context.setOffline(true);
-  await page.reload();
+  await offlineAfterOneVisit(page, context);
   await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/tiny.prof`);
   await paintedGraph(page);
   const report = await exportAs(page, 'HTML report (.html)');

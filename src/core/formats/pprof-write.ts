@@ -91,8 +91,11 @@ export interface PprofWriteOptions {
   gzip?: boolean;
 }
 
-/** The profile as profile.proto bytes, gzipped unless `opts.gzip` is false. */
-export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint8Array {
+/**
+ * A profile.proto string table: `strings` in index order (index 0 is ""), and `str`, which gives a
+ * string's index, adding it when new.
+ */
+export function stringTable(): { strings: string[]; str: (s: string) => number } {
   const strings: string[] = [''];
   const ids = new Map<string, number>([['', 0]]);
   const str = (s: string): number => {
@@ -104,6 +107,12 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
     }
     return i;
   };
+  return { strings, str };
+}
+
+/** The profile as profile.proto bytes, gzipped unless `opts.gzip` is false. */
+export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint8Array {
+  const { strings, str } = stringTable();
   const out = new Writer();
   const sub = new Writer();
   const sub2 = new Writer();
