@@ -88,6 +88,9 @@ test('compare by drop: differential graph, tooltip with both sides, table sorted
   await expect(table.getByRole('columnheader', { name: 'Δ %' })).toHaveAttribute('aria-sort', 'descending');
   await expect(page.getByTestId('meta-baseline')).toContainText('workload_a.prof');
   await expect(page.getByTestId('meta-comparison')).toContainText('workload_b.prof');
+  // Each side lists its file's own counts (the gperftools records: 35 and 89).
+  await expect(page.getByTestId('meta-baseline')).toContainText(/records\s*35/);
+  await expect(page.getByTestId('meta-comparison')).toContainText(/records\s*89/);
 
   // Swap: a becomes the comparison; the change reverses.
   await page.getByRole('button', { name: '⇄ Swap' }).click();

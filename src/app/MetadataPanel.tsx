@@ -87,6 +87,7 @@ export function MetadataPanel({ analysis }: { analysis: Analysis }) {
               rows={[
                 ['File', base.fileName],
                 ...metaRows(base),
+                ...Object.entries(base.extra ?? {}),
                 ['Mapped objects', String(base.mappings.length)],
               ]}
             />
