@@ -5,7 +5,7 @@ import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
 import { formatCount, formatPercent } from '../core/text/format';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';
-import { type ColorMode, fitLabel, frameColor, LIGHT, type Theme } from '../flamegraph/paint';
+import { type ColorMode, fitLabel, frameColor, LIGHT, labelText, type Theme } from '../flamegraph/paint';
 
 /** Replaces what XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) by U+FFFD. */
 export function xmlSafeChars(s: string): string {
@@ -101,7 +101,7 @@ export function flameGraphSvg(o: SvgOptions): string {
     parts.push(`<g${opacity}><title>${xmlEscape(tip)}</title>`);
     parts.push(`<rect x="${n(r.x)}" y="${y}" width="${n(w)}" height="${h}" fill="${fill}"/>`);
     if (label && r.w > charWidth * 3) {
-      const text = fitLabel(label, Math.floor((r.w - 6) / charWidth));
+      const text = fitLabel(labelText(label), Math.floor((r.w - 6) / charWidth));
       if (text) {
         const color = theme.dark ? '#f5f5f5' : '#111111';
         parts.push(

@@ -36,7 +36,7 @@ import {
   type Viewport,
   zoomViewport,
 } from './navigation';
-import { type ColorMode, DARK, frameColor, LIGHT, paintFlameGraph } from './paint';
+import { type ColorMode, DARK, frameColor, LIGHT, labelText, paintFlameGraph } from './paint';
 
 export const ROW_HEIGHT = 18;
 /** Bars narrower than this many CSS pixels merge: thinner ones carry no readable information and
@@ -155,11 +155,12 @@ export function FlameGraph(props: FlameGraphProps) {
   /** A path only in one side: `+ name` (comparison only) or `− name` (baseline only). */
   const labelOf = useCallback(
     (node: number) => {
-      if (!diff) return nameOf(node);
+      const label = labelText(nameOf(node));
+      if (!diff) return label;
       const c = chainOf(tree, node);
-      if (diff.totals.base.total[c] === 0) return `+ ${nameOf(node)}`;
-      if (diff.totals.comp.total[c] === 0) return `− ${nameOf(node)}`;
-      return nameOf(node);
+      if (diff.totals.base.total[c] === 0) return `+ ${label}`;
+      if (diff.totals.comp.total[c] === 0) return `− ${label}`;
+      return label;
     },
     [diff, tree, nameOf],
   );
