@@ -8,7 +8,9 @@ describe('bar labels', () => {
       'std::__copy_move::__copy_m stl_algobase.h:385',
     );
     // Cut to fit, its end (the line) and as much of the function as fits stay.
-    expect(fitLabel(labelText('fx::hot_chain /fixtures/dwarf/src/inline.cpp:15'), 20)).toBe('…chain inline.cpp:15');
+    expect(fitLabel(labelText('fx::hot_chain /fixtures/dwarf/src/inline.cpp:15'), 20)).toBe(
+      '…chain inline.cpp:15',
+    );
   });
 
   it('other names are left as they are', () => {
