@@ -86,3 +86,40 @@ test('a failed fetch and a file that is not a profile get clear errors', async (
   await page.reload();
   await expect(page.getByRole('alert')).toContainText('could not fetch URL');
 });
+
+test('a file dropped while a link’s profile downloads is the one shown: the download gives up', async ({
+  page,
+}) => {
+  let release = () => {};
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  let requested = () => {};
+  const asked = new Promise<void>((r) => {
+    requested = r;
+  });
+  await page.route(HOSTED, async (route) => {
+    requested();
+    await released;
+    await route.fulfill({
+      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
+      body: readFileSync(`${FIXTURES}/folded/simple.folded`),
+    });
+  });
+  await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
+  await asked;
+  await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/tiny.prof`);
+  await paintedGraph(page);
+  await expect(page.locator('.current-file')).toHaveText('tiny.prof');
+  await expect(page.getByRole('progressbar', { name: 'Parsing progress' })).toHaveCount(0); // no download shown
+  // The download ends after the drop, and the page goes on with the dropped file: a view change
+  // (through the worker, after the download's bytes were read) shows it still.
+  const finished = page.waitForEvent('requestfinished', (r) => r.url() === HOSTED);
+  release();
+  await finished;
+  await page.getByRole('checkbox', { name: 'Inverted' }).check();
+  await expect(page.getByRole('region', { name: 'Inverted flame graph' })).toBeVisible();
+  await paintedGraph(page);
+  await expect(page.locator('.current-file')).toHaveText('tiny.prof');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});

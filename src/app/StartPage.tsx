@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { formatBytes } from '../core/text/format';
 import { DEFAULT_VIEW, encodeView, type ViewState } from '../core/view/schema';
 import { FilePicker } from './FilePicker';
-import { compareBuffers, openBuffers, openKept } from './jobs';
+import { beginOpen, compareBuffers, openBuffers, openKept } from './jobs';
 import { RememberedFiles } from './RememberedFiles';
 import { forgetRecent, listRecent, type RecentEntry } from './recent';
 import { openLink } from './useUrlState';
@@ -45,15 +45,17 @@ export function StartPage() {
     openLink(view);
   };
   const openComparison = async () => {
+    const current = beginOpen();
     try {
       const [main, base] = await Promise.all([
         fetchAll(COMPARE_EXAMPLE.files),
         fetchAll([COMPARE_EXAMPLE.base]),
       ]);
+      if (!current()) return; // another profile opened during the download
       await openBuffers(main);
       await compareBuffers(base);
     } catch (e) {
-      setFailed((e as Error).message);
+      if (current()) setFailed((e as Error).message);
     }
   };
   return (

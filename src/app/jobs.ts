@@ -172,12 +172,34 @@ function freshView(source: ProfileSource | undefined): ViewState {
   };
 }
 
+/** Opens begun (beginOpen). */
+let opens = 0;
+
+/**
+ * Begins to open what the user asked for (files, a folder, a link, a kept profile): the returned
+ * check is false once another open has begun. An open that reads its files first (from IndexedDB,
+ * a download, a folder's listing) gives up then: a file dropped while the page restores the last
+ * profile is what the user wants to see, and the restore must not replace it (nor the remembered
+ * binaries of the profile before it).
+ */
+export function beginOpen(): () => boolean {
+  const mine = ++opens;
+  return () => opens === mine;
+}
+
+/** The check of the open that shows the current profile: false once another has begun. */
+function sinceOpen(): () => boolean {
+  const mine = opens;
+  return () => opens === mine;
+}
+
 /**
  * Local files chosen or dropped: a profile and/or binaries, and the files of dropped or picked
  * folders (the worker reads only those that symbolize the profile).
  */
 export async function openFiles(files: File[], inFolder: readonly FolderFile[] = []): Promise<void> {
   if (files.length === 0 && inFolder.length === 0) return;
+  beginOpen();
   performance.mark('flamelens:file-received');
   // The worker reads the files itself: the page never holds their bytes.
   const buffers = [...files.map((f) => ({ name: f.name, data: f })), ...folderBuffers(inFolder)];
@@ -205,14 +227,17 @@ async function symbolizeFromRemembered(): Promise<void> {
   const meta = s.analysis?.profile.meta;
   if (!meta || s.report || s.preview) return;
   const symbolized = new Set(meta.symbolized ?? []);
-  // Asked of the worker for a large profile: a drop meanwhile cancels the question, not the open.
+  // Another profile or view since (a drop cancels the worker's answer): nothing to add to.
+  const current = sinceOpen();
+  const same = () => current() && get().analysis?.profile.meta === meta;
+  // Asked of the worker for a large profile.
   const counted = await mappingSamplesOf(meta).catch(() => null);
-  if (counted === null || get().analysis?.profile.meta !== meta) return; // another profile or view since
+  if (counted === null || !same()) return;
   const held = new Set(counted.map((m) => m.path));
   const wanted = meta.mappings.filter((m) => held.has(m.path) && !symbolized.has(m.path));
   if (wanted.length === 0) return;
   const files = await recall(wanted, new Set());
-  if (files.length === 0) return;
+  if (files.length === 0 || !same()) return;
   if (await openBuffers(files.map((f) => ({ name: f.name, data: f }))))
     set({ remembered: files.map((f) => f.name) });
 }
@@ -223,11 +248,14 @@ async function symbolizeFromRemembered(): Promise<void> {
  */
 export async function openEntries(entries: readonly FileSystemEntry[]): Promise<void> {
   const names = entries.map((e) => e.name).join(', ');
+  const current = beginOpen();
   set({ status: 'loading', loadingName: `${names} (listing files)`, progress: null, error: null });
   let listed: Awaited<ReturnType<typeof filesOfEntries>>;
   try {
     listed = await filesOfEntries(entries);
+    if (!current()) return;
   } catch (e) {
+    if (!current()) return;
     set({
       status: get().analysis ? 'ready' : 'idle',
       loadingName: null,
@@ -267,12 +295,24 @@ async function keepShown(files: File[]): Promise<void> {
     });
 }
 
-/** Opens a profile kept in this browser (a reload, a `#local=` link), with `view`. */
-export async function openKept(id: string, view: ViewState): Promise<boolean> {
+/**
+ * Opens a profile kept in this browser (a reload, a `#local=` link), with `view`; gives up when
+ * another open begins while it reads it (beginOpen).
+ */
+export async function openKept(id: string, view: ViewState): Promise<void> {
+  const current = beginOpen();
   const entry = await loadRecent(id);
+  if (!current()) return;
   if (!entry) {
-    set({ notice: 'The profile this page showed is no longer kept in this browser: open it again.' });
-    return false;
+    set({
+      notice: 'The profile this page showed is no longer kept in this browser: open it again.',
+      ...(get().status === 'loading' && {
+        status: get().analysis ? 'ready' : 'idle',
+        progress: null,
+        loadingName: null,
+      }),
+    });
+    return;
   }
   const files = entry.files.map((f) => new File([f.blob], f.name));
   const ok = await openBuffers(
@@ -286,7 +326,6 @@ export async function openKept(id: string, view: ViewState): Promise<boolean> {
     reopenShown = (v) => readAndOpen(files, v);
     await symbolizeFromRemembered();
   }
-  return ok;
 }
 
 async function readAndOpen(files: File[], view: ViewState): Promise<void> {

@@ -7,7 +7,7 @@ import { pathToNode } from '../core/model/calltree';
 import { decodeView, encodeView, sourceUrl, type ViewState } from '../core/view/schema';
 import { type ReportData, readReport } from '../export/report';
 import type { FileBuffer } from '../worker/protocol';
-import { changeView, compareBuffers, namedPlaces, openBuffers, openKept, setReopen } from './jobs';
+import { beginOpen, changeView, compareBuffers, namedPlaces, openBuffers, openKept, setReopen } from './jobs';
 import { fetchProfile, profileNameFromUrl } from './profileUrl';
 import { openReport } from './report';
 import { type AppState, useStore } from './store';
@@ -56,10 +56,15 @@ export function openLink(initial: ViewState): () => void {
   const mainUrl = sourceUrl(initial.profiles.main) ?? '';
   const binUrls = initial.profiles.main.binaries ?? [];
   const ac = new AbortController();
-  const progress = (name: string) => (fraction: number) =>
-    useStore.setState({ status: 'loading', loadingName: name, progress: { phase: 'download', fraction } });
+  // Another open begun during the download (a file dropped, say) is what is shown: this gives up.
+  const current = beginOpen();
+  const gone = () => ac.signal.aborted || !current();
+  const progress = (name: string) => (fraction: number) => {
+    if (!gone())
+      useStore.setState({ status: 'loading', loadingName: name, progress: { phase: 'download', fraction } });
+  };
   const fail = (name: string, e: unknown) => {
-    if (ac.signal.aborted) return;
+    if (gone()) return;
     useStore.setState({
       status: useStore.getState().analysis ? 'ready' : 'idle',
       progress: null,
@@ -79,7 +84,7 @@ export function openLink(initial: ViewState): () => void {
     } catch (e) {
       return fail(profileNameFromUrl(mainUrl), e);
     }
-    if (ac.signal.aborted) return;
+    if (gone()) return;
     performance.mark('flamelens:file-received');
     // The link's baseline, if any, then the diff (the worker opens the main profile first).
     const baseUrl = sourceUrl(initial.profiles.base);
@@ -92,6 +97,7 @@ export function openLink(initial: ViewState): () => void {
     if (!baseUrl || !useStore.getState().analysis) return;
     try {
       const base = await fetchProfile(baseUrl, progress(profileNameFromUrl(baseUrl)), ac.signal);
+      if (gone()) return;
       await compareBuffers([base], initial);
       const a = useStore.getState().analysis;
       if (a) useStore.setState(namedPlaces(a, initial));
@@ -129,10 +135,7 @@ export function useUrlState(): void {
         loadingName: 'the profile kept in this browser',
         progress: { phase: 'read', fraction: 0 },
       });
-      void applyingUrl(async () => {
-        if (!(await openKept(kept.id!, initial)))
-          useStore.setState({ status: 'idle', progress: null, loadingName: null });
-      });
+      void applyingUrl(() => openKept(kept.id!, initial));
     } else if (sourceUrl(initial.profiles.main)) {
       cancel = openLink(initial);
     }
