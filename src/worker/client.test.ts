@@ -86,6 +86,32 @@ describe('ProfileWorkerClient faults', () => {
     expect(workers[0].terminated).toBe(true);
     expect(c.busy).toBe(false);
   });
+
+  it('a drop abandons an earlier drop still running, but waits for a view or a search', async () => {
+    const { c, workers } = client();
+    const bin = { name: 'prog', data: new ArrayBuffer(8) };
+    // Binaries dropped while a view job runs: the worker (and its profile) stays, the drop queues.
+    const job = c.apply(view);
+    const search = c.search({ text: 'x', regex: false });
+    const symbols = c.drop([bin], view).catch((x: unknown) => x);
+    expect(workers).toHaveLength(1);
+    expect(workers[0].terminated).toBe(false);
+    expect(workers[0].sent).toHaveLength(3);
+    const answerOf = (w: FakeWorker, i: number, reply: unknown) =>
+      w.reply({ type: 'result', id: w.sent[i].id, reply } as FromWorker);
+    const answer = (i: number, reply: unknown) => answerOf(workers[0], i, reply);
+    answer(0, { kind: 'view', result: { analysis: null } });
+    answer(1, { kind: 'search', result: {} });
+    await expect(job).resolves.toEqual({ analysis: null });
+    await search;
+    // A new drop while that one runs (a parse may take seconds): the worker goes, the first is moot.
+    const next = c.drop([bin], view);
+    expect(await symbols).toBeInstanceOf(CancelledError);
+    expect(workers[0].terminated).toBe(true);
+    expect(workers).toHaveLength(2);
+    answerOf(workers[1], 0, { kind: 'view', result: { analysis: null } });
+    await expect(next).resolves.toEqual({ analysis: null });
+  });
 });
 
 describe('ProfileWorkerClient frame tables', () => {

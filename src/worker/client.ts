@@ -58,6 +58,8 @@ export interface WorkerLike {
 }
 
 interface Pending {
+  /** A drop of files for the main profile: an open, which a newer drop makes moot. */
+  opens: boolean;
   resolve: (r: Reply) => void;
   reject: (e: Error) => void;
   onProgress?: Progress;
@@ -189,7 +191,9 @@ export class ProfileWorkerClient {
    * Sends files dropped together (a profile and/or binaries) to the worker, with the view a new
    * profile is to be shown with. Buffers in memory are transferred (the caller must not use them
    * again); files (Blobs) are passed by reference and read by the worker.
-   * Jobs still running are abandoned. A large new profile first arrives coarse through `onPreview`.
+   * An earlier drop still running is abandoned (with the worker: a parse may take seconds); other
+   * jobs (a view, a search) finish first: the files may be binaries for the open profile, which
+   * a new worker would not have. A large new profile first arrives coarse through `onPreview`.
    */
   drop(
     files: FileBuffer[],
@@ -197,7 +201,7 @@ export class ProfileWorkerClient {
     onProgress?: Progress,
     onPreview?: Preview,
   ): Promise<ViewResult> {
-    this.cancel(); // a new profile makes any running job moot
+    if ([...this.pending.values()].some((p) => p.opens)) this.cancel();
     const transfer = buffersOf(files);
     return this.view({ type: 'drop', id: 0, files, view, slot: 'main' }, transfer, onProgress, onPreview);
   }
@@ -282,7 +286,8 @@ export class ProfileWorkerClient {
     if (this.pending.size === 0) this.lastHeard = performance.now();
     this.startWatchdog();
     return new Promise<Reply>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress, onPreview });
+      const opens = msg.type === 'drop' && msg.slot === 'main';
+      this.pending.set(id, { opens, resolve, reject, onProgress, onPreview });
       this.worker!.postMessage({ ...msg, id }, transfer);
     });
   }
