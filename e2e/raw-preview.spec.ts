@@ -10,7 +10,7 @@ import { foldProfile } from '../src/core/model/fold';
 import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
 import { samplesByMapping } from '../src/core/symbols/modules';
 import { formatCount } from '../src/core/text/format';
-import { paintedGraph, ROW, SHOTS } from './helpers';
+import { FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
 
 const PROFILE = 'test-results/raw-preview/synthetic-16mb.prof';
 const SHORT = 'test-results/raw-preview/short-records-40mb.prof';
@@ -94,6 +94,23 @@ test('the flame graph paints before the function table is built', async ({ page 
   for (const h of held)
     await expect(mapped).toContainText(`${h.path} copy path ${pct(h.self)} self · ${pct(h.total)} total`);
   await page.screenshot({ path: `${SHOTS}/raw-preview-final.png` });
+});
+
+test('a binary dropped while a profile opens is for it: the open goes on', async ({ page }) => {
+  await page.goto('./#gran=addresses');
+  await recordPaints(page);
+  await page.getByLabel('Open profile').setInputFiles(PROFILE);
+  // While it is parsed (its first picture is drawn, its table still being built), a binary (of
+  // another program here).
+  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
+  expect(await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0].building)).toBe(true);
+  await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/bin/tiny`);
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 20_000 });
+  await expect(page.locator('.current-file')).toHaveText('synthetic-16mb.prof');
+  // It was taken for the profile: it names none of its mapped files, and says so.
+  await expect(page.getByRole('region', { name: 'Symbols' })).toContainText('tiny matches no mapping');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await paintedGraph(page);
 });
 
 test('a profile of many short records paints first from a sample of them, and says so', async ({ page }) => {

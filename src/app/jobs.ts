@@ -1,10 +1,11 @@
 // The page's side of the work: every request to the worker, and what its answer does to the store.
-// Policy: a new drop abandons whatever the worker was doing (the client terminates it); other
-// requests queue behind each other; a failed job shows its error and keeps what was showing, so a
+// Policy: a new drop abandons a drop still running (the client terminates the worker) unless its
+// files are all symbol files (ELF) for the profile; other requests queue behind each other; a failed job shows its error and keeps what was showing, so a
 // bad file never blanks the page.
 
 import { nodeByNames, pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
+import { looksLikeElf } from '../core/symbols/elf';
 import type { MappingSamples } from '../core/symbols/modules';
 import type { FoldedMeta } from '../core/types';
 import { DEFAULT_VIEW, type ProfileSource, type ViewState, workerViewOf } from '../core/view/schema';
@@ -199,11 +200,14 @@ function sinceOpen(): () => boolean {
  */
 export async function openFiles(files: File[], inFolder: readonly FolderFile[] = []): Promise<void> {
   if (files.length === 0 && inFolder.length === 0) return;
-  beginOpen();
   performance.mark('flamelens:file-received');
   // The worker reads the files itself: the page never holds their bytes.
   const buffers = [...files.map((f) => ({ name: f.name, data: f })), ...folderBuffers(inFolder)];
-  if (!(await openBuffers(buffers))) return;
+  // Binaries alone are for the profile shown or being opened: they neither stop its open nor
+  // make a restore give up.
+  const symbolsOnly = inFolder.length === 0 && (await symbolFilesOnly(buffers));
+  if (!symbolsOnly) beginOpen();
+  if (!(await openBuffers(buffers, undefined, symbolsOnly))) return;
   // The symbol files among them (and those a folder gave) are remembered for later profiles.
   const profile = get().analysis?.profile.meta.fileName;
   const taken = new Set(get().folder?.read ?? []);
@@ -238,7 +242,13 @@ async function symbolizeFromRemembered(): Promise<void> {
   if (wanted.length === 0) return;
   const files = await recall(wanted, new Set());
   if (files.length === 0 || !same()) return;
-  if (await openBuffers(files.map((f) => ({ name: f.name, data: f }))))
+  if (
+    await openBuffers(
+      files.map((f) => ({ name: f.name, data: f })),
+      undefined,
+      true,
+    )
+  )
     set({ remembered: files.map((f) => f.name) });
 }
 
@@ -340,12 +350,30 @@ export function setReopen(f: (view: ViewState) => Promise<void>): void {
   reopenShown = f;
 }
 
+/** Whether every file is an ELF file (a binary or a debug file): symbols, no profile among them. */
+async function symbolFilesOnly(files: readonly FileBuffer[]): Promise<boolean> {
+  for (const f of files) {
+    const d = f.data;
+    const head =
+      d instanceof Blob
+        ? new Uint8Array(await d.slice(0, 4).arrayBuffer())
+        : new Uint8Array(d, 0, Math.min(4, d.byteLength));
+    if (!looksLikeElf(head)) return false;
+  }
+  return files.length > 0;
+}
+
 /**
  * Files in memory (read from disk, fetched from a link). A new profile among them is shown with
  * `view` (a link's), else with a fresh view naming the local file. Files without a profile add
- * symbols to the open one and keep its view.
+ * symbols to the open one and keep its view; `symbolsOnly` says they are all symbol files, which
+ * stop no open still running (client.drop's).
  */
-export async function openBuffers(files: FileBuffer[], view?: ViewState): Promise<boolean> {
+export async function openBuffers(
+  files: FileBuffer[],
+  view?: ViewState,
+  symbolsOnly = false,
+): Promise<boolean> {
   // Sizes before the buffers are transferred; the worker says which file was the profile.
   const sizes = new Map(files.map((f) => [f.name, sizeOf(f)]));
   const names = files.map((f) => f.name).join(', ');
@@ -385,7 +413,7 @@ export async function openBuffers(files: FileBuffer[], view?: ViewState): Promis
     names,
     asked,
     async () => {
-      const r = await client.drop(files, workerViewOf(asked), progress, onPreview);
+      const r = await client.drop(files, workerViewOf(asked), progress, onPreview, symbolsOnly);
       if (!r.newProfile) sent = get().view;
       else if (!view) {
         // A local file: name it in the view (never written to the URL).

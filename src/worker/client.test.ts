@@ -87,7 +87,7 @@ describe('ProfileWorkerClient faults', () => {
     expect(c.busy).toBe(false);
   });
 
-  it('a drop abandons an earlier drop still running, but waits for a view or a search', async () => {
+  it('a drop abandons an earlier drop still running, but waits for a view or a search; symbol files abandon nothing', async () => {
     const { c, workers } = client();
     const bin = { name: 'prog', data: new ArrayBuffer(8) };
     // Binaries dropped while a view job runs: the worker (and its profile) stays, the drop queues.
@@ -109,8 +109,14 @@ describe('ProfileWorkerClient faults', () => {
     expect(await symbols).toBeInstanceOf(CancelledError);
     expect(workers[0].terminated).toBe(true);
     expect(workers).toHaveLength(2);
+    // Symbol files dropped while that one runs are for it: it goes on, they queue.
+    const symbolsOnly = c.drop([bin], view, undefined, undefined, true);
+    expect(workers[1].terminated).toBe(false);
+    expect(workers[1].sent).toHaveLength(2);
     answerOf(workers[1], 0, { kind: 'view', result: { analysis: null } });
+    answerOf(workers[1], 1, { kind: 'view', result: { analysis: null } });
     await expect(next).resolves.toEqual({ analysis: null });
+    await expect(symbolsOnly).resolves.toEqual({ analysis: null });
   });
 });
 

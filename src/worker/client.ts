@@ -58,7 +58,7 @@ export interface WorkerLike {
 }
 
 interface Pending {
-  /** A drop of files for the main profile: an open, which a newer drop makes moot. */
+  /** A drop that may open a new profile, which a newer drop makes moot. */
   opens: boolean;
   resolve: (r: Reply) => void;
   reject: (e: Error) => void;
@@ -193,17 +193,21 @@ export class ProfileWorkerClient {
    * again); files (Blobs) are passed by reference and read by the worker.
    * An earlier drop still running is abandoned (with the worker: a parse may take seconds); other
    * jobs (a view, a search) finish first: the files may be binaries for the open profile, which
-   * a new worker would not have. A large new profile first arrives coarse through `onPreview`.
+   * a new worker would not have. `symbolsOnly` (the files are symbol files: binaries, debug files)
+   * abandons nothing: they are for the profile being opened, or open. A large new profile first
+   * arrives coarse through `onPreview`.
    */
   drop(
     files: FileBuffer[],
     view: WorkerView,
     onProgress?: Progress,
     onPreview?: Preview,
+    symbolsOnly = false,
   ): Promise<ViewResult> {
-    if ([...this.pending.values()].some((p) => p.opens)) this.cancel();
+    if (!symbolsOnly && [...this.pending.values()].some((p) => p.opens)) this.cancel();
     const transfer = buffersOf(files);
-    return this.view({ type: 'drop', id: 0, files, view, slot: 'main' }, transfer, onProgress, onPreview);
+    const msg: ToWorker = { type: 'drop', id: 0, files, view, slot: 'main' };
+    return this.view(msg, transfer, onProgress, onPreview, !symbolsOnly);
   }
 
   /** Files with a profile to compare the open one with (its baseline); queued like a view. */
@@ -269,24 +273,26 @@ export class ProfileWorkerClient {
     transfer: ArrayBuffer[],
     onProgress?: Progress,
     onPreview?: Preview,
+    opens = false,
   ): Promise<ViewResult> {
-    const r = await this.send(msg, transfer, onProgress, onPreview);
+    const r = await this.send(msg, transfer, onProgress, onPreview, opens);
     if (r.kind !== 'view') throw new WorkerFailure('unexpected reply from the worker');
     return r.result;
   }
 
+  /** `opens`: the request may open a new profile (a drop), which a newer drop makes moot. */
   private send(
     msg: ToWorker,
     transfer: ArrayBuffer[],
     onProgress?: Progress,
     onPreview?: Preview,
+    opens = false,
   ): Promise<Reply> {
     if (!this.worker) this.worker = this.spawn();
     const id = this.nextId++;
     if (this.pending.size === 0) this.lastHeard = performance.now();
     this.startWatchdog();
     return new Promise<Reply>((resolve, reject) => {
-      const opens = msg.type === 'drop' && msg.slot === 'main';
       this.pending.set(id, { opens, resolve, reject, onProgress, onPreview });
       this.worker!.postMessage({ ...msg, id }, transfer);
     });
