@@ -1,7 +1,8 @@
 // The page's side of the work: every request to the worker, and what its answer does to the store.
 // Policy: a new drop abandons a drop still running (the client terminates the worker) unless its
-// files are all symbol files (ELF) for the profile; other requests queue behind each other; a failed job shows its error and keeps what was showing, so a
-// bad file never blanks the page.
+// files are all symbol files (ELF) for the profile; other requests queue behind each other; a
+// failed job shows its error and keeps what was showing, so a bad file never blanks the page; an
+// open that reads its files first gives up when another began meanwhile (beginOpen).
 
 import { nodeByNames, pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
