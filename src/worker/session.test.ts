@@ -54,7 +54,7 @@ describe('WorkerSession', () => {
   it('refuses two profiles at once, and binaries without a profile', async () => {
     const s = new WorkerSession();
     await expect(s.drop([file('gperf/tiny.prof'), file('gperf/tiny32.prof')], V())).rejects.toThrow(
-      /one profile at a time/,
+      /one profile at a time \(got tiny\.prof and tiny32\.prof\).*To compare two profiles, open one, then drop the other on "Compare with…"/,
     );
     await expect(s.drop([file('gperf/bin/tiny')], V())).rejects.toThrow(/no profile/);
     await expect(s.drop([file('bad/empty.prof')], V())).rejects.toBeInstanceOf(ProfileError);

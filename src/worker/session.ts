@@ -155,7 +155,8 @@ export class WorkerSession {
         });
         if (profile) {
           throw new ProfileError(
-            `drop one profile at a time (got ${profile.file.name} and ${f.name}); binaries and libraries may come with it`,
+            `drop one profile at a time (got ${profile.file.name} and ${f.name}); binaries and libraries may ` +
+              'come with it. To compare two profiles, open one, then drop the other on "Compare with…"',
             'unknown',
           );
         }
