@@ -351,15 +351,22 @@ export function setReopen(f: (view: ViewState) => Promise<void>): void {
   reopenShown = f;
 }
 
-/** Whether every file is an ELF file (a binary or a debug file): symbols, no profile among them. */
+/**
+ * Whether every file is an ELF file (a binary or a debug file): symbols, no profile among them. A
+ * file that cannot be read says no: the worker reads it and names it in its error.
+ */
 async function symbolFilesOnly(files: readonly FileBuffer[]): Promise<boolean> {
-  for (const f of files) {
-    const d = f.data;
-    const head =
-      d instanceof Blob
-        ? new Uint8Array(await d.slice(0, 4).arrayBuffer())
-        : new Uint8Array(d, 0, Math.min(4, d.byteLength));
-    if (!looksLikeElf(head)) return false;
+  try {
+    for (const f of files) {
+      const d = f.data;
+      const head =
+        d instanceof Blob
+          ? new Uint8Array(await d.slice(0, 4).arrayBuffer())
+          : new Uint8Array(d, 0, Math.min(4, d.byteLength));
+      if (!looksLikeElf(head)) return false;
+    }
+  } catch {
+    return false;
   }
   return files.length > 0;
 }
