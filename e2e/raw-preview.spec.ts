@@ -96,21 +96,38 @@ test('the flame graph paints before the function table is built', async ({ page 
   await page.screenshot({ path: `${SHOTS}/raw-preview-final.png` });
 });
 
-test('a binary dropped while a profile opens is for it: the open goes on', async ({ page }) => {
+/** Opens the 16 MB synthetic per address and waits for its first picture, its table still being built. */
+async function openingSynthetic(page: Page): Promise<void> {
   await page.goto('./#gran=addresses');
   await recordPaints(page);
   await page.getByLabel('Open profile').setInputFiles(PROFILE);
-  // While it is parsed (its first picture is drawn, its table still being built), a binary (of
-  // another program here).
   await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
   expect(await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0].building)).toBe(true);
-  await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/bin/tiny`);
+}
+
+/** The synthetic opened to the end, with no error. */
+async function openedSynthetic(page: Page): Promise<void> {
   await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 20_000 });
   await expect(page.locator('.current-file')).toHaveText('synthetic-16mb.prof');
-  // It was taken for the profile: it names none of its mapped files, and says so.
-  await expect(page.getByRole('region', { name: 'Symbols' })).toContainText('tiny matches no mapping');
   await expect(page.getByRole('alert')).toHaveCount(0);
   await paintedGraph(page);
+}
+
+test('a binary dropped while a profile opens is for it: the open goes on', async ({ page }) => {
+  await openingSynthetic(page);
+  await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/bin/tiny`); // another program's
+  await openedSynthetic(page);
+  // It was taken for the profile: it names none of its mapped files, and says so.
+  await expect(page.getByRole('region', { name: 'Symbols' })).toContainText('tiny matches no mapping');
+});
+
+test('a folder added while a profile opens is for it: the open goes on', async ({ page }) => {
+  await openingSynthetic(page);
+  await page.getByLabel('Add a folder of binaries').setInputFiles(`${FIXTURES}/sysroot`);
+  await openedSynthetic(page);
+  await expect(page.getByRole('region', { name: 'Symbols' }).locator('.folder-note')).toContainText(
+    'From folder sysroot',
+  );
 });
 
 test('a profile of many short records paints first from a sample of them, and says so', async ({ page }) => {

@@ -1,8 +1,8 @@
 // The page's side of the work: every request to the worker, and what its answer does to the store.
-// Policy: a new drop abandons a drop still running (the client terminates the worker) unless its
-// files are all symbol files (ELF) for the profile; other requests queue behind each other; a
-// failed job shows its error and keeps what was showing, so a bad file never blanks the page; an
-// open that reads its files first gives up when another began meanwhile (beginOpen).
+// Policy: a new drop abandons a drop still running (the client terminates the worker) only when it
+// surely holds a profile (a loose file that is no ELF file); other requests queue behind each
+// other; a failed job shows its error and keeps what was showing, so a bad file never blanks the
+// page; an open that reads its files first gives up when another began meanwhile (beginOpen).
 
 import { nodeByNames, pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
@@ -189,7 +189,7 @@ export function beginOpen(): () => boolean {
   return () => opens === mine;
 }
 
-/** The check of the open that shows the current profile: false once another has begun. */
+/** A check that is false once an open begins after this call (beginOpen). */
 function sinceOpen(): () => boolean {
   const mine = opens;
   return () => opens === mine;
@@ -204,11 +204,13 @@ export async function openFiles(files: File[], inFolder: readonly FolderFile[] =
   performance.mark('flamelens:file-received');
   // The worker reads the files itself: the page never holds their bytes.
   const buffers = [...files.map((f) => ({ name: f.name, data: f })), ...folderBuffers(inFolder)];
-  // Binaries alone are for the profile shown or being opened: they neither stop its open nor
-  // make a restore give up.
-  const symbolsOnly = inFolder.length === 0 && (await symbolFilesOnly(buffers));
-  if (!symbolsOnly) beginOpen();
-  if (!(await openBuffers(buffers, undefined, symbolsOnly))) return;
+  // Only a drop that surely holds a profile (a loose file that is no ELF file) stops an open still
+  // running or makes a restore give up. Binaries, and a folder's files (listed, not read: "Add a
+  // folder…" while a large profile opens), are for the profile being opened or shown.
+  const forOpen =
+    files.length === 0 || (await symbolFilesOnly(files.map((f) => ({ name: f.name, data: f }))));
+  if (!forOpen) beginOpen();
+  if (!(await openBuffers(buffers, undefined, forOpen))) return;
   // The symbol files among them (and those a folder gave) are remembered for later profiles.
   const profile = get().analysis?.profile.meta.fileName;
   const taken = new Set(get().folder?.read ?? []);
@@ -259,7 +261,8 @@ async function symbolizeFromRemembered(): Promise<void> {
  */
 export async function openEntries(entries: readonly FileSystemEntry[]): Promise<void> {
   const names = entries.map((e) => e.name).join(', ');
-  const current = beginOpen();
+  // Another open meanwhile makes the listing moot; whether this one opens a profile, openFiles says.
+  const current = sinceOpen();
   set({ status: 'loading', loadingName: `${names} (listing files)`, progress: null, error: null });
   let listed: Awaited<ReturnType<typeof filesOfEntries>>;
   try {
@@ -374,14 +377,10 @@ async function symbolFilesOnly(files: readonly FileBuffer[]): Promise<boolean> {
 /**
  * Files in memory (read from disk, fetched from a link). A new profile among them is shown with
  * `view` (a link's), else with a fresh view naming the local file. Files without a profile add
- * symbols to the open one and keep its view; `symbolsOnly` says they are all symbol files, which
- * stop no open still running (client.drop's).
+ * symbols to the open one and keep its view; `forOpen` says they are for the profile being opened
+ * (symbol files, a folder's files), which stop no open still running (client.drop's).
  */
-export async function openBuffers(
-  files: FileBuffer[],
-  view?: ViewState,
-  symbolsOnly = false,
-): Promise<boolean> {
+export async function openBuffers(files: FileBuffer[], view?: ViewState, forOpen = false): Promise<boolean> {
   // Sizes before the buffers are transferred; the worker says which file was the profile.
   const sizes = new Map(files.map((f) => [f.name, sizeOf(f)]));
   const names = files.map((f) => f.name).join(', ');
@@ -421,7 +420,7 @@ export async function openBuffers(
     names,
     asked,
     async () => {
-      const r = await client.drop(files, workerViewOf(asked), progress, onPreview, symbolsOnly);
+      const r = await client.drop(files, workerViewOf(asked), progress, onPreview, forOpen);
       if (!r.newProfile) sent = get().view;
       else if (!view) {
         // A local file: name it in the view (never written to the URL).

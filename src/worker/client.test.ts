@@ -110,13 +110,13 @@ describe('ProfileWorkerClient faults', () => {
     expect(workers[0].terminated).toBe(true);
     expect(workers).toHaveLength(2);
     // Symbol files dropped while that one runs are for it: it goes on, they queue.
-    const symbolsOnly = c.drop([bin], view, undefined, undefined, true);
+    const forOpen = c.drop([bin], view, undefined, undefined, true);
     expect(workers[1].terminated).toBe(false);
     expect(workers[1].sent).toHaveLength(2);
     answerOf(workers[1], 0, { kind: 'view', result: { analysis: null } });
     answerOf(workers[1], 1, { kind: 'view', result: { analysis: null } });
     await expect(next).resolves.toEqual({ analysis: null });
-    await expect(symbolsOnly).resolves.toEqual({ analysis: null });
+    await expect(forOpen).resolves.toEqual({ analysis: null });
   });
 });
 

@@ -193,21 +193,21 @@ export class ProfileWorkerClient {
    * again); files (Blobs) are passed by reference and read by the worker.
    * An earlier drop still running is abandoned (with the worker: a parse may take seconds); other
    * jobs (a view, a search) finish first: the files may be binaries for the open profile, which
-   * a new worker would not have. `symbolsOnly` (the files are symbol files: binaries, debug files)
-   * abandons nothing: they are for the profile being opened, or open. A large new profile first
-   * arrives coarse through `onPreview`.
+   * a new worker would not have. `forOpen` (the files are for the profile being opened or open:
+   * symbol files, a folder's files) abandons nothing. A large new profile first arrives coarse
+   * through `onPreview`.
    */
   drop(
     files: FileBuffer[],
     view: WorkerView,
     onProgress?: Progress,
     onPreview?: Preview,
-    symbolsOnly = false,
+    forOpen = false,
   ): Promise<ViewResult> {
-    if (!symbolsOnly && [...this.pending.values()].some((p) => p.opens)) this.cancel();
+    if (!forOpen && [...this.pending.values()].some((p) => p.opens)) this.cancel();
     const transfer = buffersOf(files);
     const msg: ToWorker = { type: 'drop', id: 0, files, view, slot: 'main' };
-    return this.view(msg, transfer, onProgress, onPreview, !symbolsOnly);
+    return this.view(msg, transfer, onProgress, onPreview, !forOpen);
   }
 
   /** Files with a profile to compare the open one with (its baseline); queued like a view. */
