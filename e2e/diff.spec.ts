@@ -162,3 +162,21 @@ test('a comparison’s sandwich: both sides’ callers and callees, coloured by 
   await page.getByRole('button', { name: 'Back to flame graph' }).click();
   await expect(page.getByRole('region', { name: 'Differential flame graph' })).toBeVisible();
 });
+
+test('a two-count folded file opens as a comparison, and its link says so', async ({ page }) => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  mkdirSync('test-results/diff', { recursive: true });
+  const path = 'test-results/diff/two.folded';
+  // difffolded.pl's form: baseline count, then comparison count.
+  writeFileSync(path, 'main;parse;lex 30 20\nmain;parse;read 10 25\nmain;layout 5 5\n');
+  await page.goto('./');
+  await page.getByLabel('Open profile').setInputFiles(path);
+  await paintedGraph(page);
+  await expect(page.getByRole('region', { name: /Differential flame graph/ })).toBeVisible();
+  await expect(page.getByTestId('meta-baseline')).toContainText('two.folded (baseline)');
+  // The view names the comparison (and the file): a reload opens the same comparison.
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#local=\w+&mode=diff$/);
+  await page.reload();
+  await expect(page.getByRole('region', { name: /Differential flame graph/ })).toBeVisible();
+  await paintedGraph(page);
+});

@@ -130,6 +130,16 @@ test('a folder added while a profile opens is for it: the open goes on', async (
   );
 });
 
+test('a search typed on the first picture stays when the full tree comes', async ({ page }) => {
+  await openingSynthetic(page);
+  const search = page.getByRole('searchbox', { name: 'Search functions' });
+  await search.fill('libc');
+  await openedSynthetic(page);
+  await expect(search).toHaveValue('libc');
+  // Matched in the full profile: every stack passes through libc's __libc_start_main.
+  await expect(page.getByTestId('search-count')).toHaveText(/^matched: [\d,]+ samples \(100\.0 %\)/);
+});
+
 test('a profile of many short records paints first from a sample of them, and says so', async ({ page }) => {
   // The default granularity: one frame per module for unnamed code.
   await page.goto('./');

@@ -111,6 +111,7 @@ async function run(
     // job's view back would undo the click until then.
     if (!r.newProfile && get().view !== shown) view = get().view;
     const prev = get();
+    if (r.newProfile && prev.preview) view = withPreviewChoices(view, prev.view);
     const patch: Partial<AppState> = {
       status: 'ready',
       symbols: r.symbols,
@@ -156,6 +157,15 @@ async function run(
     if (f.crashed) void reopen();
     return false;
   }
+}
+
+/**
+ * `view` with what the user chose on a new profile's first picture while it was being built, from
+ * `shown`: the search typed, the orientation, the theme. Choices the worker makes (inverted,
+ * transforms…) follow with their own jobs, queued behind the open.
+ */
+function withPreviewChoices(view: ViewState, shown: ViewState): ViewState {
+  return { ...view, search: shown.search, orientation: shown.orientation, theme: shown.theme };
 }
 
 /** The view a new profile opens with: the default, keeping the user's presentation choices. */
@@ -408,30 +418,31 @@ export async function openBuffers(files: FileBuffer[], view?: ViewState, forOpen
       focusNode: later && prev.analysis ? carriedNode(prev.analysis, prev.focusNode, analysis) : 0,
       selectedNode: null,
       selectedFrame: null,
-      view: asked,
+      view: later ? withPreviewChoices(asked, prev.view) : asked,
       sandwich: null,
       firstPaintPending: later ? prev.firstPaintPending : true,
       progress: { phase: 'call tree', fraction: 0.9 },
     });
   };
-  // Which view: the worker keeps the open profile's view when no new profile is among the files.
-  let sent = asked;
+  // The worker keeps the open profile's view when no new profile is among the files; a new local
+  // file is named in the view once the worker has said which file it was (never in the URL). Only
+  // the name is set: the rest of the view is what run() made of it (a search typed on the first
+  // picture, a two-count file's comparison).
+  let named: string | null = null;
   const ok = await run(
     names,
     asked,
     async () => {
       const r = await client.drop(files, workerViewOf(asked), progress, onPreview, forOpen);
-      if (!r.newProfile) sent = get().view;
-      else if (!view) {
-        // A local file: name it in the view (never written to the URL).
-        const name = r.analysis?.profile.meta.fileName ?? names;
-        sent = { ...asked, profiles: { main: { source: { kind: 'file', name } } } };
-      }
+      if (r.newProfile && !view) named = r.analysis?.profile.meta.fileName ?? names;
       return r;
     },
     sizes,
   );
-  if (ok && sent !== asked) set({ view: sent });
+  if (ok && named !== null) {
+    const v = get().view;
+    set({ view: { ...v, profiles: { ...v.profiles, main: { source: { kind: 'file', name: named } } } } });
+  }
   return ok;
 }
 
