@@ -140,6 +140,45 @@ test('a search typed on the first picture stays when the full tree comes', async
   await expect(page.getByTestId('search-count')).toHaveText(/^matched: [\d,]+ samples \(100\.0 %\)/);
 });
 
+/** Clicks Cancel in the progress bar in the task that paints the synthetic's first picture. */
+async function cancelAtFirstPicture(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { cancelled: boolean };
+    w.cancelled = false;
+    new MutationObserver(() => {
+      const canvas = document.querySelector('[data-testid="main-graph"] canvas');
+      if (w.cancelled || !canvas?.getAttribute('aria-label')?.includes('synthetic-16mb.prof')) return;
+      const cancel = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Cancel');
+      if (!cancel) return;
+      cancel.click();
+      w.cancelled = true;
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  await page.getByLabel('Open profile').setInputFiles(PROFILE);
+  await page.waitForFunction(() => (window as unknown as { cancelled: boolean }).cancelled);
+}
+
+test('Cancel while a profile is being built keeps the profile shown before, or the start page', async ({
+  page,
+}) => {
+  // No profile before: back to the start page (not a first picture that is never finished).
+  await page.goto('./#gran=addresses');
+  await cancelAtFirstPicture(page);
+  await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Parsing progress' })).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  // A profile before: it comes back, and answers.
+  await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/tiny.prof`);
+  await paintedGraph(page);
+  await cancelAtFirstPicture(page);
+  await expect(page.locator('.current-file')).toHaveText('tiny.prof');
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9]\d* functions$/);
+  await page.getByRole('searchbox', { name: 'Search functions' }).fill('tiny');
+  await expect(page.getByTestId('search-count')).toHaveText(/^matched: [1-9]/);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
 test('a profile of many short records paints first from a sample of them, and says so', async ({ page }) => {
   // The default granularity: one frame per module for unnamed code.
   await page.goto('./');

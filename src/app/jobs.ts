@@ -49,6 +49,26 @@ async function reopen(): Promise<void> {
 export function cancelJob(): void {
   if (!client.busy) return;
   client.cancel();
+  // A new profile's first picture, drawn while it was being built, goes with its open: the
+  // profile shown before comes back (reopen), or, with none, the start page.
+  if (get().preview && !reopenShown) {
+    set({
+      status: 'idle',
+      progress: null,
+      loadingName: null,
+      analysis: null,
+      preview: false,
+      symbols: null,
+      sandwich: null,
+      searchResult: null,
+      focusNode: 0,
+      selectedNode: null,
+      selectedFrame: null,
+      fileSize: 0,
+      view: { ...get().view, profiles: { main: {} }, zoom: [] },
+    });
+    return;
+  }
   set({ status: get().analysis ? 'ready' : 'idle', progress: null, loadingName: null });
   void reopen();
 }
