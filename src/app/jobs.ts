@@ -49,28 +49,36 @@ async function reopen(): Promise<void> {
 export function cancelJob(): void {
   if (!client.busy) return;
   client.cancel();
-  // A new profile's first picture, drawn while it was being built, goes with its open: the
-  // profile shown before comes back (reopen), or, with none, the start page.
-  if (get().preview && !reopenShown) {
-    set({
-      status: 'idle',
-      progress: null,
-      loadingName: null,
-      analysis: null,
-      preview: false,
-      symbols: null,
-      sandwich: null,
-      searchResult: null,
-      focusNode: 0,
-      selectedNode: null,
-      selectedFrame: null,
-      fileSize: 0,
-      view: { ...get().view, profiles: { main: {} }, zoom: [] },
-    });
+  set({ status: get().analysis ? 'ready' : 'idle', progress: null, loadingName: null });
+  if (get().preview) dropFirstPicture();
+  else void reopen();
+}
+
+/**
+ * The first picture of a new profile whose open did not finish (cancelled, failed) goes with it:
+ * the profile shown before comes back (reopen), or, with none, the start page, rather than a
+ * picture whose table is never built over a worker without its profile.
+ */
+function dropFirstPicture(): void {
+  if (reopenShown) {
+    void reopen();
     return;
   }
-  set({ status: get().analysis ? 'ready' : 'idle', progress: null, loadingName: null });
-  void reopen();
+  set({
+    status: 'idle',
+    progress: null,
+    loadingName: null,
+    analysis: null,
+    preview: false,
+    symbols: null,
+    sandwich: null,
+    searchResult: null,
+    focusNode: 0,
+    selectedNode: null,
+    selectedFrame: null,
+    fileSize: 0,
+    view: { ...get().view, profiles: { main: {} }, zoom: [] },
+  });
 }
 
 /** Starts the worker before the first file arrives. */
@@ -173,8 +181,10 @@ async function run(
       progress: null,
       error: { fileName: what, message: f.message, offset: f.offset, line: f.line },
     });
-    // The worker restarts empty: the profile on screen is opened again in it.
-    if (f.crashed) void reopen();
+    // A new profile's first picture goes with its open; after a crash the worker restarts empty:
+    // the profile on screen is opened again in it.
+    if (get().preview) dropFirstPicture();
+    else if (f.crashed) void reopen();
     return false;
   }
 }
