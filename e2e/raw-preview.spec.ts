@@ -177,6 +177,10 @@ test('Cancel while a profile is being built keeps the profile shown before, or t
   await page.getByRole('searchbox', { name: 'Search functions' }).fill('tiny');
   await expect(page.getByTestId('search-count')).toHaveText(/^matched: [1-9]/);
   await expect(page.getByRole('alert')).toHaveCount(0);
+  // With its view: the link names it again (kept in this browser), so a reload reopens it.
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/local=\w+/);
+  await page.reload();
+  await expect(page.locator('.current-file')).toHaveText('tiny.prof');
 });
 
 test('a profile of many short records paints first from a sample of them, and says so', async ({ page }) => {

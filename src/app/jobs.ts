@@ -35,15 +35,21 @@ const client = new ProfileWorkerClient();
 let reopenShown: ((view: ViewState) => Promise<void>) | null = null;
 let reopening = false;
 
-async function reopen(): Promise<void> {
+async function reopen(view: ViewState = get().view): Promise<void> {
   if (!reopenShown || reopening || !get().analysis) return;
   reopening = true;
   try {
-    await reopenShown({ ...get().view });
+    await reopenShown({ ...view });
   } finally {
     reopening = false;
   }
 }
+
+/**
+ * The view on screen before a new profile's first picture replaced it: the one the profile shown
+ * before comes back with when that open does not finish (dropFirstPicture).
+ */
+let viewBeforePicture: ViewState | null = null;
 
 /** Stops the running job (a parse, a view); the profile shown before stays, in a new worker. */
 export function cancelJob(): void {
@@ -61,7 +67,7 @@ export function cancelJob(): void {
  */
 function dropFirstPicture(): void {
   if (reopenShown) {
-    void reopen();
+    void reopen(viewBeforePicture ?? get().view);
     return;
   }
   set({
@@ -440,6 +446,7 @@ export async function openBuffers(files: FileBuffer[], view?: ViewState, forOpen
   const onPreview = (analysis: PageAnalysis) => {
     const later = previews++ > 0;
     const prev = get();
+    if (!later) viewBeforePicture = prev.view;
     set({
       analysis,
       fileSize: sizes.get(analysis.profile.meta.fileName) ?? 0,
