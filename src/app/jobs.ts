@@ -70,19 +70,14 @@ function dropFirstPicture(): void {
     void reopen(viewBeforePicture ?? get().view);
     return;
   }
+  // (The first picture cleared its symbols, sandwich and selection already; a zoom made on it goes.)
   set({
     status: 'idle',
     progress: null,
     loadingName: null,
     analysis: null,
     preview: false,
-    symbols: null,
-    sandwich: null,
-    searchResult: null,
     focusNode: 0,
-    selectedNode: null,
-    selectedFrame: null,
-    fileSize: 0,
     view: { ...get().view, profiles: { main: {} }, zoom: [] },
   });
 }
@@ -253,8 +248,7 @@ export async function openFiles(files: File[], inFolder: readonly FolderFile[] =
   // Only a drop that surely holds a profile (a loose file that is no ELF file) stops an open still
   // running or makes a restore give up. Binaries, and a folder's files (listed, not read: "Add a
   // folder…" while a large profile opens), are for the profile being opened or shown.
-  const forOpen =
-    files.length === 0 || (await symbolFilesOnly(files.map((f) => ({ name: f.name, data: f }))));
+  const forOpen = files.length === 0 || (await symbolFilesOnly(files));
   if (!forOpen) beginOpen();
   if (!(await openBuffers(buffers, undefined, forOpen))) return;
   // The symbol files among them (and those a folder gave) are remembered for later profiles.
@@ -361,16 +355,19 @@ async function keepShown(files: File[]): Promise<void> {
  */
 export async function openKept(id: string, view: ViewState): Promise<void> {
   const current = beginOpen();
+  set({
+    status: 'loading',
+    loadingName: 'the profile kept in this browser',
+    progress: { phase: 'read', fraction: 0 },
+  });
   const entry = await loadRecent(id);
   if (!current()) return;
   if (!entry) {
     set({
       notice: 'The profile this page showed is no longer kept in this browser: open it again.',
-      ...(get().status === 'loading' && {
-        status: get().analysis ? 'ready' : 'idle',
-        progress: null,
-        loadingName: null,
-      }),
+      status: get().analysis ? 'ready' : 'idle',
+      progress: null,
+      loadingName: null,
     });
     return;
   }
@@ -404,16 +401,9 @@ export function setReopen(f: (view: ViewState) => Promise<void>): void {
  * Whether every file is an ELF file (a binary or a debug file): symbols, no profile among them. A
  * file that cannot be read says no: the worker reads it and names it in its error.
  */
-async function symbolFilesOnly(files: readonly FileBuffer[]): Promise<boolean> {
+async function symbolFilesOnly(files: readonly Blob[]): Promise<boolean> {
   try {
-    for (const f of files) {
-      const d = f.data;
-      const head =
-        d instanceof Blob
-          ? new Uint8Array(await d.slice(0, 4).arrayBuffer())
-          : new Uint8Array(d, 0, Math.min(4, d.byteLength));
-      if (!looksLikeElf(head)) return false;
-    }
+    for (const f of files) if (!looksLikeElf(new Uint8Array(await f.slice(0, 4).arrayBuffer()))) return false;
   } catch {
     return false;
   }

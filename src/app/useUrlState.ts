@@ -130,11 +130,6 @@ export function useUrlState(): void {
     } else if (kept?.kind === 'file' && kept.id) {
       // A reload of a local file: it is kept in this browser.
       performance.mark('flamelens:file-received');
-      useStore.setState({
-        status: 'loading',
-        loadingName: 'the profile kept in this browser',
-        progress: { phase: 'read', fraction: 0 },
-      });
       void applyingUrl(() => openKept(kept.id!, initial));
     } else if (sourceUrl(initial.profiles.main)) {
       cancel = openLink(initial);
