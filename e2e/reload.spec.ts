@@ -42,3 +42,12 @@ test('a dropped profile and its binary come back after a reload, zoom included; 
   await recent.getByRole('button', { name: 'Forget tiny.prof' }).click();
   await expect(recent).toHaveCount(0);
 });
+
+test('a link to a profile this browser no longer keeps says so, on the start page', async ({ page }) => {
+  await page.goto('./#local=notkept');
+  await expect(
+    page.getByText('The profile this page showed is no longer kept in this browser'),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Parsing progress' })).toHaveCount(0);
+});
