@@ -9,7 +9,13 @@ import type { Transform } from '../core/model/transforms';
 import { looksLikeElf } from '../core/symbols/elf';
 import type { MappingSamples } from '../core/symbols/modules';
 import type { FoldedMeta } from '../core/types';
-import { DEFAULT_VIEW, type ProfileSource, type ViewState, workerViewOf } from '../core/view/schema';
+import {
+  DEFAULT_VIEW,
+  mergeViews,
+  type ProfileSource,
+  type ViewState,
+  workerViewOf,
+} from '../core/view/schema';
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
 import {
   type FileBuffer,
@@ -137,8 +143,9 @@ async function run(
     }
     // A view chosen while this job ran (symbols being added, say) stays: its controls followed
     // the click at once, and its own job, queued behind this one, answers next. Putting this
-    // job's view back would undo the click until then.
-    if (!r.newProfile && get().view !== shown) view = get().view;
+    // job's view back would undo the click until then. What this job changed and nothing else
+    // did meanwhile is its own (a comparison's mode, while the open before it named its file).
+    if (!r.newProfile) view = mergeViews(shown, view, get().view);
     const prev = get();
     if (r.newProfile && prev.preview) view = withPreviewChoices(view, prev.view);
     const patch: Partial<AppState> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCallTree, nodeByNames } from '../model/calltree';
 import { profileFromText } from '../model/text-notation';
-import { DEFAULT_VIEW, decodeView, encodeView, type ViewState, workerViewOf } from './schema';
+import { DEFAULT_VIEW, decodeView, encodeView, mergeViews, type ViewState, workerViewOf } from './schema';
 
 describe('view schema in the URL', () => {
   it('round-trips every field', () => {
@@ -140,5 +140,55 @@ describe('view schema in the URL', () => {
     expect(name(t.frame[nodeByNames(t, ['main', 'a', 'b'], name)])).toBe('b');
     expect(name(t.frame[nodeByNames(t, ['main', 'zzz', 'b'], name)])).toBe('main');
     expect(nodeByNames(t, [], name)).toBe(0);
+  });
+});
+
+describe('the view after a job, with what changed while it ran (mergeViews)', () => {
+  const shown: ViewState = {
+    ...DEFAULT_VIEW,
+    profiles: { main: { source: { kind: 'file', name: 'b.prof' } } },
+  };
+
+  it("nothing changed meanwhile: the job's view", () => {
+    const asked = { ...shown, inverted: true };
+    expect(mergeViews(shown, asked, shown)).toBe(asked);
+  });
+
+  it('a comparison asked while the open before it named its kept file: both stay', () => {
+    const asked: ViewState = {
+      ...shown,
+      mode: 'diff',
+      sandwich: undefined,
+      profiles: { ...shown.profiles, base: { source: { kind: 'file', name: 'a.prof' } } },
+    };
+    const named = { kind: 'file' as const, name: 'b.prof', id: 'k1' };
+    const now: ViewState = { ...shown, profiles: { main: { source: named } } };
+    const v = mergeViews(shown, asked, now);
+    expect(v.mode).toBe('diff');
+    expect(v.profiles.base?.source).toEqual({ kind: 'file', name: 'a.prof' });
+    expect(v.profiles.main.source).toBe(named);
+  });
+
+  it("a click made while the job ran wins over the job on the same field; other fields are the job's", () => {
+    const asked: ViewState = { ...shown, inverted: true, granularity: 'lines' };
+    const now: ViewState = { ...shown, inverted: false, orientation: 'icicle', granularity: 'addresses' };
+    const v = mergeViews({ ...shown, inverted: false }, { ...asked }, now);
+    expect(v.granularity).toBe('addresses'); // changed by both: the click's
+    expect(v.orientation).toBe('icicle'); // changed meanwhile only
+    expect(v.inverted).toBe(true); // changed by the job only
+  });
+
+  it('a comparison closed by the job takes its baseline away', () => {
+    const withBase: ViewState = {
+      ...shown,
+      mode: 'diff',
+      profiles: { ...shown.profiles, base: { source: { kind: 'file', name: 'a.prof' } } },
+    };
+    const asked: ViewState = { ...withBase, mode: 'graph', profiles: { main: withBase.profiles.main } };
+    const now: ViewState = { ...withBase, theme: 'dark' };
+    const v = mergeViews(withBase, asked, now);
+    expect(v.profiles.base).toBeUndefined();
+    expect(v.mode).toBe('graph');
+    expect(v.theme).toBe('dark');
   });
 });

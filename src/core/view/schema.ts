@@ -296,3 +296,26 @@ export function decodeView(hash: string): ViewState {
 export function sourceUrl(slot: ProfileSlot | undefined): string | undefined {
   return slot?.source?.kind === 'url' ? slot.source.url : undefined;
 }
+
+/**
+ * The view after a job that asked for `asked` (made from `shown`, the view when the job began)
+ * while the view on screen became `now`: what the job changed, over `now`, except where `now`
+ * changed it too (a click made while the job ran stays: its own job, queued behind, answers
+ * next). Profile slots are merged one by one: a comparison's baseline added by the job and the
+ * main profile's kept name set meanwhile are both kept.
+ */
+export function mergeViews(shown: ViewState, asked: ViewState, now: ViewState): ViewState {
+  if (now === shown) return asked;
+  const out: Record<string, unknown> = { ...now };
+  const keys = new Set([...Object.keys(asked), ...Object.keys(shown)]) as Set<keyof ViewState>;
+  for (const k of keys)
+    if (k !== 'profiles' && asked[k] !== shown[k] && now[k] === shown[k]) out[k] = asked[k];
+  const profiles = { ...now.profiles };
+  for (const slot of ['main', 'base'] as const)
+    if (asked.profiles[slot] !== shown.profiles[slot] && now.profiles[slot] === shown.profiles[slot]) {
+      if (asked.profiles[slot] === undefined) delete profiles[slot];
+      else profiles[slot] = asked.profiles[slot];
+    }
+  out.profiles = profiles;
+  return out as unknown as ViewState;
+}
