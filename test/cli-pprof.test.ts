@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseArgs } from '../src/cli/main.ts';
+import { parseArgs } from '../src/cli/args.ts';
 import { parseProfile } from '../src/core/formats/detect.ts';
 import { withSampleType } from '../src/core/formats/sample-types.ts';
 import { runCli } from './helpers/cli.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from '../src/cli/main.ts';
+import { parseArgs } from '../src/cli/args.ts';
 import { runCli } from './helpers/cli';
 
 const fix = (rel: string) => fileURLToPath(new URL(`./fixtures/${rel}`, import.meta.url));

@@ -4,9 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { AnalysisSession } from '../src/core/analysis/session';
 import { firstChildOf, nextSiblingOf, totalOf } from '../src/core/model/calltree';
 import { DEFAULT_VIEW, workerViewOf } from '../src/core/view/schema';
-import { WorkerSession } from '../src/worker/session';
 
 /** A DCPI 0.07 profile of `tiny` (PIE: .text at 0x1050; main 0x119e, alpha 0x1169, spin 0x1139). */
 function dcpiOfTiny(counts: [address: number, count: number][]): Uint8Array {
@@ -42,7 +42,7 @@ function dcpiOfTiny(counts: [address: number, count: number][]): Uint8Array {
 
 describe('DCPI with the image ELF', () => {
   it('adds a function level: image → function → address', async () => {
-    const s = new WorkerSession();
+    const s = new AnalysisSession();
     const dcpi = {
       name: 'tiny.dcpi',
       bytes: dcpiOfTiny([
@@ -52,11 +52,11 @@ describe('DCPI with the image ELF', () => {
         [0x11a5, 1],
       ]),
     };
-    const before = await s.drop([dcpi], workerViewOf(DEFAULT_VIEW));
+    const before = await s.add([dcpi], workerViewOf(DEFAULT_VIEW));
     const names = (r: typeof before) => r.analysis!.profile.frames.name;
     expect(names(before)).toContain('tiny+0xe9'); // 0x1139 - tstart: the DCPI offset into the text
     const tiny = { name: 'tiny', bytes: new Uint8Array(readFileSync('test/fixtures/gperf/bin/tiny')) };
-    const after = await s.drop([tiny], workerViewOf(DEFAULT_VIEW));
+    const after = await s.add([tiny], workerViewOf(DEFAULT_VIEW));
     expect(after.symbols?.report.matched.map((m) => m.mappingPath)).toEqual([
       '/opt/flamelens-corpus/bin/tiny',
     ]);
@@ -72,7 +72,7 @@ describe('DCPI with the image ELF', () => {
     const a = after.analysis!;
     const flat = flatFunctions({ ...a, profile: toPageProfile(a.profile) })!;
     expect(flat.functions!.self[profile.frames.name.indexOf('spin')]).toBe(10);
-    const before2 = await s.drop([dcpi], workerViewOf(DEFAULT_VIEW));
+    const before2 = await s.add([dcpi], workerViewOf(DEFAULT_VIEW));
     const b = before2.analysis!;
     expect(flatFunctions({ ...b, profile: toPageProfile(b.profile) })!.functions).toBeNull();
     expect(profile.frames.name[tree.frame[firstChildOf(tree, 0)]]).toBe('tiny');

@@ -182,13 +182,13 @@ describe('differential folded text (difffolded.pl) and `flamelens diff`', () => 
 
   it('a two-count folded file opens as the comparison it describes', async () => {
     const { runCli } = await import('./helpers/cli');
-    const { WorkerSession } = await import('../src/worker/session');
+    const { AnalysisSession } = await import('../src/core/analysis/session');
     const { DEFAULT_VIEW, workerViewOf } = await import('../src/core/view/schema');
     const bin = `${DIR}/bin/workload`;
     const text = (await runCli(['diff', `${DIR}/workload_a.prof`, `${DIR}/workload_b.prof`, '--binary', bin]))
       .out;
-    const s = new WorkerSession();
-    const r = await s.drop(
+    const s = new AnalysisSession();
+    const r = await s.add(
       [{ name: 'ab.diff.folded', bytes: new TextEncoder().encode(text) }],
       workerViewOf(DEFAULT_VIEW),
     );
@@ -198,39 +198,37 @@ describe('differential folded text (difffolded.pl) and `flamelens diff`', () => 
     expect(d.comp.whole).toBe(countsOfFolded(toFoldedText(B)).whole);
     expect(d.baseMeta.fileName).toBe('ab.diff.folded (baseline)');
     // Exported again from the session: the same text; through a zoomed frame, its lines only.
-    expect(s.foldedText([])).toBe(text);
+    expect(s.foldedParts([]).join('')).toBe(text);
     const t = r.analysis!.tree;
     const node = firstChildOf(t, firstChildOf(t, 0)); // _start's heaviest child
     const path = pathToNode(t, node);
     const prefix = `${path.map((f) => r.analysis!.profile.frames.name[f]).join(';')};`;
     const through = text.split('\n').filter((l) => l.startsWith(prefix));
     expect(through.length).toBeGreaterThan(0);
-    expect(s.foldedText(path)).toBe(`${through.join('\n')}\n`);
+    expect(s.foldedParts(path).join('')).toBe(`${through.join('\n')}\n`);
   });
 });
 
-describe('the worker session compares', () => {
+describe('the analysis session compares', () => {
   it('opens, compares, swaps, and keeps the first profile when the second is bad', async () => {
-    const { WorkerSession } = await import('../src/worker/session');
+    const { AnalysisSession } = await import('../src/core/analysis/session');
     const { DEFAULT_VIEW, workerViewOf } = await import('../src/core/view/schema');
-    const s = new WorkerSession();
+    const s = new AnalysisSession();
     const v = workerViewOf(DEFAULT_VIEW);
-    await s.drop([{ name: 'workload_b.prof', bytes: read('workload_b.prof') }, binary], v);
+    await s.add([{ name: 'workload_b.prof', bytes: read('workload_b.prof') }, binary], v);
     await expect(
-      s.drop(
+      s.add(
         [{ name: 'junk.prof', bytes: read('bin/workload').slice(0, 10) }],
         { ...v, mode: 'diff' },
-        undefined,
-        'base',
+        { slot: 'base' },
       ),
     ).rejects.toThrow();
     const still = await s.apply({ ...v, inverted: true });
     expect(still.analysis!.diff).toBeUndefined();
-    const cmp = await s.drop(
+    const cmp = await s.add(
       [{ name: 'workload_a.prof', bytes: read('workload_a.prof') }],
       { ...v, mode: 'diff' },
-      undefined,
-      'base',
+      { slot: 'base' },
     );
     expect(cmp.analysis!.diff!.baseMeta.fileName).toBe('workload_a.prof');
     const sw = await s.swap({ ...v, mode: 'diff' });

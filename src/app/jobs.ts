@@ -155,7 +155,7 @@ async function run(
       ...(r.folder ? { folder: r.folder } : r.newProfile ? { folder: null } : {}),
       ...(r.newProfile ? { remembered: null } : {}),
       view,
-      sandwich: r.sandwich,
+      ...(r.sandwich !== undefined && { sandwich: r.sandwich }),
       ...(r.labels ? { labels: r.labels } : {}),
       loadingName: null,
       progress: null,

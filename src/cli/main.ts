@@ -4,287 +4,23 @@
 //   flamelens proto FILE -o OUT.pb.gz   the folded profile as gzipped pprof profile.proto
 // Options are declared in OPTIONS; a command reads them from `args.options`.
 
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { expandBundles, looksLikeBundle } from '../core/bundle/bundle.ts';
-import { writePprof } from '../core/formats/pprof-write.ts';
-import { sampleTypeIndex, withSampleType } from '../core/formats/sample-types.ts';
-import { mergeSides } from '../core/model/diff.ts';
-import { type LabelSummary, labelSummary, parseLabelFilter } from '../core/model/labels.ts';
-import { type SourceListing, sourceListing } from '../core/model/lines.ts';
-import { foldedChunks, toDiffFoldedText } from '../core/model/serialize.ts';
-import { type RunResult, runPipeline } from '../core/pipeline.ts';
-import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
-import { looksLikeElf } from '../core/symbols/elf.ts';
-import { looksLikeNm } from '../core/symbols/nm.ts';
-import { type Placement, parseBase } from '../core/symbols/placement.ts';
-import type { DroppedFile, SymbolizeReport } from '../core/symbols/symbolize.ts';
+import type { AnalysisSession } from '../core/analysis/session.ts';
+import type { LabelSummary } from '../core/model/labels.ts';
+import { parseLabelFilter } from '../core/model/labels.ts';
+import type { SourceListing } from '../core/model/lines.ts';
+import type { SymbolsState } from '../core/pipeline.ts';
+import { parseBase } from '../core/symbols/placement.ts';
+import type { SymbolizeReport } from '../core/symbols/symbolize.ts';
 import { basename } from '../core/text/names.ts';
 import type { FoldedProfile, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
-import type { Granularity } from '../core/view/schema.ts';
+import { DEFAULT_VIEW, type Granularity, type WorkerView, workerViewOf } from '../core/view/schema.ts';
+import { type ParsedArgs, parseArgs, UsageError, usage } from './args.ts';
 import { type BundleResult, makeBundle } from './bundle.ts';
-
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  readFile: (path: string) => Uint8Array;
-  writeFile?: (path: string, bytes: Uint8Array) => void;
-}
-
-type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle';
-
-interface OptionSpec {
-  /** Long name without the dashes. */
-  name: string;
-  /** Takes a value (`--name VALUE` or `--name=VALUE`). */
-  value: boolean;
-  /** May be given several times (values collected in order). */
-  repeatable: boolean;
-  /** Commands that accept it; empty = all. */
-  commands: CommandName[];
-  help: string;
-  /** Placeholder shown in the help, e.g. PATH. */
-  meta?: string;
-}
-
-/**
- * Every option. To add one (e.g. `--binary PATH`, repeatable, or `--symbols FILE`), add an entry
- * here and read `args.options.get(name)` in the command; the parser and help need no change.
- */
-const OPTIONS: OptionSpec[] = [
-  { name: 'help', value: false, repeatable: false, commands: [], help: 'show help' },
-  {
-    name: 'binary',
-    value: true,
-    repeatable: true,
-    commands: [],
-    meta: 'PATH',
-    help: 'an ELF binary, shared library or separate debug file to symbolize with',
-  },
-  {
-    name: 'symbols',
-    value: true,
-    repeatable: true,
-    commands: [],
-    meta: 'FILE',
-    help: 'an `nm` listing of the main binary to symbolize with',
-  },
-  { name: 'mangled', value: false, repeatable: false, commands: [], help: 'print C++/Rust names mangled' },
-  {
-    name: 'granularity',
-    value: true,
-    repeatable: false,
-    commands: [],
-    meta: 'functions|lines|addresses',
-    help: 'what a frame is: a function (default), `function file:line` (DWARF), or `function+0xOFFSET`',
-  },
-  {
-    name: 'normalize',
-    value: false,
-    repeatable: false,
-    commands: ['diff'],
-    help: "scale the baseline's counts to the comparison's total (difffolded.pl -n)",
-  },
-  {
-    name: 'sample-type',
-    value: true,
-    repeatable: false,
-    commands: [],
-    meta: 'NAME|INDEX',
-    help: 'the value to sum, for profiles with several (pprof: cpu, alloc_space…; heap: inuse_space…; perf: an event; or 0, 1, …)',
-  },
-  {
-    name: 'keep-drop-frames',
-    value: false,
-    repeatable: false,
-    commands: [],
-    help: "keep the frames the profile asks to drop (heap profiles' allocator frames, pprof drop_frames)",
-  },
-  {
-    name: 'tagfocus',
-    value: true,
-    repeatable: true,
-    commands: [],
-    meta: 'KEY=VALUES',
-    help: 'keep only samples whose label KEY is one of VALUES (V1,V2,…) or a number in MIN:MAX, MIN:, :MAX (units b, kb, mb, gb: powers of 1024), as pprof -tagfocus; all must hold',
-  },
-  {
-    name: 'tagignore',
-    value: true,
-    repeatable: true,
-    commands: [],
-    meta: 'KEY=VALUES',
-    help: 'drop the samples whose label KEY is one of VALUES or in MIN:MAX, as pprof -tagignore',
-  },
-  {
-    name: 'group-by',
-    value: true,
-    repeatable: false,
-    commands: [],
-    meta: 'KEY',
-    help: 'put each sample under a root frame KEY=VALUE of its label (KEY=(none) without it)',
-  },
-  {
-    name: 'full-names',
-    value: false,
-    repeatable: false,
-    commands: [],
-    help: 'C++/Rust names as demangled (default: short, as pprof: no template arguments or parameters)',
-  },
-  {
-    name: 'addresses',
-    value: false,
-    repeatable: false,
-    commands: [],
-    help: 'one frame per address for code no symbol names (MODULE+0xOFFSET; default: one per module, [MODULE])',
-  },
-  {
-    name: 'place',
-    value: true,
-    repeatable: true,
-    commands: [],
-    meta: 'FILE@0xBASE',
-    help: 'for a profile without mapped-objects text: the --binary named FILE was loaded at BASE (the address of its virtual address 0; /proc/PID/maps: start − offset of its first mapping)',
-  },
-  {
-    name: 'output',
-    value: true,
-    repeatable: false,
-    commands: ['proto', 'bundle'],
-    meta: 'OUT',
-    help: 'where `proto` or `bundle` writes (also -o)',
-  },
-  {
-    name: 'profile',
-    value: true,
-    repeatable: false,
-    commands: ['fold', 'info', 'proto', 'list', 'diff'],
-    meta: 'NAME',
-    help: 'of a bundle holding several profiles, the one to read (default: the first)',
-  },
-  {
-    name: 'root',
-    value: true,
-    repeatable: false,
-    commands: ['bundle'],
-    meta: 'DIR',
-    help: 'look mapped files up under DIR instead of / (a copy of the recording machine’s files)',
-  },
-  {
-    name: 'no-debug',
-    value: false,
-    repeatable: false,
-    commands: ['bundle'],
-    help: 'leave out separate debug files (/usr/lib/debug/.build-id, .gnu_debuglink)',
-  },
-  {
-    name: 'max-size',
-    value: true,
-    repeatable: false,
-    commands: ['bundle'],
-    meta: 'SIZE',
-    help: 'leave out files larger than SIZE bytes (suffixes K, M, G: powers of 1024)',
-  },
-];
-
-/** Short options: `-o OUT` is `--output OUT`. */
-const SHORT: Record<string, string> = { '-h': 'help', '-o': 'output' };
-
-const COMMANDS: Record<CommandName, { args: string; help: string }> = {
-  fold: { args: 'FILE', help: 'print folded stacks (`root;…;leaf COUNT`, sorted) on stdout' },
-  info: {
-    args: 'FILE',
-    help: 'print metadata as JSON: format, word size, period, samples, mappings, labels, warnings',
-  },
-  proto: { args: 'FILE -o OUT', help: 'write the folded profile as gzipped pprof profile.proto' },
-  list: {
-    args: 'REGEX FILE',
-    help: 'per-line flat/cum samples of the functions matching REGEX, with their source (as pprof -list)',
-  },
-  bundle: {
-    args: 'PROFILE… -o OUT.zip',
-    help: 'pack the profile(s) with every object they map (and its debug file) found on this machine, to open elsewhere',
-  },
-  diff: {
-    args: 'BASE NEW',
-    help: "print both profiles' stacks as `root;…;leaf BASE_COUNT NEW_COUNT` (difffolded.pl's format)",
-  },
-};
-
-export interface ParsedArgs {
-  command?: CommandName;
-  positional: string[];
-  /** Option name → values (flags get ['']). */
-  options: Map<string, string[]>;
-}
-
-class UsageError extends Error {}
-
-export function parseArgs(argv: string[]): ParsedArgs {
-  const out: ParsedArgs = { positional: [], options: new Map() };
-  let onlyPositional = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!onlyPositional && a === '--') {
-      onlyPositional = true;
-      continue;
-    }
-    if (!onlyPositional && (a.startsWith('--') || a in SHORT)) {
-      const eq = a in SHORT ? -1 : a.indexOf('=');
-      const name = SHORT[a] ?? a.slice(2, eq < 0 ? undefined : eq);
-      const spec = OPTIONS.find((o) => o.name === name);
-      if (!spec) throw new UsageError(`unknown option ${a}`);
-      let value = '';
-      if (spec.value) {
-        if (eq >= 0) value = a.slice(eq + 1);
-        else if (i + 1 < argv.length) value = argv[++i];
-        else throw new UsageError(`option --${name} needs a value`);
-      } else if (eq >= 0) {
-        throw new UsageError(`option --${name} takes no value`);
-      }
-      const list = out.options.get(name) ?? [];
-      if (list.length > 0 && !spec.repeatable) throw new UsageError(`option --${name} given twice`);
-      list.push(value);
-      out.options.set(name, list);
-      continue;
-    }
-    if (out.command === undefined && out.positional.length === 0) {
-      if (!(a in COMMANDS)) throw new UsageError(`unknown command '${a}'`);
-      out.command = a as CommandName;
-      continue;
-    }
-    out.positional.push(a);
-  }
-  if (out.command) {
-    const cmd = out.command;
-    for (const name of out.options.keys()) {
-      const spec = OPTIONS.find((o) => o.name === name)!;
-      if (spec.commands.length > 0 && !spec.commands.includes(cmd)) {
-        throw new UsageError(`option --${name} does not apply to '${cmd}'`);
-      }
-    }
-  }
-  return out;
-}
-
-export function usage(): string {
-  const lines = ['usage: flamelens COMMAND [OPTIONS] FILE', '', 'commands:'];
-  for (const [name, c] of Object.entries(COMMANDS))
-    lines.push(`  ${`${name} ${c.args}`.padEnd(22)}${c.help}`);
-  lines.push('', 'options:');
-  for (const o of OPTIONS) {
-    const left = `--${o.name}${o.value ? ` ${o.meta ?? 'VALUE'}` : ''}`;
-    lines.push(
-      `  ${left.padEnd(Math.max(22, left.length + 1))}${o.help}${o.repeatable ? ' (repeatable)' : ''}`,
-    );
-  }
-  lines.push('', 'Input may be gzip-compressed. Exit status: 0 ok (warnings on stderr), 1 unreadable input,');
-  lines.push('2 bad usage.');
-  return `${lines.join('\n')}\n`;
-}
+import { type CliIo, openForCommand, readOrReport } from './open.ts';
 
 function where(w: ProfileWarning): string {
   if (w.offset !== undefined && w.line !== undefined) return ` (at line ${w.line}, byte ${w.offset})`;
@@ -293,126 +29,8 @@ function where(w: ProfileWarning): string {
   return '';
 }
 
-function readOrReport(file: string, io: CliIo): Uint8Array | null {
-  try {
-    return io.readFile(file);
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    io.stderr(`flamelens: ${file}: cannot read file${code ? ` (${code})` : ''}\n`);
-    return null;
-  }
-}
-
-interface Loaded {
-  profile: FoldedProfile;
-  run: RunResult;
-  symbols?: SymbolizeReport;
-  /** The profile's label keys and their heaviest values (weighed by the chosen sample type). */
-  labels: LabelSummary[];
-}
-
-interface LoadOptions {
-  mangled: boolean;
-  fullNames: boolean;
-  /** --addresses: code no symbol names as one frame per address, not per module. */
-  unnamedPerAddress: boolean;
-  placements: Placement[];
-  granularity: Granularity;
-  /** Read DWARF (lines, inlined functions): for line granularity and `list`. */
-  dwarf: boolean;
-  sampleType: string | undefined;
-  keepDropFrames: boolean;
-  labelFilters: LabelFilter[];
-  groupBy: string | undefined;
-  /** Of a bundle with several profiles, the one to read. */
-  profile: string | undefined;
-}
-
 /** How many values of each label key `info` lists. */
 const INFO_LABEL_VALUES = 10;
-
-/**
- * Reads the profile and its symbol files and runs the core pipeline (parse → symbolize → fold);
- * null (after printing the error) when something cannot be read.
- */
-async function load(
-  file: string,
-  symbolFiles: string[],
-  opts: LoadOptions,
-  io: CliIo,
-): Promise<Loaded | null> {
-  let bytes = readOrReport(file, io);
-  if (!bytes) return null;
-  const dropped: DroppedFile[] = [];
-  let name = basename(file);
-  let warnings: ProfileWarning[] | undefined;
-  if (looksLikeBundle(bytes)) {
-    // A bundle: its profile, then its objects (named by the paths they were packed from).
-    let inside: DroppedFile[];
-    try {
-      inside = expandBundles([{ name, bytes }], { profile: opts.profile });
-    } catch (e) {
-      if (!(e instanceof ProfileError)) throw e;
-      io.stderr(`flamelens: ${file}: ${e.describe()}\n`);
-      return null;
-    }
-    const profile = inside.find((f) => !looksLikeElf(f.bytes) && !looksLikeNm(f.bytes));
-    if (!profile) {
-      io.stderr(`flamelens: ${file}: the bundle holds no profile\n`);
-      return null;
-    }
-    ({ bytes, name, warnings } = profile);
-    dropped.push(...inside.filter((f) => f !== profile));
-  }
-  for (const f of symbolFiles) {
-    const b = readOrReport(f, io);
-    if (!b) return null;
-    dropped.push({ name: basename(f), bytes: b });
-  }
-  let run: RunResult;
-  try {
-    run = await runPipeline(bytes, name, {
-      warnings,
-      symbolFiles: dropped,
-      mangled: opts.mangled,
-      sampleType: opts.sampleType,
-      keepDropFrames: opts.keepDropFrames,
-      labelFilters: opts.labelFilters,
-      groupBy: opts.groupBy,
-      // Function names as pprof gives them (symbol tables) unless lines are asked for: the
-      // acceptance checks compare fold's names with pprof's.
-      dwarf: opts.dwarf,
-      granularity: opts.granularity,
-      names: opts.fullNames ? 'full' : 'short',
-      unnamedPerAddress: opts.unnamedPerAddress,
-      placements: opts.placements,
-      loadDemangler: nodeDemangler,
-    });
-  } catch (e) {
-    if (e instanceof ProfileError) {
-      io.stderr(`flamelens: ${file}: ${e.describe()}\n`);
-      return null;
-    }
-    throw e;
-  }
-  const raw = run.loaded.raw;
-  const labels = labelSummary(withSampleType(raw, sampleTypeIndex(raw, opts.sampleType)), {
-    limit: INFO_LABEL_VALUES,
-  });
-  if (!run.symbols) return { profile: run.base, run, labels };
-  for (const e of run.symbols.state.errors) io.stderr(`flamelens: warning: ${e.message}\n`);
-  for (const w of run.symbols.state.report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
-  const placement = run.symbols.state.placement;
-  for (const h of placement?.hints ?? []) {
-    if (placement!.used.some((u) => u.file === h.file)) continue;
-    const why =
-      h.how === 'calls' ? `${h.calls} of ${h.callers} return addresses follow calls there` : 'unconfirmed';
-    io.stderr(
-      `flamelens: note: the profile has no mappings: ${h.file} is not placed; guessed --place ${h.file}@${h.base} (${why})\n`,
-    );
-  }
-  return { profile: run.base, run, symbols: run.symbols.state.report, labels };
-}
 
 /**
  * A function's listing as `pprof -list` prints it: a ROUTINE header per file, then flat and cum
@@ -445,16 +63,6 @@ function listingText(l: SourceListing, whole: number, io: CliIo): string {
     }
   }
   return out;
-}
-
-/** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */
-async function nodeDemangler(): Promise<Demangle> {
-  // Beside the built CLI (dist-cli/), else from node_modules (tsx runs the TypeScript).
-  const beside = new URL('./index_bg.wasm', import.meta.url);
-  const path = existsSync(beside)
-    ? beside
-    : createRequire(import.meta.url).resolve('gecko-profiler-demangle/index_bg.wasm');
-  return loadDemangler({ wasm: readFileSync(path) });
 }
 
 export function infoJson(
@@ -520,103 +128,53 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     io.stderr(`flamelens: expected ${what}\n${usage()}`);
     return 2;
   }
-  const granularity = (args.options.get('granularity')?.[0] ?? 'functions') as Granularity;
-  if (!['functions', 'lines', 'addresses'].includes(granularity)) {
-    io.stderr(`flamelens: --granularity is functions, lines or addresses\n${usage()}`);
-    return 2;
-  }
-  const file = args.positional[files - 1];
-  const symbolFiles = [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])];
   const output = args.options.get('output')?.[0];
   if (args.command === 'proto' && (output === undefined || output === '')) {
     io.stderr(`flamelens: proto needs -o OUT.pb.gz\n${usage()}`);
     return 2;
   }
-  const labelFilters: LabelFilter[] = [];
-  const placements: Placement[] = [];
-  const groupBy = args.options.get('group-by')?.[0];
+  let view: WorkerView;
   try {
-    for (const t of args.options.get('tagfocus') ?? []) labelFilters.push(parseLabelFilter(t, 'focus'));
-    for (const t of args.options.get('tagignore') ?? []) labelFilters.push(parseLabelFilter(t, 'ignore'));
-    if (groupBy === '') throw new Error('--group-by needs a label key');
-    for (const t of args.options.get('place') ?? []) {
-      const at = t.lastIndexOf('@');
-      const base = at > 0 ? parseBase(t.slice(at + 1)) : null;
-      if (base === null) throw new Error(`--place ${t}: expected FILE@0xBASE`);
-      placements.push({ file: basename(t.slice(0, at)), base });
-    }
+    view = viewOfOptions(args);
   } catch (e) {
     io.stderr(`flamelens: ${e instanceof Error ? e.message : String(e)}\n${usage()}`);
     return 2;
   }
-  const loadOne = (f: string) =>
-    load(
-      f,
-      symbolFiles,
-      {
-        mangled: args.options.has('mangled'),
-        // pprof -list shows whole names.
-        fullNames: args.options.has('full-names') || args.command === 'list',
-        unnamedPerAddress: args.options.has('addresses'),
-        placements,
-        granularity,
-        dwarf: granularity === 'lines' || args.command === 'list',
-        sampleType: args.options.get('sample-type')?.[0],
-        keepDropFrames: args.options.has('keep-drop-frames'),
-        labelFilters,
-        groupBy,
-        profile: args.options.get('profile')?.[0],
-      },
-      io,
-    );
-  const loaded = await loadOne(file);
-  if (!loaded) return 1;
-  if (args.command === 'diff') {
-    // Both profiles symbolized by the same binaries (each mapping takes the file matching it).
-    const base = await loadOne(args.positional[0]);
-    if (!base) return 1;
-    const merged = mergeSides(loaded.profile, base.profile);
-    io.stdout(toDiffFoldedText(merged, args.options.has('normalize')));
-    return 0;
-  }
-  const { profile } = loaded;
+  const file = args.positional[files - 1];
+  const opened = await openForCommand(
+    {
+      file,
+      ...(args.command === 'diff' && { base: args.positional[0] }),
+      symbolFiles: [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])],
+      root: args.options.get('root')?.[0],
+      profile: args.options.get('profile')?.[0],
+      view,
+    },
+    io,
+  );
+  if (!opened) return 1;
+  reportSymbols(opened.result.symbols, io);
+  const { session } = opened;
   switch (args.command) {
-    case 'list': {
-      let re: RegExp;
-      try {
-        re = new RegExp(args.positional[0]);
-      } catch (e) {
-        io.stderr(`flamelens: bad REGEX: ${(e as Error).message}\n`);
-        return 2;
-      }
-      const names = [...new Set(profile.frames.name)].filter((n) => re.test(n)).sort();
-      if (names.length === 0) {
-        io.stderr(`flamelens: no function matches ${args.positional[0]}\n`);
-        return 1;
-      }
-      const { raw } = loaded.run.loaded;
-      const weighed = withSampleType(raw, sampleTypeIndex(raw, args.options.get('sample-type')?.[0]));
-      for (const name of names)
-        io.stdout(
-          listingText(
-            sourceListing(weighed, loaded.run.symbols?.symbolizer, name),
-            profile.meta.totalSamples,
-            io,
-          ),
-        );
+    case 'diff':
+      session.writeFolded([], io.stdout, { normalize: args.options.has('normalize') });
       return 0;
-    }
-    case 'fold':
-      for (const w of profile.meta.warnings)
+    case 'list':
+      return listCommand(session, args.positional[0], io);
+    case 'fold': {
+      for (const w of session.folded().meta.warnings)
         io.stderr(`flamelens: ${file}: warning: ${w.message}${where(w)}\n`);
       // Written as it is made: with DWARF's inline frames the text can be gigabytes.
-      foldedChunks(profile, [profile.stacks.weight], io.stdout);
+      session.writeFolded([], io.stdout);
       return 0;
+    }
     case 'info':
-      io.stdout(`${JSON.stringify(infoJson(profile, loaded.symbols, loaded.labels), null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify(infoJson(session.folded(), opened.result.symbols?.report, session.labels(INFO_LABEL_VALUES)), null, 2)}\n`,
+      );
       return 0;
     case 'proto': {
-      const bytes = writePprof(profile);
+      const bytes = session.proto();
       try {
         (io.writeFile ?? writeFileSync)(output!, bytes);
       } catch (e) {
@@ -627,6 +185,78 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
       return 0;
     }
   }
+}
+
+/**
+ * The view a command's options ask for: the same view the app's worker is given, so both answer
+ * alike. Throws on an option value that cannot be read.
+ */
+function viewOfOptions(args: ParsedArgs): WorkerView {
+  const granularity = (args.options.get('granularity')?.[0] ?? 'functions') as Granularity;
+  if (!['functions', 'lines', 'addresses'].includes(granularity))
+    throw new Error('--granularity is functions, lines or addresses');
+  const labelFilters: LabelFilter[] = [];
+  for (const t of args.options.get('tagfocus') ?? []) labelFilters.push(parseLabelFilter(t, 'focus'));
+  for (const t of args.options.get('tagignore') ?? []) labelFilters.push(parseLabelFilter(t, 'ignore'));
+  const groupBy = args.options.get('group-by')?.[0];
+  if (groupBy === '') throw new Error('--group-by needs a label key');
+  const placements = (args.options.get('place') ?? []).map((t) => {
+    const at = t.lastIndexOf('@');
+    const base = at > 0 ? parseBase(t.slice(at + 1)) : null;
+    if (base === null) throw new Error(`--place ${t}: expected FILE@0xBASE`);
+    return { file: basename(t.slice(0, at)), base: `0x${base.toString(16)}` };
+  });
+  const sampleType = args.options.get('sample-type')?.[0];
+  return {
+    ...workerViewOf(DEFAULT_VIEW),
+    granularity,
+    mangled: args.options.has('mangled'),
+    // pprof -list shows whole names.
+    fullNames: args.options.has('full-names') || args.command === 'list',
+    inlines: !args.options.has('noinlines'),
+    keepDropFrames: args.options.has('keep-drop-frames'),
+    labelFilters,
+    mode: args.command === 'diff' ? 'diff' : 'graph',
+    ...(groupBy !== undefined && { groupBy }),
+    ...(placements.length > 0 && { placements }),
+    ...(sampleType !== undefined && { sampleType, baseSampleType: sampleType }),
+    ...(args.options.has('addresses') && { unnamedPerAddress: true as const }),
+  };
+}
+
+/** What the symbolizer said of the files given: unusable files, mismatches, placement guesses. */
+function reportSymbols(symbols: SymbolsState | null, io: CliIo): void {
+  if (!symbols) return;
+  for (const e of symbols.errors) io.stderr(`flamelens: warning: ${e.message}\n`);
+  for (const w of symbols.report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
+  const placement = symbols.placement;
+  for (const h of placement?.hints ?? []) {
+    if (placement!.used.some((u) => u.file === h.file)) continue;
+    const why =
+      h.how === 'calls' ? `${h.calls} of ${h.callers} return addresses follow calls there` : 'unconfirmed';
+    io.stderr(
+      `flamelens: note: the profile has no mappings: ${h.file} is not placed; guessed --place ${h.file}@${h.base} (${why})\n`,
+    );
+  }
+}
+
+/** `list REGEX FILE`: the listing of each function matching REGEX, as pprof -list prints it. */
+function listCommand(session: AnalysisSession, pattern: string, io: CliIo): number {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch (e) {
+    io.stderr(`flamelens: bad REGEX: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const profile = session.folded();
+  const names = [...new Set(profile.frames.name)].filter((n) => re.test(n)).sort();
+  if (names.length === 0) {
+    io.stderr(`flamelens: no function matches ${pattern}\n`);
+    return 1;
+  }
+  for (const name of names) io.stdout(listingText(session.source(name), profile.meta.totalSamples, io));
+  return 0;
 }
 
 /** A size with an optional K, M or G suffix (powers of 1024), or null. */

@@ -29,6 +29,7 @@ import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
 import type { Demangle } from './symbols/demangle';
 import type { ElfFile } from './symbols/elf';
+import { withoutInlineLines, withoutInlines } from './symbols/inlines';
 import { samplesByMapping } from './symbols/modules';
 import { guessPlacement, type Placement, type PlacementHint, placedMappings } from './symbols/placement';
 import {
@@ -161,6 +162,8 @@ export function symbolize(
     placements?: readonly Placement[];
     /** How the fold will show names (default full): short ones are read from mangled names. */
     names?: FrameNames;
+    /** False: only the outermost function of each inline chain (pprof's -noinlines). */
+    inlines?: boolean;
   },
 ): Symbols | null {
   if (files.length === 0) return null;
@@ -188,7 +191,7 @@ export function symbolize(
     names: opts.names,
   });
   return {
-    symbolizer: r.symbolizer,
+    symbolizer: opts.inlines === false ? withoutInlines(r.symbolizer) : r.symbolizer,
     state: {
       files: files.map((f) => f.name),
       report: r.report,
@@ -223,6 +226,8 @@ export interface FoldSpec {
   granularity?: Granularity;
   /** C++/Rust names shortened as pprof shows them (default), or full. */
   names?: FrameNames;
+  /** False: a profile's own inline frames are left out (pprof's -noinlines; symbolize's too). */
+  inlines?: boolean;
   /**
    * Code no symbol names: one frame per address (`MODULE+0xOFFSET`) rather than one per module
    * (`[module]`, the default); always so at address granularity.
@@ -246,7 +251,8 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
   const t0 = now();
   const g = spec.granularity ?? 'functions';
   const names = spec.names ?? 'short';
-  const typed = withSampleType(loaded.raw, sampleTypeIndex(loaded.raw, spec.sampleType));
+  const own = spec.inlines === false ? withoutInlineLines(loaded.raw) : loaded.raw;
+  const typed = withSampleType(own, sampleTypeIndex(loaded.raw, spec.sampleType));
   const raw = rawFor(withPlaced(typed, spec.symbols), g, names);
   // Counted before the fold, which may take the raw stacks over (they would be made again), or,
   // put off, after it when it did not.

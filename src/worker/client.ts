@@ -96,7 +96,7 @@ export class ProfileWorkerClient {
   }
 
   /** A sandwich's halves, their frame tables restored (see WireGraph). */
-  private sandwichFromWire(s: WireSandwich | null): PageSandwich | null {
+  private sandwichFromWire(s: WireSandwich | null | undefined): PageSandwich | null | undefined {
     return s && { ...s, callers: this.withFrames(s.callers), callees: this.withFrames(s.callees) };
   }
 
@@ -164,7 +164,11 @@ export class ProfileWorkerClient {
           const restored = analysis && this.fromWire(analysis);
           p.resolve({
             kind: 'view',
-            result: { ...msg.reply.result, analysis: restored, sandwich: this.sandwichFromWire(sandwich) },
+            result: {
+              ...msg.reply.result,
+              analysis: restored,
+              ...(sandwich !== undefined && { sandwich: this.sandwichFromWire(sandwich) }),
+            },
           });
         } else {
           p.resolve(msg.reply);

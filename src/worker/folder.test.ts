@@ -5,11 +5,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AnalysisSession } from '../core/analysis/session';
 import { ProfileError } from '../core/types';
 import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
 import { dropFiles } from './folder';
 import type { FileBuffer } from './protocol';
-import { WorkerSession } from './session';
 
 const FIX = 'test/fixtures';
 const V = workerViewOf(DEFAULT_VIEW);
@@ -47,7 +47,7 @@ describe('dropFiles with a folder', () => {
   it('a profile with a sysroot folder: the x86_64 objects and debug files read, nothing else', async () => {
     const read = new Set<string>();
     const files = [blobOf('gperf/threads.prof'), ...folder(join(FIX, 'sysroot'), read)];
-    const { result, folder: note } = await dropFiles(new WorkerSession(), files, V, 'main', noProgress);
+    const { result, folder: note } = await dropFiles(new AnalysisSession(), files, V, 'main', noProgress);
     expect(result.newProfile).toBe(true);
     expect(result.analysis!.profile.frames.name).toContain('start_thread');
     expect(note!.read.sort()).toEqual([...read].sort());
@@ -58,17 +58,17 @@ describe('dropFiles with a folder', () => {
   });
 
   it('a folder alone, with a profile open: symbols for it; with none open and no profile in it: a clear error', async () => {
-    const s = new WorkerSession();
+    const s = new AnalysisSession();
     await dropFiles(s, [blobOf('gperf/tiny.prof')], V, 'main', noProgress);
     const { result } = await dropFiles(s, folder(join(FIX, 'gperf/bin'), new Set()), V, 'main', noProgress);
     expect(result.newProfile).toBe(false);
     expect(result.analysis!.profile.frames.name).toContain('gamma_');
     await expect(
-      dropFiles(new WorkerSession(), folder(join(FIX, 'sysroot'), new Set()), V, 'main', noProgress),
+      dropFiles(new AnalysisSession(), folder(join(FIX, 'sysroot'), new Set()), V, 'main', noProgress),
     ).rejects.toThrow(
       /sysroot: a folder gives symbols to a profile: open the profile first, or drop it with the folder/,
     );
-    const other = new WorkerSession();
+    const other = new AnalysisSession();
     await dropFiles(other, [blobOf('gperf/tiny.prof')], V, 'main', noProgress);
     const err = await dropFiles(other, folder(join(FIX, 'dcpi'), new Set()), V, 'main', noProgress).catch(
       (e) => e,
@@ -92,7 +92,7 @@ describe('dropFiles with a folder', () => {
       srv('old/tiny.prof', 'gperf/tiny.prof'),
       srv('bin/threads', 'gperf/bin/threads'),
     ];
-    const { result, folder: note } = await dropFiles(new WorkerSession(), files, V, 'main', noProgress);
+    const { result, folder: note } = await dropFiles(new AnalysisSession(), files, V, 'main', noProgress);
     expect(result.newProfile).toBe(true);
     const meta = result.analysis!.profile.meta;
     expect(meta.fileName).toBe('threads.prof');

@@ -2,6 +2,7 @@
 // that symbolize the open profile are chosen by core/symbols/pick.ts from their paths and, for
 // name candidates, their first 64 KB; only those are read whole. A 2 GB sysroot costs a few reads.
 
+import type { AnalysisSession, SessionResult, Slot } from '../core/analysis/session';
 import { gunzipHead } from '../core/bundle/bundle';
 import { detectFormat, isGzip } from '../core/formats/detect';
 import { looksLikeElf } from '../core/symbols/elf';
@@ -11,7 +12,6 @@ import { type Mapping, ProfileError } from '../core/types';
 import type { WorkerView } from '../core/view/schema';
 import type { FileBuffer, FolderNote } from './protocol';
 import { readFiles } from './read';
-import type { SessionResult, Slot, WorkerSession } from './session';
 
 /** The files of a folder drop to read whole for these mappings, and what to tell the user. */
 export async function chooseFromFolder(
@@ -97,7 +97,7 @@ export async function findProfileInFolder(
  * `files` is emptied (a link's transferred buffers: the session holds the only reference).
  */
 export async function dropFiles(
-  session: WorkerSession,
+  session: AnalysisSession,
   files: FileBuffer[],
   view: WorkerView,
   slot: Slot,
@@ -126,7 +126,7 @@ export async function dropFiles(
     const got = await read(loose);
     loose.length = 0; // the session holds the only reference to the bytes, and releases them
     if (note !== null) got[0].warnings = [...(got[0].warnings ?? []), { message: note }];
-    first = await session.drop(got, view, progress, slot, { consume: true });
+    first = await session.add(got, view, { progress, slot, consume: true });
   }
   if (inFolder.length === 0) return { result: first! };
   const mappings = session.mappings();
@@ -141,7 +141,8 @@ export async function dropFiles(
     if (first === null) throw nothingFromFolder(chosen.note);
     return { result: first, folder: chosen.note };
   }
-  const result = await session.drop(await read(chosen.files), view, progress, slot, { consume: true });
+  const result = await session.add(await read(chosen.files), view, { progress, slot, consume: true });
   const opened = first?.newProfile ? { newProfile: true, fileBytes: first.fileBytes } : {};
-  return { result: { ...result, ...opened }, folder: chosen.note };
+  const inputs = [...(first?.inputs ?? []), ...(result.inputs ?? [])];
+  return { result: { ...result, ...opened, inputs }, folder: chosen.note };
 }

@@ -1,11 +1,15 @@
 /// <reference lib="webworker" />
-// The worker: runs the core pipeline (detect, parse, symbolize, fold, transform, trees) through
-// its session. The page never parses.
+// The worker: a transport over the core's analysis seam (core/analysis/session.ts), which parses,
+// symbolizes, folds and derives every view. It gives the seam the worker's ways with memory
+// (bytes freed at once, tree memory made ready on another thread), reads dropped files and
+// folders, and turns results into messages. The page never parses.
 
+import { AnalysisSession } from '../core/analysis/session';
 import { treeBuffers } from '../core/model/calltree';
 import type { Analysis, SandwichAnalysis } from '../core/pipeline';
 import { type FoldedProfile, ProfileError } from '../core/types';
 import { dropFiles } from './folder';
+import { faultedBuffer, faultedWithin } from './prefault';
 import {
   type FolderNote,
   type FromWorker,
@@ -17,11 +21,17 @@ import {
   type WireSandwich,
   withoutFrames,
 } from './protocol';
-import { WorkerSession } from './session';
+import { release } from './release';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
-const session = new WorkerSession();
+const session = new AnalysisSession({
+  release,
+  treeMemory: (bytes) => {
+    const faulted = faultedBuffer(bytes);
+    return faulted && (() => faultedWithin(faulted, 10));
+  },
+});
 
 /** The frame table the page has now: a view that keeps it does not send it again. */
 let sentFrames: Analysis['profile']['frames'] | null = null;
@@ -80,7 +90,7 @@ async function handle(msg: ToWorker): Promise<void> {
     } else if (msg.type === 'snapshots') {
       reply = { kind: 'snapshots', files: session.snapshots() };
     } else {
-      let result: Awaited<ReturnType<WorkerSession['apply']>>;
+      let result: Awaited<ReturnType<AnalysisSession['apply']>>;
       let folder: FolderNote | undefined;
       if (msg.type === 'drop') {
         session.onPreview = (a) => {
@@ -97,13 +107,14 @@ async function handle(msg: ToWorker): Promise<void> {
       } else {
         result = await session.apply(msg.view, progress);
       }
+      const { sandwich, ...rest } = result;
       reply = {
         kind: 'view',
         result: {
-          ...result,
+          ...rest,
           ...(folder && { folder }),
           analysis: result.analysis && toWire(result.analysis),
-          sandwich: result.sandwich && toWireSandwich(result.sandwich),
+          ...(sandwich !== undefined && { sandwich: sandwich && toWireSandwich(sandwich) }),
         },
       };
     }

@@ -2,6 +2,7 @@
 // transferables. Profiles stay in the worker (it derives every view from them): the page gets
 // their frame table and metadata, and asks for anything that needs the stacks (search, export).
 
+import type { InputNote } from '../core/analysis/inputs';
 import type { CallTree } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
 import type { LabelSummary } from '../core/model/labels';
@@ -69,8 +70,11 @@ export const sizeOf = (f: FileBuffer): number => (f.data instanceof Blob ? f.dat
 export interface ViewResult {
   /** The new analysis; null when the view's graph did not change (only the sandwich did). */
   analysis: PageAnalysis | null;
-  /** The sandwich when the view's mode is `sandwich`, else null. */
-  sandwich: PageSandwich | null;
+  /**
+   * The sandwich when the view shows one (mode `sandwich`, or a comparison's), else null; absent
+   * when it did not change (the page keeps its own).
+   */
+  sandwich?: PageSandwich | null;
   symbols: SymbolsState | null;
   /** True when a new profile replaced the previous one. */
   newProfile: boolean;
@@ -82,6 +86,8 @@ export interface ViewResult {
   labels?: LabelSummary[];
   /** A dropped folder: what was looked at and taken from it. */
   folder?: FolderNote;
+  /** With files added, the role each took (core/analysis/inputs.ts). */
+  inputs?: InputNote[];
 }
 
 /** What the worker took from a dropped folder, and how little of it it read. */
@@ -139,7 +145,7 @@ export type ToWorker =
   | { type: 'mappingSamples'; id: number };
 
 export type Reply =
-  | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null; sandwich: WireSandwich | null } }
+  | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null; sandwich?: WireSandwich | null } }
   | { kind: 'search'; result: SearchReply }
   | { kind: 'text'; parts: string[] }
   | { kind: 'bytes'; bytes: Uint8Array }

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeSyntheticProfile } from '../../bench/gen-synthetic';
+import { AnalysisSession } from '../core/analysis/session';
 import { treeToText } from '../core/model/text-notation';
 import type { FoldedProfile } from '../core/types';
 import { ProfileError } from '../core/types';
 import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
 import { readFiles } from './read';
-import { WorkerSession } from './session';
 
 describe('reading dropped files in the worker', () => {
   it('reads Blobs in chunks into one buffer with progress, and keeps buffers as they are', async () => {
@@ -38,9 +38,9 @@ describe('reading dropped files in the worker', () => {
     });
     expect([...f.bytes]).toEqual([...prof]);
     expect(f.stream).toBeDefined();
-    const s = new WorkerSession();
-    const viaStream = await s.drop([f], workerViewOf(DEFAULT_VIEW));
-    const whole = await new WorkerSession().drop(
+    const s = new AnalysisSession();
+    const viaStream = await s.add([f], workerViewOf(DEFAULT_VIEW));
+    const whole = await new AnalysisSession().add(
       [{ name: 's.prof', bytes: prof }],
       workerViewOf(DEFAULT_VIEW),
     );
@@ -75,8 +75,8 @@ describe('reading dropped files in the worker', () => {
     expect(f.stream).toBeDefined();
     expect(seen.at(-1)).toBe(1);
     const view = workerViewOf({ ...DEFAULT_VIEW, granularity: 'addresses' });
-    const viaChunks = await new WorkerSession().drop([f], view);
-    const whole = await new WorkerSession().drop([{ name: 'l.prof', bytes: prof }], view);
+    const viaChunks = await new AnalysisSession().add([f], view);
+    const whole = await new AnalysisSession().add([{ name: 'l.prof', bytes: prof }], view);
     expect(viaChunks.fileBytes).toBe(prof.length);
     expect(
       treeToText(viaChunks.analysis!.tree, viaChunks.analysis!.profile as unknown as FoldedProfile),

@@ -1,7 +1,8 @@
 // Runs the CLI in-process with captured output (much faster than spawning tsx per call).
 
 import { readFileSync } from 'node:fs';
-import { type CliIo, main } from '../../src/cli/main.ts';
+import { main } from '../../src/cli/main.ts';
+import type { CliIo } from '../../src/cli/open.ts';
 
 export async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

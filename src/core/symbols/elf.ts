@@ -436,6 +436,20 @@ export function buildIdFromHead(head: Uint8Array): string | undefined {
 }
 
 /**
+ * Whether an ELF file is a separate debug file (`objcopy --only-keep-debug`, Debian's -dbg
+ * packages): its `.text` holds no bytes. Reads the section headers only; false when unreadable.
+ */
+export function isSeparateDebugFile(bytes: Uint8Array): boolean {
+  if (!looksLikeElf(bytes) || bytes.length < 52 || (bytes[4] !== 1 && bytes[4] !== 2)) return false;
+  try {
+    const sections = readSectionHeaders(new Reader(bytes, bytes[5] !== 2, ''), bytes[4] === 2, '', []);
+    return sections.find((x) => x.name === '.text')?.type === SHT_NOBITS;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Reads an ELF file's function symbols, load segments, build-id and debug link.
  * Throws ElfError (naming the file) when the file is not ELF or its headers are unreadable;
  * a damaged symbol section only loses that section (a warning), so `.dynsym` can still serve.
@@ -463,70 +477,9 @@ function readElfUnchecked(bytes: Uint8Array, fileName: string): ElfFile {
   const type = r.u16(16);
   const machine = r.u16(18);
   const phoff = is64 ? r.u64n(32) : r.u32(28);
-  const shoff = is64 ? r.u64n(40) : r.u32(32);
   const phentsize = r.u16(is64 ? 54 : 42);
   let phnum = r.u16(is64 ? 56 : 44);
-  const shentsize = r.u16(is64 ? 58 : 46);
-  let shnum = r.u16(is64 ? 60 : 48);
-  let shstrndx = r.u16(is64 ? 62 : 50);
-
-  // Section headers (with the extended numbering of section 0 for huge files).
-  const sections: Section[] = [];
-  if (shoff !== 0) {
-    const want = is64 ? 64 : 40;
-    if (shentsize < want)
-      throw new ElfError(fileName, `bad section header size ${shentsize}`, is64 ? 58 : 46);
-    r.check(shoff, shentsize, 'section header table');
-    if (shnum === 0) shnum = is64 ? r.u64n(shoff + 32) : r.u32(shoff + 20);
-    if (shstrndx === SHN_XINDEX) shstrndx = r.u32(shoff + (is64 ? 40 : 24));
-    r.check(shoff, shnum * shentsize, 'section header table');
-    for (let i = 0; i < shnum; i++) {
-      const o = shoff + i * shentsize;
-      let s: Section;
-      if (is64) {
-        const [ah, al] = r.u64(o + 16);
-        s = {
-          index: i,
-          name: '',
-          type: r.u32(o + 4),
-          flags: r.u64n(o + 8),
-          addrHi: ah,
-          addrLo: al,
-          offset: r.u64n(o + 24),
-          size: r.u64n(o + 32),
-          link: r.u32(o + 40),
-          info: r.u32(o + 44),
-          addralign: r.u64n(o + 48),
-          entsize: r.u64n(o + 56),
-        };
-      } else {
-        s = {
-          index: i,
-          name: '',
-          type: r.u32(o + 4),
-          flags: r.u32(o + 8),
-          addrHi: 0,
-          addrLo: r.u32(o + 12),
-          offset: r.u32(o + 16),
-          size: r.u32(o + 20),
-          link: r.u32(o + 24),
-          info: r.u32(o + 28),
-          addralign: r.u32(o + 32),
-          entsize: r.u32(o + 36),
-        };
-      }
-      sections.push(s);
-    }
-    const shstr = sections[shstrndx];
-    if (shstr && shstr.type !== SHT_NOBITS && shstr.offset + shstr.size <= r.length) {
-      for (const s of sections) {
-        const nameOff = r.u32(shoff + s.index * shentsize);
-        if (nameOff < shstr.size) s.name = r.cstr(shstr.offset + nameOff, shstr.offset + shstr.size);
-      }
-    } else if (shnum > 0) {
-      warnings.push('section name table missing or past the end of the file');
-    }
-  }
+  const sections = readSectionHeaders(r, is64, fileName, warnings);
 
   // Program headers: PT_LOAD segments and PT_NOTE (build-id when there are no sections).
   const loadSegments: LoadSegment[] = [];
@@ -802,4 +755,73 @@ export function vaddrToOffset(segments: readonly LoadSegment[], vaddr: bigint): 
     if (vaddr >= s.vaddr && vaddr < s.vaddr + BigInt(s.filesz)) return s.offset + Number(vaddr - s.vaddr);
   }
   return -1;
+}
+
+/**
+ * The section headers, named (with the extended numbering of section 0 for huge files). Throws
+ * ElfError when the table is unreadable; a missing name table is a warning.
+ */
+function readSectionHeaders(r: Reader, is64: boolean, fileName: string, warnings: string[]): Section[] {
+  const shoff = is64 ? r.u64n(40) : r.u32(32);
+  const shentsize = r.u16(is64 ? 58 : 46);
+  let shnum = r.u16(is64 ? 60 : 48);
+  let shstrndx = r.u16(is64 ? 62 : 50);
+
+  const sections: Section[] = [];
+  if (shoff !== 0) {
+    const want = is64 ? 64 : 40;
+    if (shentsize < want)
+      throw new ElfError(fileName, `bad section header size ${shentsize}`, is64 ? 58 : 46);
+    r.check(shoff, shentsize, 'section header table');
+    if (shnum === 0) shnum = is64 ? r.u64n(shoff + 32) : r.u32(shoff + 20);
+    if (shstrndx === SHN_XINDEX) shstrndx = r.u32(shoff + (is64 ? 40 : 24));
+    r.check(shoff, shnum * shentsize, 'section header table');
+    for (let i = 0; i < shnum; i++) {
+      const o = shoff + i * shentsize;
+      let s: Section;
+      if (is64) {
+        const [ah, al] = r.u64(o + 16);
+        s = {
+          index: i,
+          name: '',
+          type: r.u32(o + 4),
+          flags: r.u64n(o + 8),
+          addrHi: ah,
+          addrLo: al,
+          offset: r.u64n(o + 24),
+          size: r.u64n(o + 32),
+          link: r.u32(o + 40),
+          info: r.u32(o + 44),
+          addralign: r.u64n(o + 48),
+          entsize: r.u64n(o + 56),
+        };
+      } else {
+        s = {
+          index: i,
+          name: '',
+          type: r.u32(o + 4),
+          flags: r.u32(o + 8),
+          addrHi: 0,
+          addrLo: r.u32(o + 12),
+          offset: r.u32(o + 16),
+          size: r.u32(o + 20),
+          link: r.u32(o + 24),
+          info: r.u32(o + 28),
+          addralign: r.u32(o + 32),
+          entsize: r.u32(o + 36),
+        };
+      }
+      sections.push(s);
+    }
+    const shstr = sections[shstrndx];
+    if (shstr && shstr.type !== SHT_NOBITS && shstr.offset + shstr.size <= r.length) {
+      for (const s of sections) {
+        const nameOff = r.u32(shoff + s.index * shentsize);
+        if (nameOff < shstr.size) s.name = r.cstr(shstr.offset + nameOff, shstr.offset + shstr.size);
+      }
+    } else if (shnum > 0) {
+      warnings.push('section name table missing or past the end of the file');
+    }
+  }
+  return sections;
 }

@@ -32,6 +32,7 @@ describe('view schema in the URL', () => {
       mangled: true,
       keepDropFrames: true,
       fullNames: true,
+      inlines: false,
       theme: 'dark',
       diff: { width: 'both', normalized: false },
       labelFilters: [
@@ -120,6 +121,7 @@ describe('view schema in the URL', () => {
       mangled: false,
       keepDropFrames: false,
       fullNames: false,
+      inlines: true,
       diffWidth: 'comparison',
       labelFilters: [],
     });

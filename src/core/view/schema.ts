@@ -71,6 +71,11 @@ export interface ViewState {
   keepDropFrames: boolean;
   /** C++/Rust names whole as demangled, rather than short as pprof shows them (the default). */
   fullNames: boolean;
+  /**
+   * Functions inlined into others are frames of their own (from DWARF; the default), or their
+   * samples stay with the function they were inlined into (pprof's -noinlines).
+   */
+  inlines: boolean;
   /** A theme the user chose; absent: the system's. */
   theme?: ThemeName;
   /**
@@ -96,6 +101,7 @@ export const DEFAULT_VIEW: ViewState = {
   mangled: false,
   keepDropFrames: false,
   fullNames: false,
+  inlines: true,
   diff: { width: 'comparison', normalized: true },
   labelFilters: [],
 };
@@ -110,6 +116,12 @@ export interface WorkerView {
   mangled: boolean;
   keepDropFrames: boolean;
   fullNames: boolean;
+  inlines: boolean;
+  /**
+   * Code no symbol names as one frame per address (`MODULE+0xOFFSET`) rather than per module, at
+   * the functions and lines granularities (the CLI's --addresses).
+   */
+  unnamedPerAddress?: true;
   sampleType?: string;
   baseSampleType?: string;
   diffWidth: DiffWidth;
@@ -129,6 +141,7 @@ export function workerViewOf(v: ViewState): WorkerView {
     mangled: v.mangled,
     keepDropFrames: v.keepDropFrames,
     fullNames: v.fullNames,
+    inlines: v.inlines,
     diffWidth: v.diff.width,
     labelFilters: v.labelFilters,
   };
@@ -204,6 +217,7 @@ export function encodeView(v: ViewState): string {
   if (v.mangled) p.set('mangled', '1');
   if (v.keepDropFrames) p.set('keepframes', '1');
   if (v.fullNames) p.set('names', 'full');
+  if (!v.inlines) p.set('inlines', '0');
   if (v.diff.width !== 'comparison') p.set('width', v.diff.width);
   if (!v.diff.normalized) p.set('absolute', '1');
   if (v.theme) p.set('theme', v.theme);
@@ -284,6 +298,7 @@ export function decodeView(hash: string): ViewState {
   if (p.get('mangled') === '1') v.mangled = true;
   if (p.get('keepframes') === '1') v.keepDropFrames = true;
   if (p.get('names') === 'full') v.fullNames = true;
+  if (p.get('inlines') === '0') v.inlines = false;
   const width = p.get('width');
   if (width === 'baseline' || width === 'both') v.diff.width = width;
   if (p.get('absolute') === '1') v.diff.normalized = false;

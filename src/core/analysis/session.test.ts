@@ -4,28 +4,28 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { firstChildOf, nextSiblingOf, totalOf } from '../core/model/calltree';
-import { shortFunctionName } from '../core/text/names';
-import { FrameKind, ProfileError } from '../core/types';
-import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema';
-import { WorkerSession } from './session';
+import { firstChildOf, nextSiblingOf, totalOf } from '../model/calltree';
+import { shortFunctionName } from '../text/names';
+import { FrameKind, ProfileError } from '../types';
+import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
+import { AnalysisSession } from './session';
 
 const file = (path: string, name = path.split('/').pop()!) => ({
   name,
   bytes: new Uint8Array(readFileSync(`test/fixtures/${path}`)),
 });
-const names = (r: Awaited<ReturnType<WorkerSession['drop']>>) => r.analysis!.profile.frames.name;
+const names = (r: Awaited<ReturnType<AnalysisSession['add']>>) => r.analysis!.profile.frames.name;
 const V = (patch: Partial<WorkerView> = {}): WorkerView => ({ ...workerViewOf(DEFAULT_VIEW), ...patch });
 
-describe('WorkerSession', () => {
+describe('AnalysisSession', () => {
   it('opens a profile, then symbolizes it when its binary arrives', async () => {
-    const s = new WorkerSession();
-    const a = await s.drop([file('gperf/tiny.prof')], V());
+    const s = new AnalysisSession();
+    const a = await s.add([file('gperf/tiny.prof')], V());
     expect(a.newProfile).toBe(true);
     expect(a.symbols).toBeNull();
     // Unsymbolized code is one frame per module, as pprof shows it.
     expect(names(a)).toContain('[tiny]');
-    const b = await s.drop([file('gperf/bin/tiny')], V());
+    const b = await s.add([file('gperf/bin/tiny')], V());
     expect(b.newProfile).toBe(false);
     expect(names(b)).toEqual(expect.arrayContaining(['main', 'alpha', 'beta', 'gamma_', 'spin']));
     expect(b.symbols?.report.matched.map((m) => m.elfFile)).toEqual(['tiny']);
@@ -33,16 +33,16 @@ describe('WorkerSession', () => {
   });
 
   it('shows what reading said of a file (a sampled large profile) with its warnings; consumes its bytes', async () => {
-    const s = new WorkerSession();
+    const s = new AnalysisSession();
     const prof = { ...file('gperf/tiny.prof'), warnings: [{ message: 'showing 1 in 3 records: …' }] };
-    const r = await s.drop([prof], V(), undefined, 'main', { consume: true });
+    const r = await s.add([prof], V(), { consume: true });
     expect(r.analysis!.profile.meta.warnings[0].message).toBe('showing 1 in 3 records: …');
     expect(prof.bytes.length).toBe(0);
   });
 
   it('takes a profile and its binaries in one drop, in any order; junk files are reported, not fatal', async () => {
-    const s = new WorkerSession();
-    const r = await s.drop(
+    const s = new AnalysisSession();
+    const r = await s.add(
       [file('gperf/bin/tiny'), file('bad/random_bytes.prof', 'libjunk.so'), file('gperf/tiny.prof')],
       V(),
     );
@@ -52,17 +52,17 @@ describe('WorkerSession', () => {
   });
 
   it('refuses two profiles at once, and binaries without a profile', async () => {
-    const s = new WorkerSession();
-    await expect(s.drop([file('gperf/tiny.prof'), file('gperf/tiny32.prof')], V())).rejects.toThrow(
+    const s = new AnalysisSession();
+    await expect(s.add([file('gperf/tiny.prof'), file('gperf/tiny32.prof')], V())).rejects.toThrow(
       /one profile at a time \(got tiny\.prof and tiny32\.prof\).*To compare two profiles, open one, then drop the other on "Compare with…"/,
     );
-    await expect(s.drop([file('gperf/bin/tiny')], V())).rejects.toThrow(/no profile/);
-    await expect(s.drop([file('bad/empty.prof')], V())).rejects.toBeInstanceOf(ProfileError);
+    await expect(s.add([file('gperf/bin/tiny')], V())).rejects.toThrow(/no profile/);
+    await expect(s.add([file('bad/empty.prof')], V())).rejects.toBeInstanceOf(ProfileError);
   });
 
   it('derives views (transforms, invert) and the sandwich from the kept profile', async () => {
-    const s = new WorkerSession();
-    const opened = await s.drop([file('folded/simple.folded')], V());
+    const s = new AnalysisSession();
+    const opened = await s.add([file('folded/simple.folded')], V());
     const hidden = await s.apply(V({ transforms: [{ kind: 'hide-function', name: 'parse' }] }));
     // The frame table is kept (the page holds it already): parse is in no stack and no table row.
     const a = hidden.analysis!;
@@ -87,9 +87,9 @@ describe('WorkerSession', () => {
   });
 
   it('re-folds when the label filters or the group-by key change, not on other changes', async () => {
-    const s = new WorkerSession();
-    await s.drop([file('perf/mixed.perf.txt')], V({ sampleType: 'samples' }));
-    const roots = (r: Awaited<ReturnType<WorkerSession['apply']>>) => {
+    const s = new AnalysisSession();
+    await s.add([file('perf/mixed.perf.txt')], V({ sampleType: 'samples' }));
+    const roots = (r: Awaited<ReturnType<AnalysisSession['apply']>>) => {
       const { tree, profile } = r.analysis!;
       const out: string[] = [];
       for (let c = firstChildOf(tree, 0); c >= 0; c = nextSiblingOf(tree, c))
@@ -117,15 +117,15 @@ describe('WorkerSession', () => {
   });
 
   it('counts the samples through a search match, each sample once', async () => {
-    const s = new WorkerSession();
-    await s.drop([file('folded/simple.folded')], V());
+    const s = new AnalysisSession();
+    await s.add([file('folded/simple.folded')], V());
     expect(s.search({ text: '^(read|fill|main)$', regex: true }).samples).toBe(100); // main is on every stack: 100, not 165
     expect(s.search({ text: '^(read|fill)$', regex: true }).samples).toBe(65);
   });
 
   it('shows mangled names on request', async () => {
-    const s = new WorkerSession();
-    await s.drop([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
+    const s = new AnalysisSession();
+    await s.add([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
     const m = await s.apply(V({ mangled: true }));
     expect(names(m).some((n) => n.startsWith('_ZN'))).toBe(true);
     const d = await s.apply(V({ mangled: false, fullNames: true }));
@@ -133,8 +133,8 @@ describe('WorkerSession', () => {
   });
 
   it('short names read from mangled ones keep their full names (the tooltip’s), as the demangler gives them', async () => {
-    const s = new WorkerSession();
-    const short = await s.drop([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
+    const s = new AnalysisSession();
+    const short = await s.add([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
     const full = await s.apply(V({ fullNames: true }));
     const frames = short.analysis!.profile.frames;
     expect(frames.name).toContain('(anonymous namespace)::Circle::area');
@@ -148,9 +148,9 @@ describe('WorkerSession', () => {
   });
 
   it("gives the open profiles as an HTML report's snapshots, which reopen to the same view", async () => {
-    const s = new WorkerSession();
-    await s.drop([file('diff/workload_a.prof'), file('diff/bin/workload')], V());
-    await s.drop([file('diff/workload_b.prof')], V({ mode: 'diff' }), undefined, 'base');
+    const s = new AnalysisSession();
+    await s.add([file('diff/workload_a.prof'), file('diff/bin/workload')], V());
+    await s.add([file('diff/workload_b.prof')], V({ mode: 'diff' }), { slot: 'base' });
     const view = V({ mode: 'diff', transforms: [{ kind: 'hide-function', name: 'main' }] });
     await s.apply(view);
     const files = s.snapshots();
@@ -158,14 +158,14 @@ describe('WorkerSession', () => {
       ['main', 'workload_a.prof'],
       ['base', 'workload_b.prof'],
     ]);
-    const r = new WorkerSession();
+    const r = new AnalysisSession();
     const main = files.find((f) => f.slot === 'main')!;
     const base = files.find((f) => f.slot === 'base')!;
-    await r.drop([{ name: main.name, bytes: main.bytes }], { ...view, mode: 'graph' });
-    await r.drop([{ name: base.name, bytes: base.bytes }], view, undefined, 'base');
-    expect(r.foldedText([])).toBe(s.foldedText([]));
-    expect(r.foldedText([])).toContain(';sort_records;'); // symbolized
-    expect(r.foldedText([])).not.toContain(';main;'); // the view's transform applies
+    await r.add([{ name: main.name, bytes: main.bytes }], { ...view, mode: 'graph' });
+    await r.add([{ name: base.name, bytes: base.bytes }], view, { slot: 'base' });
+    expect(r.foldedParts([]).join('')).toBe(s.foldedParts([]).join(''));
+    expect(r.foldedParts([]).join('')).toContain(';sort_records;'); // symbolized
+    expect(r.foldedParts([]).join('')).not.toContain(';main;'); // the view's transform applies
 
     // Out of the comparison, only the shown profile.
     await s.apply(V());
@@ -173,11 +173,11 @@ describe('WorkerSession', () => {
   });
 
   it('folds a profile per address over its parsed stacks, and folds it again from them for another view', async () => {
-    const s = new WorkerSession();
+    const s = new AnalysisSession();
     const raw = () => (s as unknown as { loaded: { raw: { samples: object } } }).loaded.raw;
     const lent = () => Object.getOwnPropertyDescriptor(raw().samples, 'stackLocs')?.get !== undefined;
     const addrs = V({ granularity: 'addresses' });
-    const a = await s.drop([file('gperf/cxx_demangle.prof')], addrs, undefined, 'main', { consume: true });
+    const a = await s.add([file('gperf/cxx_demangle.prof')], addrs, { consume: true });
     // Nothing after the fold read the parsed stacks back (that would have made them again).
     expect(lent()).toBe(true);
     const text = (r: typeof a) => {
@@ -197,7 +197,7 @@ describe('WorkerSession', () => {
     expect(text(again)).toEqual(before);
     expect(lent()).toBe(true);
     // Symbols dropped now name the same stacks' addresses.
-    const named = await s.drop([file('gperf/bin/cxx_demangle')], V());
+    const named = await s.add([file('gperf/bin/cxx_demangle')], V());
     expect(totalOf(named.analysis!.tree, 0)).toBe(totalOf(a.analysis!.tree, 0));
     expect(names(named)).toContain('main');
   });

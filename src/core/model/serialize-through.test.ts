@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { firstChildOf, nextSiblingOf, pathToNode, totalOf } from '../core/model/calltree';
-import { toFoldedText } from '../core/model/serialize';
-import { analyzeBytes } from '../core/pipeline';
-import { foldedTextThrough } from './folded';
+import { analyzeBytes } from '../pipeline';
+import { firstChildOf, nextSiblingOf, pathToNode, totalOf } from './calltree';
+import { foldedTextThrough, toFoldedText } from './serialize';
 
 const a = analyzeBytes(new Uint8Array(readFileSync('test/fixtures/xss/evil.folded')), {
   fileName: 'evil.folded',

@@ -4,12 +4,12 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { makeSyntheticProfile } from '../../bench/gen-synthetic';
-import { canonical, nodesOf } from '../../test/helpers/canonical-tree';
-import { type Analysis, parse } from '../core/pipeline';
-import { samplesByMapping } from '../core/symbols/modules';
-import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
-import { WorkerSession } from './session';
+import { makeSyntheticProfile } from '../../../bench/gen-synthetic';
+import { canonical, nodesOf } from '../../../test/helpers/canonical-tree';
+import { type Analysis, parse } from '../pipeline';
+import { samplesByMapping } from '../symbols/modules';
+import { DEFAULT_VIEW, workerViewOf } from '../view/schema';
+import { AnalysisSession } from './session';
 
 // ~1.3M PCs: above the raw preview's threshold (1M) and pipeline's coarse one (1M frames).
 const large = { name: 'large.prof', bytes: makeSyntheticProfile(10 << 20, 5) };
@@ -18,8 +18,8 @@ const fixture = (path: string) => ({
   bytes: new Uint8Array(readFileSync(`test/fixtures/${path}`)),
 });
 
-function recordingSession(): { s: WorkerSession; previews: Analysis[] } {
-  const s = new WorkerSession();
+function recordingSession(): { s: AnalysisSession; previews: Analysis[] } {
+  const s = new AnalysisSession();
   const previews: Analysis[] = [];
   s.onPreview = (a) => previews.push(a);
   return { s, previews };
@@ -29,10 +29,10 @@ function recordingSession(): { s: WorkerSession; previews: Analysis[] } {
 const V = workerViewOf({ ...DEFAULT_VIEW, granularity: 'addresses' });
 const text = (a: Analysis) => canonical(nodesOf(a.tree, a.profile));
 
-describe('WorkerSession raw preview', () => {
+describe('AnalysisSession raw preview', () => {
   it('paints a large gperftools drop from its record headers first, then the coarse tree', async () => {
     const { s, previews } = recordingSession();
-    const result = await s.drop([large], V);
+    const result = await s.add([large], V);
     expect(previews.map((a) => a.functionsPending ?? false)).toEqual([true, false]);
     const [raw, coarse] = previews;
     // The same tree by names (frame ids differ: the preview has its own frame table).
@@ -55,34 +55,34 @@ describe('WorkerSession raw preview', () => {
 
   it('does not preview small profiles, symbolized drops, or without a listener', async () => {
     const small = recordingSession();
-    await small.s.drop([fixture('gperf/tiny.prof')], V);
+    await small.s.add([fixture('gperf/tiny.prof')], V);
     expect(small.previews).toEqual([]);
 
     // Symbols change the names: only the coarse tree of the symbolized fold comes first.
     const symbolized = recordingSession();
-    await symbolized.s.drop([large, fixture('gperf/bin/tiny')], V);
+    await symbolized.s.add([large, fixture('gperf/bin/tiny')], V);
     expect(symbolized.previews.map((a) => a.functionsPending ?? false)).toEqual([false]);
 
-    const silent = new WorkerSession();
-    const r = await silent.drop([large], V);
+    const silent = new AnalysisSession();
+    const r = await silent.add([large], V);
     expect(r.analysis!.profile.meta.fileName).toBe('large.prof');
   });
 
   it('a failing preview leaves the drop alone; a bad file still fails as the parse says', async () => {
-    const s = new WorkerSession();
+    const s = new AnalysisSession();
     const seen: boolean[] = [];
     s.onPreview = (a) => {
       seen.push(a.functionsPending ?? false);
       if (a.functionsPending) throw new Error('preview failed');
     };
-    const r = await s.drop([large], V);
+    const r = await s.add([large], V);
     expect(seen).toEqual([true, false]);
     expect(r.analysis!.profile.meta.fileName).toBe('large.prof');
 
     const cut = { name: 'cut.prof', bytes: large.bytes.slice(0, 20) };
-    const plain = new WorkerSession();
+    const plain = new AnalysisSession();
     const previewing = recordingSession();
-    const error = await plain.drop([cut], V).catch((e: Error) => e.message);
-    await expect(previewing.s.drop([cut], V)).rejects.toThrow(error as string);
+    const error = await plain.add([cut], V).catch((e: Error) => e.message);
+    await expect(previewing.s.add([cut], V)).rejects.toThrow(error as string);
   });
 });

@@ -1,0 +1,261 @@
+// The command line's grammar: its commands, its options (each declared once, with the commands it
+// applies to), the parser and the help text built from them.
+
+export type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle';
+
+interface OptionSpec {
+  /** Long name without the dashes. */
+  name: string;
+  /** Takes a value (`--name VALUE` or `--name=VALUE`). */
+  value: boolean;
+  /** May be given several times (values collected in order). */
+  repeatable: boolean;
+  /** Commands that accept it; empty = all. */
+  commands: CommandName[];
+  help: string;
+  /** Placeholder shown in the help, e.g. PATH. */
+  meta?: string;
+}
+
+/**
+ * Every option. To add one (e.g. `--binary PATH`, repeatable, or `--symbols FILE`), add an entry
+ * here and read `args.options.get(name)` in the command; the parser and help need no change.
+ */
+const OPTIONS: OptionSpec[] = [
+  { name: 'help', value: false, repeatable: false, commands: [], help: 'show help' },
+  {
+    name: 'binary',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'PATH',
+    help: 'an ELF binary, shared library or separate debug file to symbolize with',
+  },
+  {
+    name: 'symbols',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'FILE',
+    help: 'an `nm` listing of the main binary to symbolize with',
+  },
+  { name: 'mangled', value: false, repeatable: false, commands: [], help: 'print C++/Rust names mangled' },
+  {
+    name: 'granularity',
+    value: true,
+    repeatable: false,
+    commands: [],
+    meta: 'functions|lines|addresses',
+    help: 'what a frame is: a function (default), `function file:line` (DWARF), or `function+0xOFFSET`',
+  },
+  {
+    name: 'normalize',
+    value: false,
+    repeatable: false,
+    commands: ['diff'],
+    help: "scale the baseline's counts to the comparison's total (difffolded.pl -n)",
+  },
+  {
+    name: 'sample-type',
+    value: true,
+    repeatable: false,
+    commands: [],
+    meta: 'NAME|INDEX',
+    help: 'the value to sum, for profiles with several (pprof: cpu, alloc_space…; heap: inuse_space…; perf: an event; or 0, 1, …)',
+  },
+  {
+    name: 'keep-drop-frames',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: "keep the frames the profile asks to drop (heap profiles' allocator frames, pprof drop_frames)",
+  },
+  {
+    name: 'tagfocus',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'KEY=VALUES',
+    help: 'keep only samples whose label KEY is one of VALUES (V1,V2,…) or a number in MIN:MAX, MIN:, :MAX (units b, kb, mb, gb: powers of 1024), as pprof -tagfocus; all must hold',
+  },
+  {
+    name: 'tagignore',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'KEY=VALUES',
+    help: 'drop the samples whose label KEY is one of VALUES or in MIN:MAX, as pprof -tagignore',
+  },
+  {
+    name: 'group-by',
+    value: true,
+    repeatable: false,
+    commands: [],
+    meta: 'KEY',
+    help: 'put each sample under a root frame KEY=VALUE of its label (KEY=(none) without it)',
+  },
+  {
+    name: 'full-names',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: 'C++/Rust names as demangled (default: short, as pprof: no template arguments or parameters)',
+  },
+  {
+    name: 'addresses',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: 'one frame per address for code no symbol names (MODULE+0xOFFSET; default: one per module, [MODULE])',
+  },
+  {
+    name: 'place',
+    value: true,
+    repeatable: true,
+    commands: [],
+    meta: 'FILE@0xBASE',
+    help: 'for a profile without mapped-objects text: the --binary named FILE was loaded at BASE (the address of its virtual address 0; /proc/PID/maps: start − offset of its first mapping)',
+  },
+  {
+    name: 'output',
+    value: true,
+    repeatable: false,
+    commands: ['proto', 'bundle'],
+    meta: 'OUT',
+    help: 'where `proto` or `bundle` writes (also -o)',
+  },
+  {
+    name: 'profile',
+    value: true,
+    repeatable: false,
+    commands: ['fold', 'info', 'proto', 'list', 'diff'],
+    meta: 'NAME',
+    help: 'of a bundle holding several profiles, the one to read (default: the first)',
+  },
+  {
+    name: 'root',
+    value: true,
+    repeatable: false,
+    commands: [],
+    meta: 'DIR',
+    help: 'find the files the profile maps (and their debug files) under DIR, a copy of the recording machine’s files (bundle: instead of /)',
+  },
+  {
+    name: 'noinlines',
+    value: false,
+    repeatable: false,
+    commands: [],
+    help: "leave inlined functions' samples with the function they were inlined into, as pprof -noinlines (default: inlined functions are frames of their own, from DWARF)",
+  },
+  {
+    name: 'no-debug',
+    value: false,
+    repeatable: false,
+    commands: ['bundle'],
+    help: 'leave out separate debug files (/usr/lib/debug/.build-id, .gnu_debuglink)',
+  },
+  {
+    name: 'max-size',
+    value: true,
+    repeatable: false,
+    commands: ['bundle'],
+    meta: 'SIZE',
+    help: 'leave out files larger than SIZE bytes (suffixes K, M, G: powers of 1024)',
+  },
+];
+
+/** Short options: `-o OUT` is `--output OUT`. */
+const SHORT: Record<string, string> = { '-h': 'help', '-o': 'output' };
+
+const COMMANDS: Record<CommandName, { args: string; help: string }> = {
+  fold: { args: 'FILE', help: 'print folded stacks (`root;…;leaf COUNT`, sorted) on stdout' },
+  info: {
+    args: 'FILE',
+    help: 'print metadata as JSON: format, word size, period, samples, mappings, labels, warnings',
+  },
+  proto: { args: 'FILE -o OUT', help: 'write the folded profile as gzipped pprof profile.proto' },
+  list: {
+    args: 'REGEX FILE',
+    help: 'per-line flat/cum samples of the functions matching REGEX, with their source (as pprof -list)',
+  },
+  bundle: {
+    args: 'PROFILE… -o OUT.zip',
+    help: 'pack the profile(s) with every object they map (and its debug file) found on this machine, to open elsewhere',
+  },
+  diff: {
+    args: 'BASE NEW',
+    help: "print both profiles' stacks as `root;…;leaf BASE_COUNT NEW_COUNT` (difffolded.pl's format)",
+  },
+};
+
+export interface ParsedArgs {
+  command?: CommandName;
+  positional: string[];
+  /** Option name → values (flags get ['']). */
+  options: Map<string, string[]>;
+}
+
+export class UsageError extends Error {}
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const out: ParsedArgs = { positional: [], options: new Map() };
+  let onlyPositional = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!onlyPositional && a === '--') {
+      onlyPositional = true;
+      continue;
+    }
+    if (!onlyPositional && (a.startsWith('--') || a in SHORT)) {
+      const eq = a in SHORT ? -1 : a.indexOf('=');
+      const name = SHORT[a] ?? a.slice(2, eq < 0 ? undefined : eq);
+      const spec = OPTIONS.find((o) => o.name === name);
+      if (!spec) throw new UsageError(`unknown option ${a}`);
+      let value = '';
+      if (spec.value) {
+        if (eq >= 0) value = a.slice(eq + 1);
+        else if (i + 1 < argv.length) value = argv[++i];
+        else throw new UsageError(`option --${name} needs a value`);
+      } else if (eq >= 0) {
+        throw new UsageError(`option --${name} takes no value`);
+      }
+      const list = out.options.get(name) ?? [];
+      if (list.length > 0 && !spec.repeatable) throw new UsageError(`option --${name} given twice`);
+      list.push(value);
+      out.options.set(name, list);
+      continue;
+    }
+    if (out.command === undefined && out.positional.length === 0) {
+      if (!(a in COMMANDS)) throw new UsageError(`unknown command '${a}'`);
+      out.command = a as CommandName;
+      continue;
+    }
+    out.positional.push(a);
+  }
+  if (out.command) {
+    const cmd = out.command;
+    for (const name of out.options.keys()) {
+      const spec = OPTIONS.find((o) => o.name === name)!;
+      if (spec.commands.length > 0 && !spec.commands.includes(cmd)) {
+        throw new UsageError(`option --${name} does not apply to '${cmd}'`);
+      }
+    }
+  }
+  return out;
+}
+
+export function usage(): string {
+  const lines = ['usage: flamelens COMMAND [OPTIONS] FILE', '', 'commands:'];
+  for (const [name, c] of Object.entries(COMMANDS))
+    lines.push(`  ${`${name} ${c.args}`.padEnd(22)}${c.help}`);
+  lines.push('', 'options:');
+  for (const o of OPTIONS) {
+    const left = `--${o.name}${o.value ? ` ${o.meta ?? 'VALUE'}` : ''}`;
+    lines.push(
+      `  ${left.padEnd(Math.max(22, left.length + 1))}${o.help}${o.repeatable ? ' (repeatable)' : ''}`,
+    );
+  }
+  lines.push('', 'Input may be gzip-compressed. Exit status: 0 ok (warnings on stderr), 1 unreadable input,');
+  lines.push('2 bad usage.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,109 @@
+// What a command opens: the profile (and, for `diff`, its baseline) with the symbol files given,
+// through the core's analysis seam (core/analysis/session.ts) as the app's worker opens a drop, so
+// the CLI and the app answer alike. `--root` adds the mapped files found under a copy of the
+// recording machine's files.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { AnalysisSession, type SessionResult } from '../core/analysis/session.ts';
+import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
+import type { DroppedFile } from '../core/symbols/symbolize.ts';
+import { basename } from '../core/text/names.ts';
+import { ProfileError } from '../core/types.ts';
+import type { WorkerView } from '../core/view/schema.ts';
+import { findMappedFiles } from './root.ts';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readFile: (path: string) => Uint8Array;
+  writeFile?: (path: string, bytes: Uint8Array) => void;
+}
+
+export function readOrReport(file: string, io: CliIo): Uint8Array | null {
+  try {
+    return io.readFile(file);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    io.stderr(`flamelens: ${file}: cannot read file${code ? ` (${code})` : ''}\n`);
+    return null;
+  }
+}
+
+/** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */
+async function nodeDemangler(): Promise<Demangle> {
+  // Beside the built CLI (dist-cli/), else from node_modules (tsx runs the TypeScript).
+  const beside = new URL('./index_bg.wasm', import.meta.url);
+  const path = existsSync(beside)
+    ? beside
+    : createRequire(import.meta.url).resolve('gecko-profiler-demangle/index_bg.wasm');
+  return loadDemangler({ wasm: readFileSync(path) });
+}
+
+export interface OpenRequest {
+  /** The profile (or a bundle holding it). */
+  file: string;
+  /** `diff`: the baseline the profile is compared with. */
+  base?: string;
+  /** `--binary` and `--symbols` files. */
+  symbolFiles: readonly string[];
+  /** `--root`: where the mapped files are found. */
+  root?: string;
+  /** `--profile`: of a bundle holding several profiles, the one to open. */
+  profile?: string;
+  view: WorkerView;
+}
+
+export interface Opened {
+  session: AnalysisSession;
+  /** The last answer: the symbols in use. */
+  result: SessionResult;
+}
+
+/** Opens what a command asks for; null (after printing why) when something cannot be read. */
+export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opened | null> {
+  const given: DroppedFile[] = [];
+  for (const f of req.symbolFiles) {
+    const bytes = readOrReport(f, io);
+    if (!bytes) return null;
+    given.push({ name: basename(f), bytes });
+  }
+  const session = new AnalysisSession({ loadDemangler: nodeDemangler });
+  const add = async (path: string, files: DroppedFile[], view: WorkerView, slot: 'main' | 'base') => {
+    try {
+      return await session.add(files, view, { slot, profile: req.profile, strictSampleType: true });
+    } catch (e) {
+      if (!(e instanceof ProfileError)) throw e;
+      io.stderr(`flamelens: ${path}: ${e.describe()}\n`);
+      return null;
+    }
+  };
+  const bytes = readOrReport(req.file, io);
+  if (!bytes) return null;
+  const mainView = req.base === undefined ? req.view : { ...req.view, mode: 'graph' as const };
+  let result = await add(req.file, [{ name: basename(req.file), bytes }, ...given], mainView, 'main');
+  if (!result) return null;
+  if (req.base !== undefined) {
+    const baseBytes = readOrReport(req.base, io);
+    if (!baseBytes) return null;
+    result = await add(req.base, [{ name: basename(req.base), bytes: baseBytes }], req.view, 'base');
+    if (!result) return null;
+  }
+  if (req.root !== undefined) {
+    // Both sides' mapped files: symbol files serve both, each mapping taking the one matching it.
+    const found = fromRoot(session, req.root, io);
+    if (found.length > 0) result = (await add(req.root, found, req.view, 'main')) ?? result;
+  }
+  return { session, result };
+}
+
+/**
+ * The files the open profile maps (and their debug files) found under `root`, named by the paths
+ * the profile maps them from (as a bundle's are); what is not found is said.
+ */
+function fromRoot(session: AnalysisSession, root: string, io: CliIo): DroppedFile[] {
+  const paths = [...new Set((session.mappings() ?? []).map((m) => m.path))];
+  const found = findMappedFiles(paths, { root, debug: true });
+  for (const m of found.missing) io.stderr(`flamelens: note: ${m.path}: ${m.why}\n`);
+  return found.files.map((f) => ({ name: f.path, bytes: f.bytes }));
+}

@@ -1,0 +1,527 @@
+// The one analysis seam: the inputs of a workspace (profile, baseline, binaries, debug files,
+// sources, bundles) and a view in; what the views show out. The worker (src/worker) is a transport
+// over it and the CLI (src/cli) calls it too, so both answer alike by construction.
+//
+// It keeps each stage's result (stages.ts says what each stage reads of the view): the parsed
+// profiles (symbols dropped later re-fold without re-parsing), the symbolizers, the folded
+// profiles and the shown analysis, and runs again only the stages a new view or new input needs.
+// Names no format; pure core: runs in node and in a worker.
+
+import { writePprof } from '../formats/pprof-write';
+import { sampleTypeIndex, withSampleType } from '../formats/sample-types';
+import { writeSnapshot } from '../formats/snapshot';
+import { mergeSides } from '../model/diff';
+import { type LabelSummary, labelSummary } from '../model/labels';
+import { matchSources, type SourceListing, sourceListing } from '../model/lines';
+import { type SearchResult, searchProfile } from '../model/search';
+import { foldedChunks, foldedPartsThrough, keptStacks, stacksThrough } from '../model/serialize';
+import {
+  type Analysis,
+  analyze,
+  analyzeDiff,
+  derive,
+  diffSandwichAnalysis,
+  fold,
+  type Loaded,
+  type Progress,
+  resolvedProfile,
+  type SandwichAnalysis,
+  type Symbols,
+  type SymbolsState,
+  sandwichAnalysis,
+  symbolize,
+} from '../pipeline';
+import { type Demangle, loadDemangler } from '../symbols/demangle';
+import { type MappingSamples, samplesByModule } from '../symbols/modules';
+import { type Placement, parseBase } from '../symbols/placement';
+import type { DroppedFile } from '../symbols/symbolize';
+import { type FoldedProfile, type Mapping, ProfileError } from '../types';
+import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../view/schema';
+import { type InputNote, sortInputs } from './inputs';
+import { readsDwarf, StageCache, type StageName } from './stages';
+
+export type Slot = 'main' | 'base';
+
+export interface SessionResult {
+  /** The analysis of the view; null when the graph did not change (the page keeps its own). */
+  analysis: Analysis | null;
+  /** The sandwich of the view (null: none); absent when it did not change. */
+  sandwich?: SandwichAnalysis | null;
+  symbols: SymbolsState | null;
+  /** True when a new profile replaced the previous one; false when the same one was re-derived. */
+  newProfile: boolean;
+  /**
+   * With a new profile, the size of the file it was read from (as dropped, or as unpacked from a
+   * bundle; a sampled file's whole size).
+   */
+  fileBytes?: number;
+  /** The mode applied (a two-count folded file opens as a comparison whatever was asked). */
+  mode: WorkerView['mode'];
+  /**
+   * The profile's label keys and their heaviest values, weighed by the view's sample type (for a
+   * label picker): after every fold (a new profile, a new sample type…), absent otherwise.
+   */
+  labels?: LabelSummary[];
+  /** With added files, the role each took (a profile, a binary, a source…). */
+  inputs?: InputNote[];
+}
+
+/** What the host gives a session: the demangler, and the worker's ways with memory. */
+export interface SessionHost {
+  /** Loads the C++/Rust demangler (wasm) when names are to be demangled (default: Vite's way). */
+  loadDemangler?: () => Promise<Demangle>;
+  /** Frees a parsed file's bytes at once (the worker's: they are the largest allocation). */
+  release?: (bytes: Uint8Array) => void;
+  /**
+   * Asked, before a large new per-address profile is folded, for memory of `bytes` for its call
+   * tree's node frames, made ready meanwhile on another thread; answered after the fold.
+   */
+  treeMemory?: (bytes: number) => (() => Promise<ArrayBuffer | null>) | null;
+}
+
+export interface AddOptions {
+  slot?: Slot;
+  progress?: Progress;
+  /** The caller gives the files up: the profile's bytes are released once parsed. */
+  consume?: boolean;
+  /** Of a bundle holding several profiles, the one to open. */
+  profile?: string;
+  /**
+   * A sample type the new profile lacks is an error (the CLI's `--sample-type`), rather than
+   * replaced by the profile's default (a link's, made for another profile).
+   */
+  strictSampleType?: boolean;
+}
+
+function noProfile(): ProfileError {
+  return new ProfileError('no profile is open', 'unknown');
+}
+
+/** Stack frames from which a new profile's tree memory is made ready by the host (32 MB of it). */
+const TREE_MEMORY_MIN_FRAMES = 8 << 20;
+
+export class AnalysisSession {
+  private loaded: Loaded | null = null;
+  /** The baseline a comparison compares `loaded` with. */
+  private loadedBase: Loaded | null = null;
+  private symbolFiles: DroppedFile[] = [];
+  /** Source files given (text that is no profile), by name, for the source panel. */
+  private readonly sources = new Map<string, string>();
+  private symbols: Symbols | null = null;
+  /** The symbols of the baseline (the same files, matched to its mappings). */
+  private baseSymbols: Symbols | null = null;
+  private demangle: Demangle | null = null;
+  /** The folded (symbolized) profile every view derives from. Never transferred. */
+  private base: FoldedProfile | null = null;
+  private baseFolded: FoldedProfile | null = null;
+  private foldMs = 0;
+  /** The profile the graph shows now (transformed, maybe inverted; a comparison's merged one). */
+  private current: FoldedProfile | null = null;
+  /** The view the stages' results reflect. */
+  private view: WorkerView = workerViewOf(DEFAULT_VIEW);
+  private readonly stages = new StageCache();
+
+  /**
+   * Receives coarse first analyses of a large new profile, before the full one: maybe an
+   * importer's preview (its function table pending), then the coarse tree of the folded profile.
+   */
+  onPreview: ((a: Analysis) => void) | null = null;
+
+  constructor(private readonly host: SessionHost = {}) {}
+
+  /**
+   * Files given together: at most one profile, plus any ELF binaries, debug files, nm listings,
+   * source files and bundles. A new profile is shown with `view` (slot `base`: it becomes the
+   * baseline of a comparison); without a profile among them, the files add to the open profile
+   * and its view.
+   */
+  async add(files: DroppedFile[], view: WorkerView, opts: AddOptions = {}): Promise<SessionResult> {
+    const slot = opts.slot ?? 'main';
+    if (slot === 'base' && !this.loaded)
+      throw new ProfileError('open a profile first, then compare it with another', 'unknown');
+    const sorted = sortInputs(files, {
+      profile: opts.profile,
+      // Symbols would rename the frames, and with several files the profile is not known yet. The
+      // importer knows when its preview pays at the view's granularity (the parse gets it).
+      parse: (f, candidates, symbols) => ({
+        onProgress: opts.progress,
+        onPreview:
+          slot === 'main' && candidates === 1 && symbols === 0 ? (this.onPreview ?? undefined) : undefined,
+        granularity: foldGranularity(view),
+        stream: f.stream,
+      }),
+      release: (f) => {
+        if (!opts.consume) return;
+        this.host.release?.(f.bytes);
+        f.bytes = new Uint8Array(0);
+        f.stream = undefined; // it holds them too
+      },
+    });
+    const { profile } = sorted;
+    if (!profile) this.explainNoProfile(files, sorted, slot);
+    if (profile && slot === 'base') {
+      this.loadedBase = profile.loaded;
+      for (const r of sorted.roles) if (r.role === 'profile') r.role = 'baseline';
+      this.view = view;
+    } else if (profile) {
+      this.openProfile(profile.loaded, view, opts.strictSampleType === true);
+    }
+    // Without a new profile, files add to the open one, whose view stays (`view` may be the one an
+    // open still running asked for).
+    for (const [name, text] of sorted.sources) this.sources.set(name, text);
+    this.addSymbolFiles([...sorted.symbols, ...sorted.junk]);
+    if (profile || sorted.symbols.length + sorted.junk.length > 0) this.stages.invalidate('symbols');
+    const newProfile = profile !== null && slot === 'main';
+    const memory = newProfile ? this.askTreeMemory(profile.loaded, sorted.symbols.length > 0) : null;
+    const result = await this.run(this.view, opts.progress, { newProfile, memory });
+    return {
+      ...result,
+      ...(newProfile ? { fileBytes: profile.bytes } : {}),
+      inputs: sorted.roles,
+    };
+  }
+
+  /** Why files with no profile among them cannot be added (throws), unless they add to one. */
+  private explainNoProfile(
+    files: readonly DroppedFile[],
+    sorted: ReturnType<typeof sortInputs>,
+    slot: Slot,
+  ): void {
+    const names = files.map((f) => f.name).join(', ');
+    if (slot === 'base') {
+      if (sorted.firstError && sorted.candidates === 1) throw sorted.firstError;
+      throw new ProfileError(`${names}: no profile among these files to compare with`, 'unknown');
+    }
+    const adds = sorted.symbols.length > 0 || sorted.sources.size > 0;
+    if (adds && this.loaded) return;
+    if (sorted.firstError && sorted.candidates === 1) throw sorted.firstError;
+    throw new ProfileError(
+      `${names}: no profile among these files${
+        sorted.symbols.length > 0 ? ': open the profile first, or drop it together with its binaries' : ''
+      }`,
+      'unknown',
+    );
+  }
+
+  /** A new main profile: the baseline and symbol files go; the view is made to fit it. */
+  private openProfile(loaded: Loaded, view: WorkerView, strictSampleType: boolean): void {
+    this.loaded = loaded;
+    this.loadedBase = null;
+    this.baseFolded = null;
+    this.symbolFiles = [];
+    const { raw, fileName, parseMs } = loaded;
+    if (raw.diffPair) {
+      // Two counts per stack: the baseline is the first column, the comparison the second.
+      this.loadedBase = { raw: withSampleType(raw, 0), fileName: `${fileName} (baseline)`, parseMs };
+      if (view.mode === 'graph') view = { ...view, mode: 'diff' };
+    }
+    // A link's sample type that this profile lacks: its default instead.
+    try {
+      sampleTypeIndex(raw, view.sampleType);
+    } catch (e) {
+      if (strictSampleType) throw e;
+      view = { ...view, sampleType: undefined };
+    }
+    this.view = view;
+  }
+
+  /**
+   * A large new profile per address: its tree has about a node frame per stack frame, in memory
+   * the host makes ready while the fold runs.
+   */
+  private askTreeMemory(loaded: Loaded, withSymbols: boolean): (() => Promise<ArrayBuffer | null>) | null {
+    const raw = loaded.raw;
+    const stackFrames = raw.samples.stackStart[raw.samples.count];
+    if (withSymbols || raw.diffPair || stackFrames < TREE_MEMORY_MIN_FRAMES) return null;
+    if (foldGranularity(this.view) !== 'addresses') return null;
+    return this.host.treeMemory?.((stackFrames + 1) * 4) ?? null;
+  }
+
+  /** The mapped objects of the open profile and of its baseline (what symbol files are for). */
+  mappings(): Mapping[] | null {
+    if (!this.loaded) return null;
+    return [...this.loaded.raw.meta.mappings, ...(this.loadedBase?.raw.meta.mappings ?? [])];
+  }
+
+  /** Exchanges the profile and its baseline (the comparison becomes the baseline). */
+  async swap(view: WorkerView, progress?: Progress): Promise<SessionResult> {
+    if (!this.loaded || !this.loadedBase)
+      throw new ProfileError('there is no baseline to swap with', 'unknown');
+    [this.loaded, this.loadedBase] = [this.loadedBase, this.loaded];
+    this.stages.invalidate('symbols');
+    return this.run(view, progress);
+  }
+
+  /** Applies a view to the open profile, running again only the stages it changes. */
+  async apply(view: WorkerView, progress?: Progress): Promise<SessionResult> {
+    if (!this.loaded || !this.base) throw noProfile();
+    return this.run(view, progress);
+  }
+
+  /** Runs the stages `view` needs; what did not run is absent from the result (or null). */
+  private async run(
+    view: WorkerView,
+    progress?: Progress,
+    opts: { newProfile?: boolean; memory?: (() => Promise<ArrayBuffer | null>) | null } = {},
+  ): Promise<SessionResult> {
+    this.view = view;
+    const stale = new Set<StageName>(this.stages.stale(view));
+    if (stale.has('symbols')) await this.symbolize(progress);
+    if (stale.has('fold')) this.fold(progress);
+    const frameBuffer = opts.memory ? await opts.memory() : null;
+    const analysis = stale.has('graph') ? this.graph(progress, frameBuffer) : null;
+    const sandwich = stale.has('sandwich') ? this.sandwich() : undefined;
+    for (const s of stale) this.stages.ran(s, view);
+    return {
+      analysis,
+      ...(sandwich !== undefined && { sandwich }),
+      symbols: this.symbols?.state ?? null,
+      newProfile: opts.newProfile ?? false,
+      mode: view.mode === 'diff' && !this.baseFolded ? 'graph' : view.mode,
+      ...(stale.has('labels') && { labels: this.labels() }),
+    };
+  }
+
+  /** The symbolizers of the profile and its baseline from the symbol files, with the view's names. */
+  private async symbolize(progress?: Progress): Promise<void> {
+    this.symbols = null;
+    this.baseSymbols = null;
+    if (this.symbolFiles.length === 0) return;
+    progress?.('symbols', 0);
+    const { mangled, inlines } = this.view;
+    if (!mangled && !this.demangle) this.demangle = await (this.host.loadDemangler ?? loadDemangler)();
+    const common = {
+      demangle: this.demangle ?? undefined,
+      mangled,
+      inlines,
+      dwarf: readsDwarf(this.view),
+      names: this.view.fullNames ? ('full' as const) : ('short' as const),
+    };
+    this.symbols = symbolize(this.loaded!.raw, this.symbolFiles, {
+      ...common,
+      placements: placementsOf(this.view),
+    });
+    // The same symbol files serve both sides: each mapping takes the file matching it.
+    if (this.loadedBase) this.baseSymbols = symbolize(this.loadedBase.raw, this.symbolFiles, common);
+  }
+
+  /** The folded profile (and baseline) with the view's value, labels, granularity and names. */
+  private fold(progress?: Progress): void {
+    progress?.('fold', 0);
+    const v = this.view;
+    const spec = {
+      labelFilters: v.labelFilters,
+      groupBy: v.groupBy,
+      keepDropFrames: v.keepDropFrames,
+      granularity: v.granularity,
+      names: v.fullNames ? ('full' as const) : ('short' as const),
+      inlines: v.inlines,
+      unnamedPerAddress: v.unnamedPerAddress === true,
+    };
+    const loaded = this.loaded!;
+    const r = fold(loaded, {
+      ...spec,
+      symbols: this.symbols,
+      // The session owns the parsed profiles; a two-count file's two sides share their stacks.
+      consume: !loaded.raw.diffPair,
+      // Counted when asked (mappingSamples), after the first full analysis is shown.
+      mappingSamplesLater: true,
+      sampleType: v.sampleType,
+    });
+    this.base = r.profile;
+    this.foldMs = r.foldMs;
+    this.baseFolded = null;
+    if (this.loadedBase)
+      this.baseFolded = fold(this.loadedBase, {
+        ...spec,
+        symbols: this.baseSymbols,
+        consume: !this.loadedBase.raw.diffPair,
+        sampleType: v.baseSampleType,
+      }).profile;
+  }
+
+  /** transform → trees and tables: the comparison's, or the profile's (previewed when large). */
+  private graph(progress: Progress | undefined, frameBuffer: ArrayBuffer | null): Analysis {
+    progress?.('tree', 0);
+    const timings = { parseMs: this.loaded!.parseMs, foldMs: this.foldMs };
+    const analysis =
+      this.view.mode === 'diff' && this.baseFolded
+        ? analyzeDiff(this.base!, this.baseFolded, { ...this.view, width: this.view.diffWidth }, timings)
+        : analyze(this.base!, this.view, timings, this.onPreview ?? undefined, frameBuffer);
+    this.current = analysis.profile;
+    return analysis;
+  }
+
+  /** The sandwich of the view's function: the profile's, or merged from both sides'. */
+  private sandwich(): SandwichAnalysis | null {
+    const { mode, sandwich, transforms, diffWidth } = this.view;
+    if (!sandwich) return null;
+    if (mode === 'sandwich') return sandwichAnalysis(this.base!, transforms, sandwich);
+    if (mode === 'diff' && this.baseFolded)
+      return diffSandwichAnalysis(this.base!, this.baseFolded, transforms, sandwich, diffWidth);
+    return null;
+  }
+
+  /**
+   * The profile's label keys and their heaviest values, weighed by the view's sample type (at
+   * most `limit` values per key).
+   */
+  labels(limit?: number): LabelSummary[] {
+    const raw = this.loaded!.raw;
+    const typed = withSampleType(raw, sampleTypeIndex(raw, this.view.sampleType));
+    return labelSummary(typed, limit === undefined ? {} : { limit });
+  }
+
+  /** The parsed profile shown (and its file name), for what reads it as it was parsed. */
+  loadedProfile(): Loaded {
+    if (!this.loaded) throw noProfile();
+    return this.loaded;
+  }
+
+  /** The folded profile (symbolized, before transforms) the views derive from. */
+  folded(): FoldedProfile {
+    if (!this.base) throw noProfile();
+    return this.base;
+  }
+
+  /**
+   * Per mapped file, the samples in it (`meta.mappingSamples`), counted now from the folded profile
+   * when its fold put them off (`meta.mappingSamplesPending`).
+   */
+  mappingSamples(): MappingSamples[] {
+    const base = this.base;
+    if (!base) throw noProfile();
+    if (base.meta.mappingSamplesPending) {
+      const held = samplesByModule(base);
+      if (held.length > 0) base.meta.mappingSamples = held;
+      delete base.meta.mappingSamplesPending;
+    }
+    return base.meta.mappingSamples ?? [];
+  }
+
+  /** Search over the shown view's stacks: matched frames, samples through them, where to go. */
+  search(query: SearchQuery): SearchResult {
+    if (!this.current) throw noProfile();
+    return searchProfile(this.current, query);
+  }
+
+  /**
+   * `root;…;leaf COUNT` lines of the shown view (or of its stacks through a frame-id path), handed
+   * to `emit` in parts of about a megabyte; a comparison's as difffolded.pl writes them, `BASE NEW`
+   * (`normalize`: the baseline's counts scaled to the comparison's total, difffolded.pl -n).
+   */
+  writeFolded(
+    path: readonly number[],
+    emit: (text: string) => void,
+    opts: { normalize?: boolean } = {},
+  ): void {
+    if (!this.current || !this.base) throw noProfile();
+    if (this.view.mode === 'diff' && this.baseFolded) {
+      const merged = mergeSides(derive(this.base, this.view).graph, derive(this.baseFolded, this.view).graph);
+      const keep = path.length > 0 ? keptStacks(merged.profile, path) : null;
+      const p = keep ? stacksThrough(merged.profile, path, keep) : merged.profile;
+      const pick = (w: Float64Array) => (keep ? Float64Array.from(keep, (s) => w[s]) : w);
+      const comp = pick(merged.comp);
+      const base = pick(merged.base);
+      foldedChunks(p, [opts.normalize ? normalizedTo(base, comp) : base, comp], emit);
+      return;
+    }
+    for (const part of foldedPartsThrough(this.current, path)) emit(part);
+  }
+
+  /** The same, collected. */
+  foldedParts(path: readonly number[]): string[] {
+    const parts: string[] = [];
+    this.writeFolded(path, (t) => parts.push(t));
+    return parts;
+  }
+
+  /**
+   * Where a function spends its samples, per source line and per address (the source panel), with
+   * the text of the given source files its lines are in.
+   */
+  source(name: string): SourceListing & { texts: Record<string, string> } {
+    if (!this.loaded) throw noProfile();
+    const raw = withSampleType(this.loaded.raw, sampleTypeIndex(this.loaded.raw, this.view.sampleType));
+    const listing = sourceListing(
+      raw,
+      this.symbols?.symbolizer,
+      name,
+      this.view.fullNames ? 'full' : 'short',
+    );
+    const files = [...new Set(listing.lines.map((l) => l.file).filter((f) => f !== ''))];
+    const texts: Record<string, string> = {};
+    for (const [file, given] of matchSources(files, [...this.sources.keys()]))
+      texts[file] = this.sources.get(given)!;
+    return { ...listing, texts };
+  }
+
+  /**
+   * The shown profile as gzipped pprof profile.proto: symbolized as shown, transforms applied,
+   * never inverted (a comparison: its comparison side).
+   */
+  proto(): Uint8Array {
+    if (!this.base) throw noProfile();
+    return writePprof(derive(this.base, this.view).table);
+  }
+
+  /**
+   * The open profile, and in a comparison its baseline, with the names their symbols give (at the
+   * view's granularity and names) written in: what an HTML report carries. Each keeps every
+   * sample type and label; a two-count folded file's sides become two profiles.
+   */
+  snapshots(): { slot: Slot; name: string; bytes: Uint8Array }[] {
+    if (!this.loaded) throw noProfile();
+    const spec = {
+      granularity: this.view.granularity,
+      names: this.view.fullNames ? 'full' : 'short',
+    } as const;
+    const write = (loaded: Loaded, symbols: Symbols | null) => {
+      const raw = resolvedProfile(loaded, { ...spec, symbols });
+      return writeSnapshot(raw.diffPair ? { ...raw, diffPair: undefined } : raw);
+    };
+    const out = [
+      { slot: 'main' as Slot, name: this.loaded.fileName, bytes: write(this.loaded, this.symbols) },
+    ];
+    if (this.view.mode === 'diff' && this.loadedBase)
+      out.push({
+        slot: 'base',
+        name: this.loadedBase.fileName,
+        bytes: write(this.loadedBase, this.baseSymbols),
+      });
+    return out;
+  }
+
+  private addSymbolFiles(files: DroppedFile[]): void {
+    for (const f of files) {
+      // A file given again (same name) replaces the earlier one.
+      this.symbolFiles = this.symbolFiles.filter((g) => g.name !== f.name);
+      this.symbolFiles.push(f);
+    }
+  }
+}
+
+/** The baseline's counts scaled to the comparison's total, rounded to whole samples. */
+function normalizedTo(base: Float64Array, comp: Float64Array): Float64Array {
+  let b = 0;
+  let c = 0;
+  for (let s = 0; s < base.length; s++) {
+    b += base[s];
+    c += comp[s];
+  }
+  const k = b > 0 ? c / b : 1;
+  return base.map((v) => Math.round(v * k));
+}
+
+/** The view's placed ELF files, with their load addresses read (unreadable ones left out). */
+function placementsOf(view: WorkerView): Placement[] {
+  return (view.placements ?? []).flatMap((p) => {
+    const base = parseBase(p.base);
+    return base === null ? [] : [{ file: p.file, base }];
+  });
+}
+
+/** What the fold names unnamed code by, for a view: per address only when the view asks for addresses. */
+function foldGranularity(view: WorkerView): 'functions' | 'addresses' {
+  return view.granularity === 'addresses' || view.unnamedPerAddress ? 'addresses' : 'functions';
+}

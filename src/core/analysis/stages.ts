@@ -1,0 +1,94 @@
+// The stages of an analysis and the part of the view each one reads. What must run again when the
+// view changes is derived from these declarations, never from a hand-kept list of view fields:
+// a stage runs again when the part of the view it declares changed, or a stage it comes after ran.
+//
+//   symbols ─► fold ─┬─► graph      (transforms, inversion, the comparison's widths)
+//                    ├─► sandwich   (a function's callers and callees)
+//                    └─► labels     (the label picker's keys and values)
+
+import type { WorkerView } from '../view/schema';
+
+export type StageName = 'symbols' | 'fold' | 'graph' | 'sandwich' | 'labels';
+
+interface StageSpec {
+  /** The stages whose results this one reads. */
+  after: readonly StageName[];
+  /** The part of the view this stage reads (compared as JSON). */
+  reads: (v: WorkerView) => unknown;
+}
+
+/**
+ * Whether the symbolizer reads DWARF: for inlined functions, and for source lines. Without both
+ * (pprof's -noinlines at functions or addresses), names are the symbol tables', as pprof's are.
+ */
+export const readsDwarf = (v: WorkerView): boolean => v.inlines || v.granularity === 'lines';
+
+/** Whether the view shows a comparison: its graph and sandwich are both sides'. */
+const comparing = (v: WorkerView) => v.mode === 'diff';
+
+export const STAGES: Record<StageName, StageSpec> = {
+  // The symbolizer: demangled or not, short or full names, placed files, DWARF's inline frames.
+  symbols: {
+    after: [],
+    reads: (v) => [v.mangled, v.fullNames, v.placements ?? [], v.inlines, readsDwarf(v)],
+  },
+  // The folded profile(s): which value, which labels, what a frame is.
+  fold: {
+    after: ['symbols'],
+    reads: (v) => [
+      v.sampleType,
+      v.baseSampleType,
+      v.keepDropFrames,
+      v.granularity,
+      v.unnamedPerAddress === true,
+      v.labelFilters,
+      v.groupBy,
+    ],
+  },
+  graph: {
+    after: ['fold'],
+    reads: (v) => [v.transforms, v.inverted, comparing(v) && v.diffWidth],
+  },
+  sandwich: {
+    after: ['fold'],
+    reads: (v) =>
+      v.sandwich === undefined || (v.mode !== 'sandwich' && !comparing(v))
+        ? null
+        : [v.sandwich, v.transforms, comparing(v) && v.diffWidth],
+  },
+  labels: { after: ['fold'], reads: () => null },
+};
+
+/** Stages in an order where each comes after those it reads. */
+export const STAGE_ORDER: readonly StageName[] = ['symbols', 'fold', 'graph', 'sandwich', 'labels'];
+
+/**
+ * What each stage last ran with. `stale` says which stages a view needs run; `ran` records that a
+ * stage ran for it. Inputs that change (a new profile, symbol files) make a stage and all after it
+ * stale through `invalidate`.
+ */
+export class StageCache {
+  private readonly seen = new Map<StageName, string>();
+
+  /** The stages that must run to show `view`, in order. */
+  stale(view: WorkerView): StageName[] {
+    const out: StageName[] = [];
+    for (const name of STAGE_ORDER) {
+      const spec = STAGES[name];
+      const key = JSON.stringify(spec.reads(view));
+      if (this.seen.get(name) !== key || spec.after.some((a) => out.includes(a))) out.push(name);
+    }
+    return out;
+  }
+
+  ran(name: StageName, view: WorkerView): void {
+    this.seen.set(name, JSON.stringify(STAGES[name].reads(view)));
+  }
+
+  /** Forgets `name` and the stages after it: they run again whatever the view. */
+  invalidate(name: StageName): void {
+    const gone = new Set<StageName>([name]);
+    for (const s of STAGE_ORDER) if (STAGES[s].after.some((a) => gone.has(a))) gone.add(s);
+    for (const s of gone) this.seen.delete(s);
+  }
+}
