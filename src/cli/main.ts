@@ -9,22 +9,22 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { expandBundles, looksLikeBundle } from '../core/bundle/bundle.ts';
+import type { DroppedFile } from '../core/formats/importer.ts';
 import { writePprof } from '../core/formats/pprof-write.ts';
-import { sampleTypeIndex, withSampleType } from '../core/formats/sample-types.ts';
 import { mergeSides } from '../core/model/diff.ts';
 import { type LabelSummary, labelSummary, parseLabelFilter } from '../core/model/labels.ts';
 import { type SourceListing, sourceListing } from '../core/model/lines.ts';
+import { sampleTypeIndex, withSampleType } from '../core/model/sample-types.ts';
 import { foldedChunks, toDiffFoldedText } from '../core/model/serialize.ts';
 import { type RunResult, runPipeline } from '../core/pipeline.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
 import { looksLikeElf } from '../core/symbols/elf.ts';
 import { looksLikeNm } from '../core/symbols/nm.ts';
 import { type Placement, parseBase } from '../core/symbols/placement.ts';
-import type { DroppedFile, SymbolizeReport } from '../core/symbols/symbolize.ts';
+import type { SymbolizeReport } from '../core/symbols/symbolize.ts';
 import { basename } from '../core/text/names.ts';
-import type { FoldedProfile, LabelFilter, ProfileWarning } from '../core/types.ts';
+import type { FoldedProfile, Granularity, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
-import type { Granularity } from '../core/view/schema.ts';
 import { type BundleResult, makeBundle } from './bundle.ts';
 
 export interface CliIo {

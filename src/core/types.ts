@@ -206,6 +206,12 @@ export interface RawMeta {
 }
 
 /**
+ * What a frame is: a function (inlined ones their own frames), a source line, or an address. The
+ * view chooses it (`ViewState.granularity`); the fold names frames by it.
+ */
+export type Granularity = 'functions' | 'lines' | 'addresses';
+
+/**
  * Unique root-first stacks of frame ids with summed weights, a frame table and metadata.
  * This is what the worker transfers to the page.
  */

@@ -6,8 +6,7 @@
 import { chunkedParse, streamingParse } from '../core/formats/detect';
 import { looksLikeGperftools } from '../core/formats/gperftools';
 import { sampleGperftools } from '../core/formats/gperftools-sample';
-import type { ImporterChunks, ImporterStream } from '../core/formats/importer';
-import type { DroppedFile } from '../core/symbols/symbolize';
+import type { DroppedFile, ImporterChunks, ImporterStream } from '../core/formats/importer';
 import { ProfileError } from '../core/types';
 import { startHelper } from './prefault';
 import type { FileBuffer } from './protocol';

@@ -4,14 +4,15 @@
 // format. Pure core calls only: testable in node.
 
 import { expandBundles } from '../core/bundle/bundle';
+import type { DroppedFile } from '../core/formats/importer';
 import { writePprof } from '../core/formats/pprof-write';
-import { sampleTypeIndex, sampleTypesOf, withSampleType } from '../core/formats/sample-types';
 import { writeSnapshot } from '../core/formats/snapshot';
 import { mergeSides } from '../core/model/diff';
 import type { FrameGranularity } from '../core/model/fold';
 import { type LabelSummary, labelSummary } from '../core/model/labels';
 import { matchSources, sourceListing } from '../core/model/lines';
-import { type SearchResult, searchProfile } from '../core/model/search';
+import { sampleTypeIndex, sampleTypesOf, withSampleType } from '../core/model/sample-types';
+import { type SearchQuery, type SearchResult, searchProfile } from '../core/model/search';
 import {
   type Analysis,
   analyze,
@@ -34,9 +35,8 @@ import { looksLikeElf } from '../core/symbols/elf';
 import { type MappingSamples, samplesByModule } from '../core/symbols/modules';
 import { looksLikeNm } from '../core/symbols/nm';
 import { type Placement, parseBase } from '../core/symbols/placement';
-import type { DroppedFile } from '../core/symbols/symbolize';
 import { type FoldedProfile, type Mapping, ProfileError } from '../core/types';
-import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../core/view/schema';
+import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema';
 import { foldedPartsThrough } from '../export/folded';
 import { faultedBuffer, faultedWithin } from './prefault';
 import type { SnapshotFile, SourceReply } from './protocol';
