@@ -4,6 +4,8 @@
 
 import { gunzipHead } from '../core/bundle/bundle';
 import { detectFormat, isGzip } from '../core/formats/detect';
+import type { DroppedFile } from '../core/formats/importer';
+import type { Progress } from '../core/pipeline';
 import { looksLikeElf } from '../core/symbols/elf';
 import { HEAD_BYTES, pickFromFolder } from '../core/symbols/pick';
 import { basename } from '../core/text/names';
@@ -11,7 +13,21 @@ import { type Mapping, ProfileError } from '../core/types';
 import type { WorkerView } from '../core/view/schema';
 import type { FileBuffer, FolderNote } from './protocol';
 import { readFiles } from './read';
-import type { SessionResult, Slot, WorkerSession } from './session';
+
+/**
+ * What dropFiles asks of the session (worker/session.ts's WorkerSession, which only the worker
+ * entry imports): the open profiles' mappings, and a drop of files read.
+ */
+export interface DropTarget<R extends { newProfile: boolean; fileBytes?: number }> {
+  mappings(): readonly Mapping[] | null;
+  drop(
+    files: DroppedFile[],
+    view: WorkerView,
+    progress: Progress,
+    slot: 'main' | 'base',
+    opts: { consume?: boolean },
+  ): Promise<R>;
+}
 
 /** The files of a folder drop to read whole for these mappings, and what to tell the user. */
 export async function chooseFromFolder(
@@ -96,13 +112,13 @@ export async function findProfileInFolder(
  * the profile (dropped with it, open already, or found in it), only those that symbolize it.
  * `files` is emptied (a link's transferred buffers: the session holds the only reference).
  */
-export async function dropFiles(
-  session: WorkerSession,
+export async function dropFiles<R extends { newProfile: boolean; fileBytes?: number }>(
+  session: DropTarget<R>,
   files: FileBuffer[],
   view: WorkerView,
-  slot: Slot,
-  progress: (phase: string, fraction: number) => void,
-): Promise<{ result: SessionResult; folder?: FolderNote }> {
+  slot: 'main' | 'base',
+  progress: Progress,
+): Promise<{ result: R; folder?: FolderNote }> {
   let inFolder = files.filter((f) => f.inFolder !== undefined);
   const loose = files.filter((f) => f.inFolder === undefined);
   files.length = 0;
@@ -121,7 +137,7 @@ export async function dropFiles(
   }
   // The loose files first (a drop without a folder is only these, and the session says what is
   // wrong with an empty one).
-  let first: SessionResult | null = null;
+  let first: R | null = null;
   if (loose.length > 0 || inFolder.length === 0) {
     const got = await read(loose);
     loose.length = 0; // the session holds the only reference to the bytes, and releases them
