@@ -7,7 +7,9 @@
 // vite-plugin-singlefile inlines the JS and CSS. What it cannot do is done here:
 //  - the worker: spawn.ts is replaced by spawn-inline.ts (vite's `?worker&inline`: the worker's
 //    code is a string in the page, started from a Blob URL as a classic worker, as Chromium starts
-//    no module worker from a blob: URL of a file:// page);
+//    no module worker from a blob: URL of a file:// page); the worker's own workers
+//    (worker/reader.worker.ts, worker/prefault.worker.ts) are `?worker&inline` in both builds, so
+//    they come inlined in its code, classic workers here too (worker.format);
 //  - no service worker and no update prompt (virtual:pwa-register/react is a stub);
 //  - no demangler: a report's names are resolved already (a stub that leaves names as they are,
 //    used only if someone drops binaries on a report);

@@ -9,7 +9,7 @@
 
 import { readFileSync } from 'node:fs';
 import { analyze, fold, parse } from '../src/core/pipeline';
-import type { Granularity } from '../src/core/view/schema';
+import type { Granularity } from '../src/core/types';
 
 const file = process.argv[2] ?? 'bench/out/synthetic-100mb.prof';
 const runs = Number(process.env.BENCH_RUNS ?? 5);

@@ -119,3 +119,16 @@ export async function hoverName(page: Page, p: { x: number; y: number }): Promis
     return '';
   }
 }
+
+/**
+ * Records the names of the workers the page starts from now on, nested ones included (the profile
+ * worker `flamelens`, its reader `flamelens-reader` and memory helper `flamelens-prefault`): call
+ * the function returned for those seen so far (a worker gone before it was asked is left out).
+ */
+export function recordWorkerNames(page: Page): () => Promise<string[]> {
+  const names: Promise<string | null>[] = [];
+  page.on('worker', (w) => {
+    names.push(w.evaluate(() => (self as unknown as { name: string }).name).catch(() => null));
+  });
+  return async () => (await Promise.all(names)).filter((n): n is string => n !== null);
+}

@@ -10,7 +10,7 @@ import { foldProfile } from '../src/core/model/fold';
 import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
 import { samplesByMapping } from '../src/core/symbols/modules';
 import { formatCount } from '../src/core/text/format';
-import { FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
+import { FIXTURES, paintedGraph, ROW, recordWorkerNames, SHOTS } from './helpers';
 
 const PROFILE = 'test-results/raw-preview/synthetic-16mb.prof';
 const SHORT = 'test-results/raw-preview/short-records-40mb.prof';
@@ -214,6 +214,7 @@ test('a large gperftools profile is parsed while it is read, to the same profile
   const folded = foldProfile(parseGperftools(bytes), { fileName: 'x', granularity: 'addresses' });
   const fns = functionTableOf(folded);
   const top = functionsBySelf(fns)[0];
+  const workers = recordWorkerNames(page);
   await page.goto('./#gran=addresses');
   await page.getByLabel('Open profile').setInputFiles(LARGE);
   await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 90_000 });
@@ -228,4 +229,7 @@ test('a large gperftools profile is parsed while it is read, to the same profile
   await expect(page.getByRole('region', { name: 'Function table' }).getByRole('row').nth(1)).toContainText(
     folded.frames.name[top],
   );
+  // The worker's own workers (reader.worker.ts, prefault.worker.ts) started: the chunks were read by
+  // the reader, not by the profile worker after it failed to start one.
+  expect((await workers()).sort()).toEqual(['flamelens', 'flamelens-prefault', 'flamelens-reader']);
 });

@@ -7,7 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { FIXTURES, hoverName, offlineAfterOneVisit, paintedGraph, SHOTS } from './helpers';
+import { makeSyntheticProfile } from '../bench/gen-synthetic';
+import { FIXTURES, hoverName, offlineAfterOneVisit, paintedGraph, recordWorkerNames, SHOTS } from './helpers';
 
 const DIST = process.env.FLAMELENS_DIST ?? 'dist';
 const OUT = mkdtempSync(join(tmpdir(), 'flamelens-report-'));
@@ -205,4 +206,23 @@ test('the installed app makes a report offline: the service worker keeps the tem
   expect(report.name).toBe('tiny.report.html');
   expect(readFileSync(report.path, 'utf8')).toContain('id="flamelens-report"');
   await context.setOffline(false);
+});
+
+test("a report's worker starts its own workers from the code inlined in the report", async ({ browser }) => {
+  test.setTimeout(60_000);
+  // From 64 MB (read.ts PREFAULT_FROM_BYTES) the worker starts its memory helper
+  // (prefault.worker.ts, inlined by ?worker&inline): a classic worker from a Blob URL, made by a
+  // worker that is itself one, in a page from file://.
+  const big = join(OUT, 'synthetic-66mb.prof');
+  writeFileSync(big, makeSyntheticProfile(66 << 20, 24));
+  const context = await browser.newContext();
+  const { page, tried, errors } = await openOffline(context, join(DIST, 'report-template.html'));
+  const workers = recordWorkerNames(page);
+  await page.getByLabel('Open profile').setInputFiles(big);
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 45_000 });
+  // (The page, and its profile worker, started before the recording: only the helper is asked.)
+  expect(await workers()).toContain('flamelens-prefault');
+  expect(tried).toEqual([]);
+  expect(errors).toEqual([]);
+  await context.close();
 });

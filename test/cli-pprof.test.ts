@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli/args.ts';
 import { parseProfile } from '../src/core/formats/detect.ts';
-import { withSampleType } from '../src/core/formats/sample-types.ts';
+import { withSampleType } from '../src/core/model/sample-types.ts';
 import { runCli } from './helpers/cli.ts';
 import { errorOf } from './helpers/raw.ts';
 

@@ -11,8 +11,7 @@ import { toFoldedText } from '../src/core/model/serialize';
 import { fold, type Loaded, parse, symbolize } from '../src/core/pipeline';
 import { loadDemangler } from '../src/core/symbols/demangle';
 import { samplesByModule } from '../src/core/symbols/modules';
-import type { FoldedProfile, RawProfile } from '../src/core/types';
-import type { Granularity } from '../src/core/view/schema';
+import type { FoldedProfile, Granularity, RawProfile } from '../src/core/types';
 import { addressProfile } from './helpers/raw';
 
 const read = (f: string) => new Uint8Array(readFileSync(`test/fixtures/${f}`));

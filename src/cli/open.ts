@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { AnalysisSession, type SessionResult } from '../core/analysis/session.ts';
+import type { DroppedFile } from '../core/formats/importer.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
-import type { DroppedFile } from '../core/symbols/symbolize.ts';
 import { basename } from '../core/text/names.ts';
 import { ProfileError } from '../core/types.ts';
 import type { WorkerView } from '../core/view/schema.ts';

@@ -8,8 +8,7 @@
 // the bench all run these functions; none of them names a format.
 
 import { parseProfile } from './formats/detect';
-import type { ParseInProgress } from './formats/importer';
-import { sampleTypeIndex, withSampleType } from './formats/sample-types';
+import type { DroppedFile, ParseInProgress } from './formats/importer';
 import {
   buildCallTree,
   buildCoarseTree,
@@ -25,6 +24,7 @@ import { stacksLent } from './model/fold-in-place';
 import { functionsBySelf, functionTableOf } from './model/functions';
 import { rawFor, symbolizerFor } from './model/granularity';
 import { withResolvedNames } from './model/resolve';
+import { sampleTypeIndex, withSampleType } from './model/sample-types';
 import { applyTransforms, type Transform } from './model/transforms';
 import { invertProfile, sandwich } from './model/views';
 import type { Demangle } from './symbols/demangle';
@@ -34,7 +34,6 @@ import { samplesByMapping } from './symbols/modules';
 import { guessPlacement, type Placement, type PlacementHint, placedMappings } from './symbols/placement';
 import {
   createSymbolizer,
-  type DroppedFile,
   readSymbolFiles,
   type SymbolizeReport,
   withRecordedBuildIds,
@@ -42,13 +41,13 @@ import {
 import type {
   FoldedMeta,
   FoldedProfile,
+  Granularity,
   LabelFilter,
   Mapping,
   ProfileWarning,
   RawProfile,
   Symbolizer,
 } from './types';
-import type { Granularity } from './view/schema';
 
 export interface Timings {
   parseMs: number;

@@ -206,6 +206,12 @@ export interface RawMeta {
 }
 
 /**
+ * What a frame is: a function (inlined ones their own frames), a source line, or an address. The
+ * view chooses it (`ViewState.granularity`); the fold names frames by it.
+ */
+export type Granularity = 'functions' | 'lines' | 'addresses';
+
+/**
  * Unique root-first stacks of frame ids with summed weights, a frame table and metadata.
  * This is what the worker transfers to the page.
  */
@@ -335,3 +341,26 @@ export const FrameKind = {
   NoModule: 3,
 } as const;
 export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
+
+/**
+ * What an input of a workspace is. `profile` and `baseline` are the two sides of what is shown
+ * (a comparison has both); `binary` (an executable or shared library), `debug` (a separate debug
+ * file) and `symbols` (an nm listing) name its frames; `source` is the text of a source file;
+ * `bundle` is a `flamelens bundle` archive (a profile with its objects); `folder` a dropped
+ * folder's listing, of which only the files chosen for the profile are read.
+ */
+export type InputRole =
+  | 'profile'
+  | 'baseline'
+  | 'binary'
+  | 'debug'
+  | 'symbols'
+  | 'source'
+  | 'bundle'
+  | 'folder';
+
+/** The role each given file took (files that could not be used are not listed). */
+export interface InputNote {
+  name: string;
+  role: InputRole;
+}

@@ -2,9 +2,10 @@
 // that symbolize the open profile are chosen by core/symbols/pick.ts from their paths and, for
 // name candidates, their first 64 KB; only those are read whole. A 2 GB sysroot costs a few reads.
 
-import type { AnalysisSession, SessionResult, Slot } from '../core/analysis/session';
+import type { AnalysisSession, SessionResult } from '../core/analysis/session';
 import { gunzipHead } from '../core/bundle/bundle';
 import { detectFormat, isGzip } from '../core/formats/detect';
+import type { Progress } from '../core/pipeline';
 import { looksLikeElf } from '../core/symbols/elf';
 import { HEAD_BYTES, pickFromFolder } from '../core/symbols/pick';
 import { basename } from '../core/text/names';
@@ -100,8 +101,8 @@ export async function dropFiles(
   session: AnalysisSession,
   files: FileBuffer[],
   view: WorkerView,
-  slot: Slot,
-  progress: (phase: string, fraction: number) => void,
+  slot: 'main' | 'base',
+  progress: Progress,
 ): Promise<{ result: SessionResult; folder?: FolderNote }> {
   let inFolder = files.filter((f) => f.inFolder !== undefined);
   const loose = files.filter((f) => f.inFolder === undefined);

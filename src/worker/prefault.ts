@@ -8,26 +8,19 @@
 //
 // The helper is started while the profile worker is idle (readFiles, waiting for a large file's
 // reads): a nested worker starts only when its parent's event loop turns, so one made just before
-// a fold starts after it (measured: its answer never came in time).
+// a fold starts after it (measured: its answer never came in time). Its code is
+// prefault.worker.ts, inlined in this worker's (Vite's `?worker&inline`: started from a Blob URL,
+// it needs no file of its own, in the app, offline and in the single-file report alike).
 
-/** The helper's code: allocates the buffer it is asked for, writes each page once, sends it back. */
-const HELPER = `onmessage = (e) => {
-  let b = null;
-  try {
-    b = new ArrayBuffer(e.data);
-    const u = new Uint8Array(b);
-    for (let i = 0; i < u.length; i += 4096) u[i] = 0;
-  } catch { b = null; }
-  postMessage(b, b ? [b] : []);
-};`;
+import PrefaultWorker from './prefault.worker.ts?worker&inline';
 
 let helper: Worker | null = null;
 
 /** Starts the helper, if this thread can start workers (not in node): call while idle. */
 export function startHelper(): void {
-  if (helper !== null || typeof Worker !== 'function' || typeof Blob !== 'function') return;
+  if (helper !== null || typeof Worker !== 'function') return;
   try {
-    helper = new Worker(URL.createObjectURL(new Blob([HELPER], { type: 'text/javascript' })));
+    helper = new PrefaultWorker({ name: 'flamelens-prefault' });
     helper.onerror = (e) => {
       e.preventDefault();
       helper = null; // no more requests; each asks for memory as usual

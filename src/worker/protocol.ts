@@ -2,16 +2,16 @@
 // transferables. Profiles stay in the worker (it derives every view from them): the page gets
 // their frame table and metadata, and asks for anything that needs the stacks (search, export).
 
-import type { InputNote } from '../core/analysis/inputs';
 import type { CallTree } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
 import type { LabelSummary } from '../core/model/labels';
 import type { SourceListing } from '../core/model/lines';
+import type { SearchQuery } from '../core/model/search';
 import type { Analysis, SandwichAnalysis, SymbolsState } from '../core/pipeline';
 import type { MappingSamples } from '../core/symbols/modules';
 import type { FolderPick } from '../core/symbols/pick';
-import type { FoldedProfile } from '../core/types';
-import type { SearchQuery, WorkerView } from '../core/view/schema';
+import type { FoldedProfile, InputNote } from '../core/types';
+import type { WorkerView } from '../core/view/schema';
 
 export type { LabelSummary, SearchQuery, SymbolsState, WorkerView };
 

@@ -6,11 +6,12 @@
 import { chunkedParse, streamingParse } from '../core/formats/detect';
 import { looksLikeGperftools } from '../core/formats/gperftools';
 import { sampleGperftools } from '../core/formats/gperftools-sample';
-import type { ImporterChunks, ImporterStream } from '../core/formats/importer';
-import type { DroppedFile } from '../core/symbols/symbolize';
+import type { DroppedFile, ImporterChunks, ImporterStream } from '../core/formats/importer';
 import { ProfileError } from '../core/types';
 import { startHelper } from './prefault';
 import type { FileBuffer } from './protocol';
+import type { FromReader, ToReader } from './reader.worker';
+import ReaderWorker from './reader.worker.ts?worker&inline';
 import { release } from './release';
 
 const CHUNK = 16 << 20;
@@ -232,29 +233,6 @@ async function readInChunks(
 /** Thrown by an onChunk to stop readChunks. */
 class StopReading extends Error {}
 
-/**
- * A reader worker's code: reads the Blob it is sent in chunks and posts each (transferred) with the
- * time its read took and whether it waited for an acknowledgement first, `{ buf, ms, held }`, at
- * most `ahead` not yet acknowledged; an error as `{ error }`.
- */
-const READER = `let blob, chunk, credit, waiting = null;
-onmessage = (e) => {
-  if (e.data === 'ack') { credit++; if (waiting) { const w = waiting; waiting = null; w(); } return; }
-  ({ blob, chunk, ahead: credit } = e.data);
-  (async () => {
-    for (let at = 0; at < blob.size; at += chunk) {
-      const held = credit === 0;
-      while (credit === 0) await new Promise((r) => { waiting = r; });
-      credit--;
-      let buf;
-      const t0 = performance.now();
-      try { buf = await blob.slice(at, Math.min(blob.size, at + chunk)).arrayBuffer(); }
-      catch (err) { postMessage({ error: String((err && err.message) || err) }); return; }
-      postMessage({ buf, ms: performance.now() - t0, held, sent: performance.timeOrigin + performance.now() }, [buf]);
-    }
-  })();
-};`;
-
 /** Chunks read ahead of the one being handled (each held until handled). */
 const AHEAD = 6;
 /** The parse's time per chunk read at the least (see readFiles). */
@@ -305,7 +283,10 @@ async function readChunks(
   }
 }
 
-/** readChunks by a reader worker; false when none could start (nothing was read). */
+/**
+ * readChunks by a reader worker (reader.worker.ts, inlined in this worker's code by Vite's
+ * `?worker&inline`: started from a Blob URL); false when none could start (nothing was read).
+ */
 async function readByWorker(
   blob: Blob,
   chunk: number,
@@ -313,21 +294,18 @@ async function readByWorker(
   keep: boolean,
 ): Promise<boolean> {
   if (typeof Worker !== 'function') return false;
-  const url = URL.createObjectURL(new Blob([READER], { type: 'text/javascript' }));
   let r: Worker;
   try {
-    r = new Worker(url);
+    r = new ReaderWorker({ name: 'flamelens-reader' });
   } catch {
-    URL.revokeObjectURL(url);
     return false;
   }
+  const send = (msg: ToReader, transfer: Transferable[] = []) => r.postMessage(msg, transfer);
   let at = 0;
   try {
     await new Promise<void>((resolve, reject) => {
       let idleSince = performance.now();
-      r.onmessage = (
-        e: MessageEvent<{ buf: ArrayBuffer; ms: number; held: boolean; sent: number } | { error: string }>,
-      ) => {
+      r.onmessage = (e: MessageEvent<FromReader>) => {
         if ('error' in e.data) {
           reject(new Error(e.data.error));
           return;
@@ -346,13 +324,13 @@ async function readByWorker(
         if (at >= blob.size) resolve();
         // The chunk goes back with the ack, leaving this worker at once: its memory is the reader's
         // to free (it ends with the read), not garbage here waiting for a collection.
-        else r.postMessage('ack', keep ? [] : [data]);
+        else send('ack', keep ? [] : [data]);
       };
       r.onerror = (e) => {
         e.preventDefault();
         reject(new ReaderFailed(e.message || 'the reader worker stopped'));
       };
-      r.postMessage({ blob, chunk, ahead: AHEAD });
+      send({ blob, chunk, ahead: AHEAD });
     });
     return true;
   } catch (e) {
@@ -363,7 +341,6 @@ async function readByWorker(
     // Let go of onChunk, which holds the file's buffer (a terminated worker object may live on).
     r.onmessage = null;
     r.onerror = null;
-    URL.revokeObjectURL(url);
   }
 }
 

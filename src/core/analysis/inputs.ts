@@ -5,34 +5,11 @@
 // report. The app (through the worker) and the CLI both sort their files here.
 
 import { expandBundles, looksLikeBundle } from '../bundle/bundle';
+import type { DroppedFile } from '../formats/importer';
 import { type Loaded, type ParseOptions, parse } from '../pipeline';
 import { isSeparateDebugFile, looksLikeElf } from '../symbols/elf';
 import { looksLikeNm } from '../symbols/nm';
-import type { DroppedFile } from '../symbols/symbolize';
-import { ProfileError } from '../types';
-
-/**
- * What an input of a workspace is. `profile` and `baseline` are the two sides of what is shown
- * (a comparison has both); `binary` (an executable or shared library), `debug` (a separate debug
- * file) and `symbols` (an nm listing) name its frames; `source` is the text of a source file;
- * `bundle` is a `flamelens bundle` archive (a profile with its objects); `folder` a dropped
- * folder's listing, of which only the files chosen for the profile are read.
- */
-export type InputRole =
-  | 'profile'
-  | 'baseline'
-  | 'binary'
-  | 'debug'
-  | 'symbols'
-  | 'source'
-  | 'bundle'
-  | 'folder';
-
-/** The role each given file took (files that could not be used are not listed). */
-export interface InputNote {
-  name: string;
-  role: InputRole;
-}
+import { type InputNote, ProfileError } from '../types';
 
 const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
 

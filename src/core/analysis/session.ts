@@ -7,13 +7,14 @@
 // profiles and the shown analysis, and runs again only the stages a new view or new input needs.
 // Names no format; pure core: runs in node and in a worker.
 
+import type { DroppedFile } from '../formats/importer';
 import { writePprof } from '../formats/pprof-write';
-import { sampleTypeIndex, withSampleType } from '../formats/sample-types';
 import { writeSnapshot } from '../formats/snapshot';
 import { mergeSides } from '../model/diff';
 import { type LabelSummary, labelSummary } from '../model/labels';
 import { matchSources, type SourceListing, sourceListing } from '../model/lines';
-import { type SearchResult, searchProfile } from '../model/search';
+import { sampleTypeIndex, withSampleType } from '../model/sample-types';
+import { type SearchQuery, type SearchResult, searchProfile } from '../model/search';
 import { foldedChunks, foldedPartsThrough, keptStacks, stacksThrough } from '../model/serialize';
 import {
   type Analysis,
@@ -34,10 +35,9 @@ import {
 import { type Demangle, loadDemangler } from '../symbols/demangle';
 import { type MappingSamples, samplesByModule } from '../symbols/modules';
 import { type Placement, parseBase } from '../symbols/placement';
-import type { DroppedFile } from '../symbols/symbolize';
-import { type FoldedProfile, type Mapping, ProfileError } from '../types';
-import { DEFAULT_VIEW, type SearchQuery, type WorkerView, workerViewOf } from '../view/schema';
-import { type InputNote, sortInputs } from './inputs';
+import { type FoldedProfile, type InputNote, type Mapping, ProfileError } from '../types';
+import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
+import { sortInputs } from './inputs';
 import { readsDwarf, StageCache, type StageName } from './stages';
 
 export type Slot = 'main' | 'base';

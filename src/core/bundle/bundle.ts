@@ -13,9 +13,9 @@
 
 import { Inflate, zipSync } from 'fflate';
 import { isGzip, maybeGunzip } from '../formats/detect.ts';
+import type { DroppedFile } from '../formats/importer.ts';
 import { looksLikeElf } from '../symbols/elf.ts';
 import { looksLikeNm } from '../symbols/nm.ts';
-import type { DroppedFile } from '../symbols/symbolize.ts';
 import { ProfileError, type ProfileWarning } from '../types.ts';
 import { looksLikeTar, readTar } from './tar.ts';
 import { looksLikeZip, readZip, type ZipContents } from './zip.ts';

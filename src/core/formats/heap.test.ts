@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/helpers/cli.ts';
 import { errorOf, rawStacks } from '../../../test/helpers/raw.ts';
 import { foldProfile } from '../model/fold.ts';
+import { withSampleType } from '../model/sample-types.ts';
 import { toFoldedText } from '../model/serialize.ts';
 import { detectFormat, parseProfile } from './detect.ts';
 import { HEAP_SAMPLE_TYPES, looksLikeHeap, parseHeap, scaleHeapSample } from './heap.ts';
-import { withSampleType } from './sample-types.ts';
 
 const FX = new URL('../../../test/fixtures/', import.meta.url);
 const path = (p: string) => new URL(p, FX).pathname;

@@ -1,7 +1,8 @@
 // What an importer is: the contract every formats/NAME.ts fulfils, listed in detect.ts's IMPORTERS.
 
 import type { FrameGranularity } from '../model/fold.ts';
-import type { FoldedProfile, FormatId, RawProfile } from '../types.ts';
+import type { InputFile } from '../symbols/symbolize.ts';
+import type { FoldedProfile, FormatId, ProfileWarning, RawProfile } from '../types.ts';
 
 export interface ParseProfileOptions {
   onProgress?: (fraction: number) => void;
@@ -32,6 +33,23 @@ export interface ImporterPreview {
 export interface ParseInProgress {
   /** All the bytes are in: what parse (or parseWithPreview, with `onPreview`) would give. */
   finish(opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void }): RawProfile;
+}
+
+/**
+ * A file of a drop, as read: the profile (or a candidate for it) or a file for the symbolizer
+ * (the InputFile part is what it reads). A bundle is opened into such files (bundle/bundle.ts).
+ */
+export interface DroppedFile extends InputFile {
+  /** Said of the file while reading it (a sampled large profile), shown with its parser's. */
+  warnings?: ProfileWarning[];
+  /** The whole file's size, where `bytes` hold less of it (a sampled large profile). */
+  size?: number;
+  /**
+   * A parse begun while the file was read (a large profile: detect.ts's streamingParse, fed with
+   * all of `bytes`, or chunkedParse, fed with its chunks: `bytes` is then only the file's head):
+   * the profile's parse finishes it.
+   */
+  stream?: ParseInProgress;
 }
 
 /** A parse begun while a large file is still being read into its buffer (Importer.stream). */

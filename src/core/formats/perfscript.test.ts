@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/helpers/cli.ts';
 import { errorOf } from '../../../test/helpers/raw.ts';
 import { foldProfile } from '../model/fold.ts';
+import { withSampleType } from '../model/sample-types.ts';
 import { toFoldedText } from '../model/serialize.ts';
 import { symbolizerFromFiles } from '../symbols/symbolize.ts';
 import type { RawProfile } from '../types.ts';
 import { detectFormat } from './detect.ts';
 import { isSpace, looksLikePerfScript, parsePerfFrame, parsePerfScript } from './perfscript.ts';
-import { withSampleType } from './sample-types.ts';
 
 const FX = new URL('../../../test/fixtures/', import.meta.url);
 const path = (p: string) => new URL(p, FX).pathname;

@@ -16,11 +16,11 @@ import {
 } from '../../../test/helpers/mutate.ts';
 import { prng } from '../../../test/helpers/prng.ts';
 import { foldProfile } from '../model/fold.ts';
+import { withSampleType } from '../model/sample-types.ts';
 import { toFoldedText } from '../model/serialize.ts';
 import { ProfileError } from '../types.ts';
 import { parsePprof } from './pprof.ts';
 import { writePprof } from './pprof-write.ts';
-import { withSampleType } from './sample-types.ts';
 
 const FIX = new URL('../../../test/fixtures/pprof/', import.meta.url);
 const load = (rel: string) => {

@@ -3,11 +3,11 @@ import { gunzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { errorOf } from '../../../test/helpers/raw.ts';
 import { foldProfile } from '../model/fold.ts';
+import { sampleTypeIndex, withSampleType } from '../model/sample-types.ts';
 import { toFoldedText } from '../model/serialize.ts';
 import type { RawProfile } from '../types.ts';
 import { detectFormat, maybeGunzip, parseProfile } from './detect.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
-import { sampleTypeIndex, withSampleType } from './sample-types.ts';
 
 const FIX = new URL('../../../test/fixtures/', import.meta.url);
 const fixture = (p: string) => new Uint8Array(readFileSync(new URL(p, FIX)));

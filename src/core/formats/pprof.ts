@@ -20,6 +20,7 @@
 // and `pprof -proto` of a gperftools profile already wrote caller PCs − 1 (legacy_profile.go).
 
 import { F64Builder, U32Builder } from '../address.ts';
+import { periodUsFor } from '../model/sample-types.ts';
 import type {
   LocationLines,
   Mapping,
@@ -30,7 +31,6 @@ import type {
   SampleType,
 } from '../types.ts';
 import { ProfileError } from '../types.ts';
-import { periodUsFor } from './sample-types.ts';
 
 const TWO32 = 4294967296;
 

@@ -3,7 +3,6 @@
 // Pure over the RawProfile, so the worker can re-run it with a symbolizer without re-parsing.
 
 import { F64Builder, hexOf, minusOne, StringInterner, U32Builder } from '../address.ts';
-import { defaultSampleTypeIndex, sampleTypesOf } from '../formats/sample-types.ts';
 import { MappingIndex, mappingInfo } from '../symbols/modules.ts';
 import { shortFunctionName } from '../text/names.ts';
 import {
@@ -19,6 +18,7 @@ import { rememberSortedStacks } from './calltree.ts';
 import { foldStacksInPlace } from './fold-in-place.ts';
 import { rememberFunctionTable } from './functions.ts';
 import { groupFrames, labelKeepMask } from './labels.ts';
+import { defaultSampleTypeIndex, sampleTypesOf } from './sample-types.ts';
 
 /**
  * How function names are shown: `short` as pprof and the Firefox Profiler show C++/Rust names

@@ -5,8 +5,7 @@
 // lines, so the fold itself does not change.
 
 import { shortFunctionName } from '../text/names';
-import type { RawProfile, SymbolFrame, Symbolizer } from '../types';
-import type { Granularity } from '../view/schema';
+import type { Granularity, RawProfile, SymbolFrame, Symbolizer } from '../types';
 import type { FrameNames } from './fold';
 
 const lineName = (name: string, file: string | undefined, line: number | undefined) =>

@@ -4,7 +4,13 @@
 // frame ids from the root, heaviest first. The page only highlights and follows a path on Enter.
 
 import type { FoldedProfile } from '../types';
-import type { SearchQuery } from '../view/schema';
+
+/** A search of frame names (the view's `search`). */
+export interface SearchQuery {
+  text: string;
+  /** A regular expression (default) or plain text. Both are case-insensitive. */
+  regex: boolean;
+}
 
 export type Matcher = { ok: true; test: (name: string) => boolean } | { ok: false; error: string };
 

@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { toFoldedText } from '../model/serialize';
 import { fold, parse, symbolize } from '../pipeline';
 import { parseBase } from './placement';
-import type { DroppedFile } from './symbolize';
+import type { InputFile } from './symbolize';
 
 const FX = new URL('../../../test/fixtures/', import.meta.url);
-const file = (p: string, name = p.split('/').at(-1)!): DroppedFile => ({
+const file = (p: string, name = p.split('/').at(-1)!): InputFile => ({
   name,
   bytes: new Uint8Array(readFileSync(fileURLToPath(new URL(p, FX)))),
 });
@@ -37,7 +37,7 @@ function namedOnly(text: string): Map<string, number> {
   return out;
 }
 
-function folded(profile: DroppedFile, files: DroppedFile[], placements?: { file: string; base: bigint }[]) {
+function folded(profile: InputFile, files: InputFile[], placements?: { file: string; base: bigint }[]) {
   const loaded = parse(profile.bytes, profile.name);
   const symbols = symbolize(loaded.raw, files, { mangled: true, placements });
   return { text: toFoldedText(fold(loaded, { symbols }).profile), symbols };

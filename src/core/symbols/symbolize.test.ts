@@ -6,12 +6,12 @@ import { splitBig } from '../address.ts';
 import type { Mapping } from '../types.ts';
 import { type Demangle, loadDemangler, looksMangled } from './demangle.ts';
 import { readElf } from './elf.ts';
-import { createSymbolizer, type DroppedFile, symbolizerFromFiles } from './symbolize.ts';
+import { createSymbolizer, type InputFile, symbolizerFromFiles } from './symbolize.ts';
 
 const FIX = new URL('../../../test/fixtures/symbols/', import.meta.url);
 const fixturePath = (rel: string) => new URL(rel, FIX).pathname;
 const load = (rel: string) => new Uint8Array(readFileSync(fixturePath(rel)));
-const file = (rel: string, name = rel.split('/').pop()!): DroppedFile => ({ name, bytes: load(rel) });
+const file = (rel: string, name = rel.split('/').pop()!): InputFile => ({ name, bytes: load(rel) });
 
 const LIBC = 'sysroot/usr/lib/x86_64-linux-gnu/libc.so.6';
 const LIBC_DEBUG = 'sysroot/usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug';

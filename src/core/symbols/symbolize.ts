@@ -6,10 +6,9 @@
 // virtual address → the function symbol covering it.
 // The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
 
-import type { ParseInProgress } from '../formats/importer';
 import { shortNameOfMangled } from '../text/mangled.ts';
 import { basename } from '../text/names.ts';
-import type { Mapping, ProfileWarning, SymbolFrame, Symbolizer } from '../types.ts';
+import type { Mapping, SymbolFrame, Symbolizer } from '../types.ts';
 import { type DwarfFrame, DwarfInfo } from './dwarf/index.ts';
 import {
   ElfError,
@@ -504,7 +503,11 @@ function fileOffset(m: Mapping, hi: number, lo: number): number {
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-export interface DroppedFile {
+/**
+ * A file as the symbolizer reads it (an ELF file, a separate debug file, an nm listing): a drop's
+ * file (formats/importer.ts DroppedFile) is one.
+ */
+export interface InputFile {
   /** The file's name, or its path: in a dropped folder, or where a bundle found it. */
   name: string;
   bytes: Uint8Array;
@@ -514,16 +517,6 @@ export interface DroppedFile {
    * this build-id symbolizes it.
    */
   recordedBuildId?: string;
-  /** Said of the file while reading it (a sampled large profile), shown with its parser's. */
-  warnings?: ProfileWarning[];
-  /** The whole file's size, where `bytes` hold less of it (a sampled large profile). */
-  size?: number;
-  /**
-   * A parse begun while the file was read (a large profile: detect.ts's streamingParse, fed with
-   * all of `bytes`, or chunkedParse, fed with its chunks: `bytes` is then only the file's head):
-   * the profile's parse finishes it.
-   */
-  stream?: ParseInProgress;
 }
 
 export interface FileError {
@@ -543,7 +536,7 @@ export interface SymbolizerFromFilesResult extends SymbolizerResult {
  */
 export function symbolizerFromFiles(
   mappings: readonly Mapping[],
-  files: readonly DroppedFile[],
+  files: readonly InputFile[],
   opts: SymbolizeOptions = {},
 ): SymbolizerFromFilesResult {
   const { sources, errors } = readSymbolFiles(files);
@@ -554,7 +547,7 @@ export function symbolizerFromFiles(
  * The mappings, each without a build-id of its own taking the one a bundle recorded for its path
  * (gperftools' maps text names no build-ids; the bundle read them from the files it packed).
  */
-export function withRecordedBuildIds(mappings: readonly Mapping[], files: readonly DroppedFile[]): Mapping[] {
+export function withRecordedBuildIds(mappings: readonly Mapping[], files: readonly InputFile[]): Mapping[] {
   const recorded = new Map<string, string>();
   for (const f of files) if (f.recordedBuildId) recorded.set(f.name, f.recordedBuildId);
   if (recorded.size === 0) return [...mappings];
@@ -568,7 +561,7 @@ export function withRecordedBuildIds(mappings: readonly Mapping[], files: readon
  * Reads dropped files as symbol sources (ELF binaries and libraries with their debug files merged
  * in, nm listings); files that are neither, or malformed, are `errors`.
  */
-export function readSymbolFiles(files: readonly DroppedFile[]): {
+export function readSymbolFiles(files: readonly InputFile[]): {
   sources: SymbolSource[];
   errors: FileError[];
 } {

@@ -10,14 +10,13 @@
 
 import type { DiffWidth } from '../model/diff';
 import { isLabelFilter } from '../model/labels';
+import type { SearchQuery } from '../model/search';
 import type { Transform } from '../model/transforms';
-import type { LabelFilter } from '../types';
+import type { Granularity, LabelFilter } from '../types';
 
 export type { DiffWidth };
 
 export type Mode = 'graph' | 'sandwich' | 'diff';
-/** A frame is a function (inlined ones their own frames), a source line, or an address. */
-export type Granularity = 'functions' | 'lines' | 'addresses';
 export type Orientation = 'flame' | 'icicle';
 export type ThemeName = 'light' | 'dark';
 
@@ -39,12 +38,6 @@ export interface ProfileSlot {
    * repeatable): base is the run-time address of the file's virtual address 0, hex with 0x.
    */
   placements?: { file: string; base: string }[];
-}
-
-export interface SearchQuery {
-  text: string;
-  /** A regular expression (default) or plain text. Both are case-insensitive. */
-  regex: boolean;
 }
 
 export interface ViewState {

@@ -11,11 +11,11 @@ import { splitBig } from '../../address.ts';
 import type { Mapping, SymbolFrame, Symbolizer } from '../../types.ts';
 import { type Demangle, loadDemangler } from '../demangle.ts';
 import { readElf } from '../elf.ts';
-import { crc32, type DroppedFile, symbolizerFromFiles } from '../symbolize.ts';
+import { crc32, type InputFile, symbolizerFromFiles } from '../symbolize.ts';
 
 const DIR = new URL('../../../../test/fixtures/dwarf/', import.meta.url).pathname;
 const load = (rel: string) => new Uint8Array(readFileSync(DIR + rel));
-const bin = (name: string, as = name): DroppedFile => ({ name: as, bytes: load(`bin/${name}`) });
+const bin = (name: string, as = name): InputFile => ({ name: as, bytes: load(`bin/${name}`) });
 
 function mappingsOf(profile: string): Mapping[] {
   return executableMappings(load(`${profile}.prof`));
@@ -95,7 +95,7 @@ interface Tally {
  * name (the wasm demangler differs from c++filt in places: counted in `sameAsCxxfilt`).
  * `padding` addresses are those the file's symbol table does not cover.
  */
-function check(oracleName: string, files: DroppedFile[], maps: Mapping[], elfForPadding: string): Tally {
+function check(oracleName: string, files: InputFile[], maps: Mapping[], elfForPadding: string): Tally {
   const elf = readElf(load(`bin/${elfForPadding}`), elfForPadding);
   const tally: Tally = { checked: 0, padding: 0, paddingAt: [], sameAsCxxfilt: 0, names: 0 };
   const raw = oracle(oracleName, true);
@@ -211,7 +211,7 @@ describe('DWARF inline chains equal addr2line -f -i -C on the fixtures', () => {
 describe("Debian's libc.so.6 with its libc6-dbg debug file (DWARF 5 from another build)", () => {
   it('one address every 4099 bytes of .text', () => {
     const sys = '../symbols/sysroot/usr/lib/';
-    const files: DroppedFile[] = [
+    const files: InputFile[] = [
       { name: 'libc.so.6', bytes: load(`${sys}x86_64-linux-gnu/libc.so.6`) },
       {
         name: 'ac61ec5a8eb1396f9fbd350e3169a558528a40.debug',
@@ -237,7 +237,7 @@ describe('separate debug files', () => {
   });
 
   it('the .build-id/xx/yyyy.debug copy works the same', () => {
-    const debug: DroppedFile = { name: `${id.slice(2)}.debug`, bytes: load(byId) };
+    const debug: InputFile = { name: `${id.slice(2)}.debug`, bytes: load(byId) };
     const t = check('split', [bin('split'), debug], mappingsOf('split'), 'split.debug');
     expect(t.padding).toBe(0);
     const s = check('split.sweep', [bin('split'), debug], linkTime('split'), 'split.debug');
@@ -257,7 +257,7 @@ describe('separate debug files', () => {
     expect(t.padding).toBe(0);
     expect(t.checked).toBeGreaterThan(0);
     // Another file of that name (a wrong CRC) is not taken.
-    const wrong: DroppedFile = { name: 'splitnb.debug', bytes: load('bin/split.debug') };
+    const wrong: InputFile = { name: 'splitnb.debug', bytes: load('bin/split.debug') };
     const { symbolizer, report } = symbolizerFromFiles(mappingsOf('splitnb'), [bin('splitnb'), wrong]);
     expect(symbolizer.lookupFrames).toBeUndefined();
     expect(report.unmatchedFiles).toEqual(['splitnb.debug']);

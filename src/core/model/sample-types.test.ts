@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseFolded } from '../formats/folded.ts';
+import { parseHeap } from '../formats/heap.ts';
 import { ProfileError, type RawProfile } from '../types.ts';
-import { parseFolded } from './folded.ts';
-import { parseHeap } from './heap.ts';
 import { sampleTypeIndex, withSampleType } from './sample-types.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
