@@ -22,7 +22,6 @@ import type {
   LocationLines,
   Mapping,
   ProfileWarning,
-  RawMeta,
   RawProfile,
   SampleLabel,
   SampleType,
@@ -1029,7 +1028,7 @@ class PerfScriptReader {
   }
 
   /** Events, counts, the first event's period, the duration and what perf's addresses allow. */
-  private meta(mappings: Mapping[], sampleTypes: SampleType[], labels: SampleLabel[]): RawMeta {
+  private meta(mappings: Mapping[], sampleTypes: SampleType[], labels: SampleLabel[]): RawProfile['meta'] {
     const count = this.sampleEvent.length;
     const absolute = this.dsoPaths.filter((_, d) => this.dsoAbsolute[d]);
     const extra: Record<string, string> = {
@@ -1047,7 +1046,7 @@ class PerfScriptReader {
     if (this.sideBand > 0) {
       extra['side-band records'] = `${this.sideBand} PERF_RECORD_* lines (mmap, comm, fork, exit…) skipped`;
     }
-    const meta: RawMeta = { periodUs: 0, mappings, extra };
+    const meta: RawProfile['meta'] = { periodUs: 0, mappings, extra };
     if (this.eventHasPeriod[0]) {
       const first = this.sampleEvent.data.subarray(0, count).indexOf(0);
       meta.period = { value: this.samplePeriod.data[first], type: sampleTypes[0] };
