@@ -449,6 +449,12 @@ function formats(): FuzzFormat[] {
         head('perf/mixed.perf.txt', 3000, '\n\n'),
         head('perf/sorter-stripped.perf.txt', 3000, '\n\n'),
         head('perf/xz.perf.txt', 3000, '\n\n'),
+        // what perf writes besides call graphs: one line per sample (-G, no -g), no ip, side-band
+        // records, `(inlined)` frames
+        head('perf/shapes/sorter-G.perf.txt', 1500, '\n'),
+        head('perf/shapes/sorter-noip.perf.txt', 1000, '\n'),
+        head('perf/shapes/sorter-sideband.perf.txt', 3000, '\n\n'),
+        head('perf/shapes/inlined-dwarf.perf.txt', 3000, '\n\n'),
       ],
       mutators: TEXT,
       weight: 8,

@@ -842,28 +842,66 @@ class PprofParser {
 
   /** Checks every reference and builds the RawProfile; throws Damage where something points nowhere. */
   private finish(damage: Damage | null): RawProfile {
-    const strings = this.strings;
-    const warnings = this.warnings;
     if (damage) {
-      warnings.unshift({
+      this.warnings.unshift({
         message: `damaged at byte ${damage.offset}: ${damage.message}; kept what comes before it`,
         offset: damage.offset,
       });
     }
+    this.checkStringTable();
+    this.checkReferences();
+    const nLoc = this.locIds.count;
+    const strings = this.strings;
+    const extraStrings = new ExtraStrings(strings.length);
+    const { lines, locName } = this.locationLines(nLoc, extraStrings);
+    const { sampleTypes, columns, def } = this.valueColumns();
+    const labels = this.labelColumns();
+    const meta = this.meta(sampleTypes, nLoc);
+    const out: RawProfile = {
+      format: 'pprof',
+      meta,
+      locations: { count: nLoc, ...this.locationAddresses(nLoc), locName },
+      strings: extraStrings.list.length > 0 ? [...strings, ...extraStrings.list] : strings,
+      samples: {
+        count: this.sampleCount,
+        stackStart: this.stackStart.finish(),
+        stackLocs: this.stackLocs.finish(),
+        weight: columns[def],
+        values: columns,
+      },
+      sampleTypes,
+      defaultSampleType: def,
+      adjustCallers: false,
+      warnings: this.warnings,
+    };
+    if (lines) out.lines = lines;
+    if (labels) out.labels = labels;
+    meta.periodUs = periodUsFor(out, def);
+    return out;
+  }
+
+  /** Every string index read is in the table; string 0 is "" (fields left out default to it). */
+  private checkStringTable(): void {
+    const strings = this.strings;
     if (this.maxStringRef >= strings.length) {
       throw new Damage(
         `string index ${this.maxStringRef} is out of range (the string table has ${strings.length} entries)`,
         this.maxStringRefAt,
       );
     }
-    // Fields left out default to string 0, which profile.proto requires to be "".
     if (strings.length === 0) strings.push('');
     else if (strings[0] !== '') {
-      warnings.push({
+      this.warnings.push({
         message: 'the string table does not start with an empty string, as profile.proto requires',
       });
     }
-    // Locations: every referenced one must be defined.
+  }
+
+  /**
+   * Every location a sample names and every function a line names is defined (else Damage); a
+   * mapping id no mapping has is only a warning (locations are named through their address).
+   */
+  private checkReferences(): void {
     const nLoc = this.locIds.count;
     this.locDefined.ensure(nLoc, 0);
     for (let i = 0; i < nLoc; i++) {
@@ -881,7 +919,6 @@ class PprofParser {
         throw new Damage('a line refers to a function id that no function has', this.funcIds.firstAt.data[i]);
       }
     }
-    // Mapping ids (locations are named through the address, so this only checks them).
     for (let i = 0; i < nLoc; i++) {
       const hi = this.locMapHi.data[i];
       const lo = this.locMapLo.data[i];
@@ -890,65 +927,69 @@ class PprofParser {
       }
     }
     if (this.mappingMissing > 0) {
-      warnings.push({
+      this.warnings.push({
         message: `${this.mappingMissing} locations refer to a mapping id that no mapping has`,
         offset: this.mappingMissingAt,
       });
     }
+  }
 
-    const extraStrings: string[] = [];
-    const extra = (s: string): number => {
-      let i = extraStrings.indexOf(s);
-      if (i < 0) {
-        i = extraStrings.length;
-        extraStrings.push(s);
-      }
-      return strings.length + i;
-    };
-
-    // Lines: outermost first (pprof stores the innermost inlined callee first).
+  /**
+   * The locations' lines, outermost first (pprof stores the innermost inlined callee first), and
+   * each location's name: its outermost function (-1 without lines).
+   */
+  private locationLines(nLoc: number, extra: ExtraStrings): { lines?: LocationLines; locName: Int32Array } {
+    const locName = new Int32Array(nLoc).fill(-1);
+    const nLines = this.lineFunc.length;
+    if (nLines === 0) return { locName };
     const nameOf = (fn: number): number => {
-      if (fn === 0xffffffff) return extra('[unknown]');
+      if (fn === 0xffffffff) return extra.id('[unknown]');
       const n = this.funcName.data[fn];
       if (n !== 0) return n;
       const s = this.funcSystemName.data[fn];
-      return s !== 0 ? s : extra('[unknown]');
+      return s !== 0 ? s : extra.id('[unknown]');
     };
-    const nLines = this.lineFunc.length;
-    let lines: LocationLines | undefined;
-    const locName = new Int32Array(nLoc).fill(-1);
-    if (nLines > 0) {
-      const start = new Uint32Array(nLoc + 1);
-      const name = new Int32Array(nLines);
-      const file = new Int32Array(nLines);
-      const line = new Uint32Array(nLines);
-      let k = 0;
-      for (let i = 0; i < nLoc; i++) {
-        start[i] = k;
-        const s = this.locLineStart.data[i];
-        const n = this.locLineCount.data[i];
-        for (let j = s + n - 1; j >= s; j--) {
-          const fn = this.lineFunc.data[j];
-          name[k] = nameOf(fn);
-          const f = fn === 0xffffffff ? 0 : this.funcFile.data[fn];
-          file[k] = f === 0 ? -1 : f;
-          line[k] = this.lineNo.data[j];
-          k++;
-        }
-        if (n > 0) locName[i] = name[start[i]];
+    const start = new Uint32Array(nLoc + 1);
+    const name = new Int32Array(nLines);
+    const file = new Int32Array(nLines);
+    const line = new Uint32Array(nLines);
+    let k = 0;
+    for (let i = 0; i < nLoc; i++) {
+      start[i] = k;
+      const s = this.locLineStart.data[i];
+      const n = this.locLineCount.data[i];
+      for (let j = s + n - 1; j >= s; j--) {
+        const fn = this.lineFunc.data[j];
+        name[k] = nameOf(fn);
+        const f = fn === 0xffffffff ? 0 : this.funcFile.data[fn];
+        file[k] = f === 0 ? -1 : f;
+        line[k] = this.lineNo.data[j];
+        k++;
       }
-      start[nLoc] = k;
-      lines = { start, name, file, line };
+      if (n > 0) locName[i] = name[start[i]];
     }
+    start[nLoc] = k;
+    return { lines: { start, name, file, line }, locName };
+  }
 
+  /** The locations' addresses as uint32 halves; hasAddr where the address is not 0. */
+  private locationAddresses(nLoc: number): { addrHi: Uint32Array; addrLo: Uint32Array; hasAddr: Uint8Array } {
     const hasAddr = new Uint8Array(nLoc);
     const addrHi = new Uint32Array(nLoc);
     const addrLo = new Uint32Array(nLoc);
     addrHi.set(this.locAddrHi.data.subarray(0, nLoc));
     addrLo.set(this.locAddrLo.data.subarray(0, nLoc));
     for (let i = 0; i < nLoc; i++) hasAddr[i] = addrHi[i] !== 0 || addrLo[i] !== 0 ? 1 : 0;
+    return { addrHi, addrLo, hasAddr };
+  }
 
-    // Sample types and values.
+  /**
+   * One value column per sample type (a sample with fewer values gets 0s, and a warning), and the
+   * default column: default_sample_type when it names one, else the last (pprof's rule).
+   */
+  private valueColumns(): { sampleTypes: SampleType[]; columns: Float64Array[]; def: number } {
+    const strings = this.strings;
+    const warnings = this.warnings;
     const nTypes = this.sampleTypes.length;
     const sampleTypes: SampleType[] = this.sampleTypes.map(([t, u]) => ({
       type: strings[t],
@@ -992,56 +1033,63 @@ class PprofParser {
         });
       }
     }
+    return { sampleTypes, columns, def };
+  }
 
-    // Labels: one column per key.
-    let labels: SampleLabel[] | undefined;
+  /** One column per label key (string or number, with its unit), or undefined without labels. */
+  private labelColumns(): SampleLabel[] | undefined {
     const nLabels = this.labelSample.length;
-    if (nLabels > 0) {
-      const byKey = new Map<number, { isString: boolean; unit: number }>();
-      for (let i = 0; i < nLabels; i++) {
-        const k = this.labelKey.data[i];
-        const e = byKey.get(k) ?? { isString: false, unit: 0 };
-        if (this.labelStr.data[i] !== 0) e.isString = true;
-        if (this.labelUnit.data[i] !== 0) e.unit = this.labelUnit.data[i];
-        byKey.set(k, e);
-      }
-      labels = [];
-      const col = new Map<number, SampleLabel>();
-      // A column per key per sample: a file with many keys and many samples could ask for far more
-      // memory than its size, so keys beyond a budget proportional to the file are left out.
-      const budget = 16 * this.bytes.length + (1 << 20);
-      let dropped = 0;
-      for (const [k, e] of byKey) {
-        if ((col.size + 1) * n > budget) {
-          dropped++;
-          continue;
-        }
-        const key = strings[k];
-        const l: SampleLabel = e.isString
-          ? { key, kind: 'string', value: new Int32Array(n).fill(-1) }
-          : { key, kind: 'number', value: new Float64Array(n).fill(Number.NaN) };
-        if (l.kind === 'number' && e.unit !== 0) l.unit = strings[e.unit];
-        col.set(k, l);
-        labels.push(l);
-      }
-      if (dropped > 0)
-        warnings.push({ message: `${dropped} label keys left out (too many labels for the file size)` });
-      for (let i = nLabels - 1; i >= 0; i--) {
-        // backwards, so the first label of a key in a sample wins
-        const l = col.get(this.labelKey.data[i]);
-        if (!l) continue;
-        const s = this.labelSample.data[i];
-        if (l.kind === 'string') l.value[s] = this.labelStr.data[i];
-        else l.value[s] = this.labelNum.data[i];
-      }
+    if (nLabels === 0) return undefined;
+    const strings = this.strings;
+    const n = this.sampleCount;
+    const byKey = new Map<number, { isString: boolean; unit: number }>();
+    for (let i = 0; i < nLabels; i++) {
+      const k = this.labelKey.data[i];
+      const e = byKey.get(k) ?? { isString: false, unit: 0 };
+      if (this.labelStr.data[i] !== 0) e.isString = true;
+      if (this.labelUnit.data[i] !== 0) e.unit = this.labelUnit.data[i];
+      byKey.set(k, e);
     }
+    const labels: SampleLabel[] = [];
+    const col = new Map<number, SampleLabel>();
+    // A column per key per sample: a file with many keys and many samples could ask for far more
+    // memory than its size, so keys beyond a budget proportional to the file are left out.
+    const budget = 16 * this.bytes.length + (1 << 20);
+    let dropped = 0;
+    for (const [k, e] of byKey) {
+      if ((col.size + 1) * n > budget) {
+        dropped++;
+        continue;
+      }
+      const key = strings[k];
+      const l: SampleLabel = e.isString
+        ? { key, kind: 'string', value: new Int32Array(n).fill(-1) }
+        : { key, kind: 'number', value: new Float64Array(n).fill(Number.NaN) };
+      if (l.kind === 'number' && e.unit !== 0) l.unit = strings[e.unit];
+      col.set(k, l);
+      labels.push(l);
+    }
+    if (dropped > 0)
+      this.warnings.push({ message: `${dropped} label keys left out (too many labels for the file size)` });
+    for (let i = nLabels - 1; i >= 0; i--) {
+      // backwards, so the first label of a key in a sample wins
+      const l = col.get(this.labelKey.data[i]);
+      if (!l) continue;
+      const s = this.labelSample.data[i];
+      if (l.kind === 'string') l.value[s] = this.labelStr.data[i];
+      else l.value[s] = this.labelNum.data[i];
+    }
+    return labels;
+  }
 
+  /** The mappings, period, drop/keep frames, times, comments and the summary for `info` (periodUs is set last). */
+  private meta(sampleTypes: SampleType[], nLoc: number): RawMeta {
+    const strings = this.strings;
     const mappings: Mapping[] = this.mappingRaw.map((m) => {
       const out: Mapping = { start: m.start, end: m.end, offset: m.offset, path: strings[m.file] };
       if (m.buildId !== 0) out.buildId = strings[m.buildId];
       return out;
     });
-
     const meta: RawMeta = { periodUs: 0, mappings };
     if (this.periodType) {
       meta.period = {
@@ -1059,31 +1107,25 @@ class PprofParser {
     meta.extra = {
       'sample types': sampleTypes.map((t) => `${t.type}/${t.unit}`).join(', '),
       locations: String(nLoc),
-      functions: String(nFunc),
+      functions: String(this.funcIds.count),
     };
+    return meta;
+  }
+}
 
-    const stackLocs = this.stackLocs.finish();
-    const out: RawProfile = {
-      format: 'pprof',
-      meta,
-      locations: { count: nLoc, addrHi, addrLo, hasAddr, locName },
-      strings: extraStrings.length > 0 ? [...strings, ...extraStrings] : strings,
-      samples: {
-        count: n,
-        stackStart: this.stackStart.finish(),
-        stackLocs,
-        weight: columns[def],
-        values: columns,
-      },
-      sampleTypes,
-      defaultSampleType: def,
-      adjustCallers: false,
-      warnings,
-    };
-    if (lines) out.lines = lines;
-    if (labels) out.labels = labels;
-    meta.periodUs = periodUsFor(out, def);
-    return out;
+/** Strings the parser adds after the file's string table (`[unknown]` for a nameless function). */
+class ExtraStrings {
+  readonly list: string[] = [];
+  constructor(private readonly base: number) {}
+
+  /** The string id of `s`, added on first use. */
+  id(s: string): number {
+    let i = this.list.indexOf(s);
+    if (i < 0) {
+      i = this.list.length;
+      this.list.push(s);
+    }
+    return this.base + i;
   }
 }
 

@@ -22,6 +22,9 @@ const FILES = [
   'pprof/go/heap.pb.gz',
   'upstream/cppbench.cpu',
   'perf/mixed.perf.txt',
+  // inline frames as location lines; a [no frames] location without an address
+  'perf/shapes/inlined-dwarf.perf.txt',
+  'perf/shapes/sorter-noip.perf.txt',
   'heap/allocs.0001.heap',
   'dcpi/valid_basic.dcpi',
   'dwarf/inlinenp.prof',

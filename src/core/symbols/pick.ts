@@ -7,7 +7,7 @@
 import { basename } from '../text/names.ts';
 import type { Mapping } from '../types.ts';
 import { buildIdFromHead } from './elf.ts';
-import { sharedTail } from './symbolize.ts';
+import { sharedTail } from './match.ts';
 
 /** How many bytes of a candidate are read for its build-id. */
 export const HEAD_BYTES = 64 << 10;

@@ -1,5 +1,5 @@
-// Symbolization: match dropped ELF files (and nm listings) to the profile's mappings, then
-// resolve addresses to function names.
+// Symbolization: match dropped ELF files (and nm listings) to the profile's mappings (the policy,
+// match.ts), then resolve addresses to function names through the chosen files (the lookup, here).
 //
 // runtime address − mapping start + mapping file offset = file offset;
 // file offset → ELF virtual address through the PT_LOAD segment holding it;
@@ -7,26 +7,42 @@
 // The Symbolizer gets addresses already adjusted (callers PC − 1) and does not adjust again.
 
 import { shortNameOfMangled } from '../text/mangled.ts';
-import { basename } from '../text/names.ts';
 import type { Mapping, SymbolFrame, Symbolizer } from '../types.ts';
 import { type DwarfFrame, DwarfInfo } from './dwarf/index.ts';
+import type { DwarfSections } from './dwarf/sections.ts';
 import {
   ElfError,
   type ElfFile,
   ET_REL,
   looksLikeElf,
-  mergeDebugFile,
   offsetToVaddr,
   readElf,
   type SymbolTable,
   stripVersion,
 } from './elf.ts';
+import {
+  type FileChoice,
+  matchSymbolFiles,
+  mergeDebugFiles,
+  type SymbolizeMatch,
+  type SymbolizeMismatch,
+  type SymbolSource,
+  withRecordedBuildIds,
+} from './match.ts';
 import { MappingIndex } from './modules.ts';
 import { looksLikeNm, type NmFile, nmToElfLike } from './nm.ts';
 
 const TWO32 = 4294967296;
 
-export type SymbolSource = ElfFile | NmFile;
+export type {
+  FileChoice,
+  SymbolFileMatch,
+  SymbolizeMatch,
+  SymbolizeMismatch,
+  SymbolSource,
+} from './match.ts';
+// The policy's helpers keep being reachable here, where the callers found them.
+export { matchSymbolFiles, mergeDebugFiles, sharedTail, withRecordedBuildIds } from './match.ts';
 
 export interface SymbolizeOptions {
   /** Demangles a name (from loadDemangler()). Without it names stay as stored. */
@@ -52,22 +68,6 @@ export interface SymbolizeOptions {
   names?: 'short' | 'full';
 }
 
-export interface SymbolizeMatch {
-  mappingPath: string;
-  elfFile: string;
-  /** build-id; path: the file's path ends with the mapping's directory and name; name: its name only. */
-  by: 'build-id' | 'path' | 'name' | 'nm';
-}
-
-/** A mapping whose only candidate files had another build-id: none was used for it. */
-export interface SymbolizeMismatch {
-  mappingPath: string;
-  /** The build-id the mapping names (the profile's, or the one a bundle recorded for the path). */
-  mappingBuildId: string;
-  elfFile: string;
-  fileBuildId: string;
-}
-
 export interface SymbolizeReport {
   /** One entry per mapped file (path) that got symbols. */
   matched: SymbolizeMatch[];
@@ -84,16 +84,6 @@ export interface SymbolizeReport {
 export interface SymbolizerResult {
   symbolizer: Symbolizer;
   report: SymbolizeReport;
-}
-
-/** Shared objects (`.so`, `.so.6`, `.so.0.5.5`) and pseudo mappings like `[vdso]`. */
-function isLibraryPath(path: string): boolean {
-  const b = basename(path);
-  return /\.so(\.[0-9]+)*$/.test(b) || b.startsWith('[') || /\.(dylib|dll|bundle|node)$/.test(b);
-}
-
-function nmBaseName(fileName: string): string {
-  return basename(fileName).replace(/\.(nm|txt|sym|syms|symbols)$/i, '');
 }
 
 /** How addresses in one mapping become addresses in its symbol table. */
@@ -141,10 +131,11 @@ function tableHitsRange(t: SymbolTable, m: Mapping): boolean {
 }
 
 /**
- * A Symbolizer over the given ELF files / nm listings for these mappings. Debug files should
- * already be merged into their libraries (symbolizerFromFiles does that); a debug file given
- * alone is used with file offset = virtual address, which holds for the code of typical
- * GNU-linked libraries.
+ * A Symbolizer over the given ELF files / nm listings for these mappings, in two parts: the
+ * matching policy (match.ts: which file serves which mapping) and the lookup (SymbolLookup:
+ * address → names and inline frames through the chosen files). Debug files should already be
+ * merged into their libraries (symbolizerFromFiles does that); a debug file given alone is used
+ * with file offset = virtual address, which holds for the code of typical GNU-linked libraries.
  */
 export function createSymbolizer(
   mappings: readonly Mapping[],
@@ -152,89 +143,37 @@ export function createSymbolizer(
   opts: SymbolizeOptions = {},
 ): SymbolizerResult {
   const index = new MappingIndex(mappings);
+  const match = matchSymbolFiles(index.mappings, sources, opts.nmTarget);
   const report: SymbolizeReport = {
-    matched: [],
-    unmatchedFiles: [],
-    unsymbolizedMappings: [],
-    mismatched: [],
-    warnings: [],
+    matched: match.matched,
+    unmatchedFiles: match.unmatchedFiles,
+    unsymbolizedMappings: match.unsymbolizedMappings,
+    mismatched: match.mismatched,
+    warnings: match.warnings,
   };
-  const used = new Set<SymbolSource>();
-  const elfs = sources.filter((s): s is ElfFile => s.kind === 'elf');
-  const nms = sources.filter((s): s is NmFile => s.kind === 'nm');
-  const bindings: (Binding | null)[] = [];
-  const byPath = new Map<string, Binding | null>();
+  const bindings = bindChosenFiles(index.mappings, match.choices, opts.dwarf !== false, report.warnings);
+  return { symbolizer: new SymbolLookup(index, bindings, opts).symbolizer(), report };
+}
+
+/**
+ * A Binding per mapping from the policy's choices: how its addresses reach the file's symbol
+ * table, and the file's DWARF (one DwarfInfo per file, even when several paths name it). Said of
+ * the files on the way (their reader's warnings, no symbols, unusable DWARF) goes to `warnings`.
+ */
+function bindChosenFiles(
+  mappings: readonly Mapping[],
+  choices: readonly (FileChoice | null)[],
+  useDwarf: boolean,
+  warnings: string[],
+): (Binding | null)[] {
+  const byChoice = new Map<FileChoice, Binding>();
   const dwarfOf = new Map<ElfFile, DwarfInfo | null>();
-
-  // The main executable for nm listings without a matching name.
-  const mainPath = index.mappings.find((m) => !isLibraryPath(m.path))?.path;
-  const mappedBases = new Set(index.mappings.map((m) => basename(m.path)));
-  const nmFor = (m: Mapping): NmFile | undefined => {
-    const base = basename(m.path);
-    if (opts.nmTarget !== undefined) {
-      return opts.nmTarget === m.path || opts.nmTarget === base ? nms[0] : undefined;
-    }
-    const named = nms.find((n) => nmBaseName(n.fileName) === base);
-    if (named !== undefined) return named;
-    if (m.path !== mainPath) return undefined;
-    return nms.find((n) => !mappedBases.has(nmBaseName(n.fileName)));
-  };
-
-  for (const m of index.mappings) {
-    const known = byPath.get(m.path);
-    if (known !== undefined) {
-      bindings.push(known === null ? null : { ...known, addressing: addressingFor(known.source, m) });
-      continue;
-    }
-    const base = basename(m.path);
-    let source: SymbolSource | undefined;
-    let by: SymbolizeMatch['by'] = 'name';
-    const mismatched: SymbolizeMismatch[] = [];
-    if (m.buildId) {
-      const id = m.buildId.toLowerCase();
-      source = elfs.find((e) => e.buildId === id && !e.isDebugFile) ?? elfs.find((e) => e.buildId === id);
-      by = 'build-id';
-    }
-    if (source === undefined) {
-      // By name; of several files with the name (a sysroot's i386 and x86_64 libc.so.6), the one
-      // whose path shares the longest tail of directories with the mapping's comes first.
-      const named = elfs
-        .filter((e) => basename(e.fileName) === base || debugNameMatches(e, base))
-        .map((e) => ({ e, tail: sharedTail(e.fileName, m.path) }))
-        .sort((a, b) => b.tail - a.tail);
-      for (const { e, tail } of named) {
-        if (m.buildId && e.buildId && e.buildId !== m.buildId.toLowerCase()) {
-          report.warnings.push(
-            `${e.fileName}: build-id ${e.buildId} differs from ${m.path}'s ${m.buildId}: not used for it`,
-          );
-          mismatched.push({
-            mappingPath: m.path,
-            mappingBuildId: m.buildId.toLowerCase(),
-            elfFile: e.fileName,
-            fileBuildId: e.buildId,
-          });
-          continue;
-        }
-        source = e;
-        by = tail > 1 ? 'path' : 'name';
-        break;
-      }
-    }
-    if (source === undefined) {
-      const nm = nmFor(m);
-      if (nm !== undefined) {
-        source = nm;
-        by = 'nm';
-      }
-    }
-    if (source === undefined) {
-      report.mismatched.push(...mismatched);
-      byPath.set(m.path, null);
-      bindings.push(null);
-      report.unsymbolizedMappings.push(m.path);
-      continue;
-    }
-    used.add(source);
+  return mappings.map((m, i) => {
+    const choice = choices[i];
+    if (choice === null) return null;
+    const known = byChoice.get(choice);
+    if (known !== undefined) return { ...known, addressing: addressingFor(known.source, m) };
+    const { source } = choice;
     const b: Binding = {
       source,
       addressing: addressingFor(source, m),
@@ -246,75 +185,186 @@ export function createSymbolizer(
       chains: new Map(),
       chainNames: new Map(),
     };
-    if (
-      source.kind === 'elf' &&
-      source.dwarf !== undefined &&
-      opts.dwarf !== false &&
-      source.type === ET_REL
-    ) {
-      report.warnings.push(
-        `${source.fileName}: relocatable object: its DWARF is not used (relocations are not applied)`,
-      );
-    } else if (source.kind === 'elf' && source.dwarf !== undefined && opts.dwarf !== false) {
-      // One DwarfInfo per file, even when several mapping paths name it.
-      let d = dwarfOf.get(source);
-      if (d === undefined) {
-        const dw: string[] = [];
-        d = DwarfInfo.create(source.dwarf, dw);
-        const name = source.fileName;
-        for (const w of dw) report.warnings.push(`${name}: ${w}`);
-        // Units are parsed on demand: what a lookup finds damaged is reported when found.
-        if (d !== null) d.onWarning = (w) => report.warnings.push(`${name}: ${w}`);
-        dwarfOf.set(source, d);
+    if (source.kind === 'elf' && source.dwarf !== undefined && useDwarf) {
+      if (source.type === ET_REL) {
+        warnings.push(
+          `${source.fileName}: relocatable object: its DWARF is not used (relocations are not applied)`,
+        );
+      } else {
+        let d = dwarfOf.get(source);
+        if (d === undefined) {
+          d = openDwarf(source, source.dwarf, warnings);
+          dwarfOf.set(source, d);
+        }
+        b.dwarf = d;
       }
-      b.dwarf = d;
     }
-    byPath.set(m.path, b);
-    bindings.push(b);
-    report.matched.push({ mappingPath: m.path, elfFile: source.fileName, by });
-    for (const w of source.warnings) report.warnings.push(`${source.fileName}: ${w}`);
+    byChoice.set(choice, b);
+    for (const w of source.warnings) warnings.push(`${source.fileName}: ${w}`);
     if (source.kind === 'elf' && source.symbolSource === 'none') {
-      report.warnings.push(`${source.fileName}: no function symbols (stripped?): frames stay module+offset`);
+      warnings.push(`${source.fileName}: no function symbols (stripped?): frames stay module+offset`);
     }
-  }
-  for (const s of sources) if (!used.has(s)) report.unmatchedFiles.push(s.fileName);
+    return b;
+  });
+}
 
-  const demangle = opts.mangled ? undefined : opts.demangle;
-  // Short names read from mangled ones, and the mangled name each came from first (fullName).
-  const shortNames = demangle !== undefined && opts.names === 'short';
-  const shown = new Map<string, string>();
-  const mangledOf = new Map<string, string>();
+/** The file's DWARF, or null when unusable; what is damaged is reported to `warnings`, now or when a lookup finds it. */
+function openDwarf(source: ElfFile, sections: DwarfSections, warnings: string[]): DwarfInfo | null {
+  const dw: string[] = [];
+  const d = DwarfInfo.create(sections, dw);
+  const name = source.fileName;
+  for (const w of dw) warnings.push(`${name}: ${w}`);
+  // Units are parsed on demand: what a lookup finds damaged is reported when found.
+  if (d !== null) d.onWarning = (w) => warnings.push(`${name}: ${w}`);
+  return d;
+}
+
+/**
+ * The lookup: a runtime address → its mapping's Binding → the virtual address in the chosen file
+ * → the ELF symbol's name, or DWARF's inline chain where the file has DWARF. Names are demangled
+ * (or shortened from the mangled name) once per stored name; frames and chains are shared between
+ * the addresses they cover, because later stages cache by them.
+ */
+class SymbolLookup {
+  private readonly demangle: ((name: string) => string) | undefined;
+  /** Short names read from mangled ones, and the mangled name each came from first (fullName). */
+  private readonly shortNames: boolean;
+  private readonly shown = new Map<string, string>();
+  private readonly mangledOf = new Map<string, string>();
+
+  constructor(
+    private readonly index: MappingIndex,
+    private readonly bindings: readonly (Binding | null)[],
+    opts: SymbolizeOptions,
+  ) {
+    this.demangle = opts.mangled ? undefined : opts.demangle;
+    this.shortNames = this.demangle !== undefined && opts.names === 'short';
+  }
+
+  /** The Symbolizer interface over this lookup (lookupFrames only where some file has DWARF). */
+  symbolizer(): Symbolizer {
+    const s: Symbolizer = {
+      fullName: (name) => {
+        const m = this.mangledOf.get(name);
+        return m === undefined || !this.demangle ? undefined : this.demangle(m);
+      },
+      hasSymbolFile: (hi, lo) => {
+        const i = this.index.find(hi, lo);
+        const b = i < 0 ? null : this.bindings[i];
+        return b !== null && b.source.symbols.count > 0;
+      },
+      lookup: (hi, lo) => this.lookup(hi, lo),
+      offsetInSymbol: (hi, lo) => this.offsetInSymbol(hi, lo),
+    };
+    if (this.bindings.some((b) => b !== null && b.dwarf !== null)) {
+      s.lookupFrames = (hi, lo) => this.lookupFrames(hi, lo);
+    }
+    return s;
+  }
+
+  /** The names at a runtime address, outermost first, or null. */
+  lookup(hi: number, lo: number): string[] | null {
+    const r = this.resolve(hi, lo);
+    if (r === null) return null;
+    const [b, vh, vl] = r;
+    if (b.dwarf !== null) {
+      const frames = this.dwarfFrames(b, vh, vl);
+      if (frames !== null) {
+        let names = b.chainNames.get(frames);
+        if (names === undefined) {
+          names = frames.map((f) => f.name);
+          b.chainNames.set(frames, names);
+        }
+        return names;
+      }
+    }
+    const sym = b.source.symbols.lookup(vh, vl);
+    return sym < 0 ? null : this.nameOf(b, sym);
+  }
+
+  /** The frames at a runtime address (DWARF's inline chain, else the symbol's name), or null. */
+  lookupFrames(hi: number, lo: number): SymbolFrame[] | null {
+    const r = this.resolve(hi, lo);
+    if (r === null) return null;
+    const [b, vh, vl] = r;
+    if (b.dwarf !== null) {
+      const frames = this.dwarfFrames(b, vh, vl);
+      if (frames !== null) return frames;
+    }
+    const sym = b.source.symbols.lookup(vh, vl);
+    if (sym < 0) return null;
+    let frames = b.symbolFrames[sym];
+    if (frames === undefined) {
+      frames = this.nameOf(b, sym).map((name) => ({ name }));
+      b.symbolFrames[sym] = frames;
+    }
+    return frames;
+  }
+
+  /** The address's offset into the symbol covering it, or null. */
+  offsetInSymbol(hi: number, lo: number): number | null {
+    const r = this.resolve(hi, lo);
+    if (r === null) return null;
+    const [b, vh, vl] = r;
+    const t = b.source.symbols;
+    const sym = t.lookup(vh, vl);
+    if (sym < 0) return null;
+    return (vh - t.startHi[sym]) * TWO32 + (vl - t.startLo[sym]);
+  }
+
+  /** The binding and virtual address of a runtime address, or null. */
+  private resolve(hi: number, lo: number): [Binding, number, number] | null {
+    const i = this.index.find(hi, lo);
+    if (i < 0) return null;
+    const b = this.bindings[i];
+    if (b === null) return null;
+    if (b.addressing === Addressing.Absolute) return [b, hi, lo];
+    const fo = fileOffset(this.index.mappings[i], hi, lo);
+    if (fo < 0) return null;
+    if (b.addressing === Addressing.Offset) return [b, Math.floor(fo / TWO32), fo % TWO32];
+    const v = offsetToVaddr((b.source as ElfFile).loadSegments, fo);
+    return v === null ? null : [b, v[0], v[1]];
+  }
+
   /** A stored name as shown: shortened without the demangler where it can be, else demangled. */
-  const display = (n: string): string => {
+  private display(n: string): string {
+    const demangle = this.demangle;
     if (!demangle) return n;
-    if (!shortNames) return demangle(n);
-    let out = shown.get(n);
+    if (!this.shortNames) return demangle(n);
+    let out = this.shown.get(n);
     if (out === undefined) {
       const short = shortNameOfMangled(n);
       if (short === null) out = demangle(n);
       else {
         out = short;
-        if (!mangledOf.has(short)) mangledOf.set(short, n);
+        if (!this.mangledOf.has(short)) this.mangledOf.set(short, n);
       }
-      shown.set(n, out);
+      this.shown.set(n, out);
     }
     return out;
-  };
-  const nameOf = (b: Binding, sym: number): string[] => {
+  }
+
+  /** The names of symbol `sym` of the binding's file (one array per symbol). */
+  private nameOf(b: Binding, sym: number): string[] {
     let names = b.cache[sym];
     if (names === undefined) {
-      names = [display(stripVersion(b.source.symbols.names[sym]))];
+      names = [this.display(stripVersion(b.source.symbols.names[sym]))];
       b.cache[sym] = names;
     }
     return names;
-  };
+  }
+
+  /** A DWARF function name for display: `??` when DWARF has none. */
+  private dwarfName(name: string | null): string {
+    return name === null ? '??' : this.display(name);
+  }
 
   /**
    * addr2line -f -i at a virtual address: the DWARF inline chain; the innermost frame is named
    * after the ELF symbol covering the address when DWARF has no function there or names it
    * without a linkage name (bfd does so). Null when DWARF knows nothing of the address.
    */
-  const dwarfFrames = (b: Binding, vh: number, vl: number): SymbolFrame[] | null => {
+  private dwarfFrames(b: Binding, vh: number, vl: number): SymbolFrame[] | null {
     const d = b.dwarf;
     if (d === null || vh >= TWO53_HI) return null;
     const addr = vh * TWO32 + vl;
@@ -327,35 +377,11 @@ export function createSymbolizer(
         const sym = b.source.symbols.lookup(vh, vl);
         const n = ans.frames.length;
         let inner: string | null = null;
-        if ((!ans.found || !ans.linkage) && sym >= 0) inner = nameOf(b, sym)[0];
-        else if (ans.found) inner = dwarfName(ans.frames[n - 1].name, display);
+        if ((!ans.found || !ans.linkage) && sym >= 0) inner = this.nameOf(b, sym)[0];
+        else if (ans.found) inner = this.dwarfName(ans.frames[n - 1].name);
         const shared = inner === null ? undefined : b.chains.get(ans.frames);
         if (shared !== undefined && shared[n - 1].name === inner) out = shared;
-        else if (inner !== null) {
-          out = [];
-          for (let k = 0; k < n; k++) {
-            const f = ans.frames[k];
-            // DWARF's frames are shared between the addresses they cover (DwarfInfo): so are
-            // ours, named once (later stages cache by them too).
-            let fr = b.dwarfFrames.get(f);
-            // Callers keep their DWARF names: bfd renames a function after its ELF symbol only
-            // once it was the innermost one of an earlier lookup in the same process, so a
-            // one-process addr2line over many addresses depends on their order (docs/dwarf.md).
-            if (k === n - 1) {
-              if (fr !== undefined && fr.name !== inner) fr = undefined;
-            }
-            if (fr === undefined) {
-              fr = { name: k === n - 1 ? inner : dwarfName(f.name, display) };
-              if (f.file !== null && f.line > 0) {
-                fr.file = f.file;
-                fr.line = f.line;
-              }
-              b.dwarfFrames.set(f, fr);
-            }
-            out.push(fr);
-          }
-          b.chains.set(ans.frames, out);
-        }
+        else if (inner !== null) out = this.chainOf(b, ans.frames, inner);
       }
     } catch {
       out = null; // never reached: DwarfInfo.lookup reports and skips what it cannot read
@@ -363,121 +389,36 @@ export function createSymbolizer(
     if (b.frames.size >= FRAME_CACHE) b.frames.clear();
     b.frames.set(addr, out);
     return out;
-  };
-
-  /** The binding and virtual address of a runtime address, or null. */
-  const resolve = (hi: number, lo: number): [Binding, number, number] | null => {
-    const i = index.find(hi, lo);
-    if (i < 0) return null;
-    const b = bindings[i];
-    if (b === null) return null;
-    let vh: number;
-    let vl: number;
-    if (b.addressing === Addressing.Absolute) {
-      vh = hi;
-      vl = lo;
-    } else {
-      const fo = fileOffset(index.mappings[i], hi, lo);
-      if (fo < 0) return null;
-      if (b.addressing === Addressing.Offset) {
-        vh = Math.floor(fo / TWO32);
-        vl = fo % TWO32;
-      } else {
-        const v = offsetToVaddr((b.source as ElfFile).loadSegments, fo);
-        if (v === null) return null;
-        [vh, vl] = v;
-      }
-    }
-    return [b, vh, vl];
-  };
-
-  const hasDwarf = bindings.some((b) => b !== null && b.dwarf !== null);
-  const symbolizer: Symbolizer = {
-    fullName(name: string): string | undefined {
-      const m = mangledOf.get(name);
-      return m === undefined || !demangle ? undefined : demangle(m);
-    },
-    hasSymbolFile(hi: number, lo: number): boolean {
-      const i = index.find(hi, lo);
-      const b = i < 0 ? null : bindings[i];
-      return b !== null && b.source.symbols.count > 0;
-    },
-    lookup(hi: number, lo: number): string[] | null {
-      const r = resolve(hi, lo);
-      if (r === null) return null;
-      const [b, vh, vl] = r;
-      if (b.dwarf !== null) {
-        const frames = dwarfFrames(b, vh, vl);
-        if (frames !== null) {
-          let names = b.chainNames.get(frames);
-          if (names === undefined) {
-            names = frames.map((f) => f.name);
-            b.chainNames.set(frames, names);
-          }
-          return names;
-        }
-      }
-      const sym = b.source.symbols.lookup(vh, vl);
-      return sym < 0 ? null : nameOf(b, sym);
-    },
-  };
-  symbolizer.offsetInSymbol = (hi: number, lo: number): number | null => {
-    const r = resolve(hi, lo);
-    if (r === null) return null;
-    const [b, vh, vl] = r;
-    const t = b.source.symbols;
-    const sym = t.lookup(vh, vl);
-    if (sym < 0) return null;
-    return (vh - t.startHi[sym]) * TWO32 + (vl - t.startLo[sym]);
-  };
-  if (hasDwarf) {
-    symbolizer.lookupFrames = (hi: number, lo: number): SymbolFrame[] | null => {
-      const r = resolve(hi, lo);
-      if (r === null) return null;
-      const [b, vh, vl] = r;
-      if (b.dwarf !== null) {
-        const frames = dwarfFrames(b, vh, vl);
-        if (frames !== null) return frames;
-      }
-      const sym = b.source.symbols.lookup(vh, vl);
-      if (sym < 0) return null;
-      let frames = b.symbolFrames[sym];
-      if (frames === undefined) {
-        frames = nameOf(b, sym).map((name) => ({ name }));
-        b.symbolFrames[sym] = frames;
-      }
-      return frames;
-    };
   }
-  return { symbolizer, report };
-}
 
-/** A DWARF function name for display: `??` when DWARF has none, else as `display` shows it. */
-function dwarfName(name: string | null, display: (n: string) => string): string {
-  return name === null ? '??' : display(name);
-}
-
-/** `libc.so.6.debug` (Fedora-style names) describes `libc.so.6`. */
-/**
- * How many trailing path components two paths share (`a/usr/lib/libc.so.6` and
- * `/usr/lib/libc.so.6`: 3); a separate debug file's `.debug` suffix is ignored.
- */
-export function sharedTail(filePath: string, mappingPath: string): number {
-  const a = filePath.replace(/\.debug$/, '').split(/[\\/]/);
-  const b = mappingPath.split('/');
-  let n = 0;
-  while (
-    n < a.length &&
-    n < b.length &&
-    a[a.length - 1 - n] === b[b.length - 1 - n] &&
-    a[a.length - 1 - n] !== ''
-  )
-    n++;
-  return n;
-}
-
-function debugNameMatches(e: ElfFile, base: string): boolean {
-  return e.isDebugFile && basename(e.fileName) === `${base}.debug`;
+  /** Our frames for a DWARF chain (outermost first) whose innermost frame is named `inner`. */
+  private chainOf(b: Binding, chain: DwarfFrame[], inner: string): SymbolFrame[] {
+    const out: SymbolFrame[] = [];
+    const n = chain.length;
+    for (let k = 0; k < n; k++) {
+      const f = chain[k];
+      // DWARF's frames are shared between the addresses they cover (DwarfInfo): so are
+      // ours, named once (later stages cache by them too).
+      let fr = b.dwarfFrames.get(f);
+      // Callers keep their DWARF names: bfd renames a function after its ELF symbol only
+      // once it was the innermost one of an earlier lookup in the same process, so a
+      // one-process addr2line over many addresses depends on their order (docs/dwarf.md).
+      if (k === n - 1) {
+        if (fr !== undefined && fr.name !== inner) fr = undefined;
+      }
+      if (fr === undefined) {
+        fr = { name: k === n - 1 ? inner : this.dwarfName(f.name) };
+        if (f.file !== null && f.line > 0) {
+          fr.file = f.file;
+          fr.line = f.line;
+        }
+        b.dwarfFrames.set(f, fr);
+      }
+      out.push(fr);
+    }
+    b.chains.set(chain, out);
+    return out;
+  }
 }
 
 function addressingFor(source: SymbolSource, m: Mapping): Addressing {
@@ -544,20 +485,6 @@ export function symbolizerFromFiles(
 }
 
 /**
- * The mappings, each without a build-id of its own taking the one a bundle recorded for its path
- * (gperftools' maps text names no build-ids; the bundle read them from the files it packed).
- */
-export function withRecordedBuildIds(mappings: readonly Mapping[], files: readonly InputFile[]): Mapping[] {
-  const recorded = new Map<string, string>();
-  for (const f of files) if (f.recordedBuildId) recorded.set(f.name, f.recordedBuildId);
-  if (recorded.size === 0) return [...mappings];
-  return mappings.map((m) => {
-    const id = m.buildId ? undefined : recorded.get(m.path);
-    return id === undefined ? m : { ...m, buildId: id };
-  });
-}
-
-/**
  * Reads dropped files as symbol sources (ELF binaries and libraries with their debug files merged
  * in, nm listings); files that are neither, or malformed, are `errors`.
  */
@@ -588,47 +515,6 @@ export function readSymbolFiles(files: readonly InputFile[]): {
     return b === undefined ? -1 : crc32(b);
   };
   return { sources: [...mergeDebugFiles(elfs, crcOf), ...nms], errors };
-}
-
-/**
- * Each debug file whose build-id matches a non-debug ELF is folded into it; a library without a
- * build-id match takes the debug file its `.gnu_debuglink` names, when no build-id contradicts
- * it and (given `crcOf`, the CRC-32 of a file's bytes) its CRC matches. Debug files without their
- * library are kept as they are (used alone when their name matches a mapping).
- */
-export function mergeDebugFiles(elfs: readonly ElfFile[], crcOf?: (e: ElfFile) => number): ElfFile[] {
-  const out: ElfFile[] = [];
-  const debug = elfs.filter((e) => e.isDebugFile);
-  const usedDebug = new Set<ElfFile>();
-  for (const e of elfs) {
-    if (e.isDebugFile) continue;
-    let merged = e;
-    if (e.buildId !== undefined) {
-      for (const d of debug) {
-        if (d.buildId === e.buildId) {
-          merged = mergeDebugFile(merged, d);
-          usedDebug.add(d);
-        }
-      }
-    }
-    const link = e.debugLink;
-    if (merged === e && link !== undefined) {
-      const d = debug.find(
-        (d) =>
-          !usedDebug.has(d) &&
-          basename(d.fileName) === link.file &&
-          (d.buildId === undefined || e.buildId === undefined || d.buildId === e.buildId) &&
-          (crcOf === undefined || crcOf(d) === link.crc),
-      );
-      if (d !== undefined) {
-        merged = mergeDebugFile(merged, d);
-        usedDebug.add(d);
-      }
-    }
-    out.push(merged);
-  }
-  for (const d of debug) if (!usedDebug.has(d)) out.push(d);
-  return out;
 }
 
 const CRC_TABLE = (() => {
