@@ -175,7 +175,7 @@ test('a two-count folded file opens as a comparison, and its link says so', asyn
   await expect(page.getByRole('region', { name: /Differential flame graph/ })).toBeVisible();
   await expect(page.getByTestId('meta-baseline')).toContainText('two.folded (baseline)');
   // The view names the comparison (and the file): a reload opens the same comparison.
-  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#local=\w+&mode=diff$/);
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#ws=\w+&mode=diff$/);
   await page.reload();
   await expect(page.getByRole('region', { name: /Differential flame graph/ })).toBeVisible();
   await paintedGraph(page);

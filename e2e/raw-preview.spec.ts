@@ -178,7 +178,7 @@ test('Cancel while a profile is being built keeps the profile shown before, or t
   await expect(page.getByTestId('search-count')).toHaveText(/^matched: [1-9]/);
   await expect(page.getByRole('alert')).toHaveCount(0);
   // With its view: the link names it again (kept in this browser), so a reload reopens it.
-  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/local=\w+/);
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/ws=\w+/);
   await page.reload();
   await expect(page.locator('.current-file')).toHaveText('tiny.prof');
 });

@@ -12,7 +12,7 @@ test('a dropped profile and its binary come back after a reload, zoom included; 
   page,
 }) => {
   const canvas = await openTinyWithBinary(page);
-  await expect(page).toHaveURL(/local=[0-9a-z]+/);
+  await expect(page).toHaveURL(/ws=[0-9a-z]+/);
   // Zoom on main (the row above the two libc rows and _start).
   const box = (await canvas.boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height - 18 * 4 - 9);
@@ -44,7 +44,7 @@ test('a dropped profile and its binary come back after a reload, zoom included; 
 });
 
 test('a link to a profile this browser no longer keeps says so, on the start page', async ({ page }) => {
-  await page.goto('./#local=notkept');
+  await page.goto('./#ws=notkept');
   await expect(
     page.getByText('The profile this page showed is no longer kept in this browser'),
   ).toBeVisible();

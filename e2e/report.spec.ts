@@ -110,7 +110,7 @@ test('an HTML report opens from file:// offline with the same graph, table and v
   await expect(symbols.getByRole('button')).toHaveCount(0);
   expect(await picture(r)).toEqual(shown);
   // The same view in the URL, less the app's local id of the profile.
-  expect(new URL(r.url()).hash).toBe(hash.replace(/local=[^&]*&/, ''));
+  expect(new URL(r.url()).hash).toBe(hash.replace(/ws=[^&]*&/, ''));
   await r.screenshot({ path: `${SHOTS}/report.png` });
   // A reload keeps the report and its view (now in the report's own URL).
   await r.reload();

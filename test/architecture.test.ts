@@ -193,7 +193,7 @@ const CASES: { rule: string; file: string; add: string; cruise?: string[]; deep?
     file: 'src/flamegraph/layout.ts',
     add: "import type { SessionResult } from '../core/analysis/session';",
   },
-  { rule: 'worker-client-only-from-jobs', file: 'src/app/store.ts', add: "import '../worker/client';" },
+  { rule: 'worker-client-only-from-app-worker', file: 'src/app/store.ts', add: "import '../worker/client';" },
   { rule: 'no-unresolvable', file: 'src/core/model/search.ts', add: "import './no-such-module';" },
 ];
 

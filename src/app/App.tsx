@@ -3,9 +3,9 @@
 import { useEffect } from 'react';
 import { installLaunchQueue } from '../pwa/launchQueue';
 import { DropZone } from './DropZone';
-import { openFiles, warmUpWorker } from './jobs';
 import { Messages } from './Messages';
 import { MetadataPanel } from './MetadataPanel';
+import { openFiles } from './open';
 import { ProfileView } from './ProfileView';
 import { Progress } from './Progress';
 import { SourcePanel } from './SourcePanel';
@@ -15,6 +15,7 @@ import { useStore } from './store';
 import { Toolbar } from './Toolbar';
 import { UpdatePrompt } from './UpdatePrompt';
 import { useUrlState } from './useUrlState';
+import { warmUpWorker } from './worker';
 
 export function App() {
   useUrlState();

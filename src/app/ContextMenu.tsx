@@ -5,8 +5,8 @@ import { parentOf } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
 import { basename, shortName } from '../core/text/names';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
-import { addTransform, showSandwichOf } from './jobs';
 import { useStore } from './store';
+import { addTransform, showSandwichOf } from './view';
 
 export interface MenuTarget {
   frame: number;

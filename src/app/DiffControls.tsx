@@ -1,8 +1,9 @@
 // The comparison's controls: which side is the baseline (swap), what the widths show, how the
 // change is measured, the colour legend, and the way back to one profile.
 
-import { changeView, swapSides } from './jobs';
+import { swapSides } from './open';
 import { useStore } from './store';
+import { changeView } from './view';
 
 export function DiffControls() {
   const view = useStore((s) => s.view);

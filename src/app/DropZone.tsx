@@ -2,7 +2,7 @@
 // profile open, the overlay offers two targets: open (replace it) or compare with it.
 
 import { useEffect, useState } from 'react';
-import { compareFiles, openEntries, openFiles } from './jobs';
+import { compareFiles, openEntries, openFiles } from './open';
 import { useStore } from './store';
 
 export function DropZone({ children }: { children: React.ReactNode }) {

@@ -10,10 +10,10 @@ import { sortFunctions } from '../table/FunctionTable';
 import { useTableSort } from '../table/sortState';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import '../export/export-menu.css';
-import { foldedText, protoBytes } from './jobs';
 import { makeReport } from './report';
 import { useStore } from './store';
 import { viewOnScreen } from './useUrlState';
+import { foldedText, protoBytes } from './view';
 
 export interface ExportMenuProps {
   analysis: Analysis;

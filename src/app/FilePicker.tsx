@@ -4,7 +4,7 @@
 
 import { useId } from 'react';
 import { filesOfDirectoryInput } from './folders';
-import { compareFiles, openFiles } from './jobs';
+import { compareFiles, openFiles } from './open';
 
 /**
  * A labelled, multi-file input: opens a profile and/or binaries, like a drop; or (`compare`) a

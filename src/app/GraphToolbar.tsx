@@ -5,9 +5,9 @@ import { useEffect, useRef, useState } from 'react';
 import { nodeByFrames, totalOf } from '../core/model/calltree';
 import { formatCount, formatPercent } from '../core/text/format';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
-import { changeView, setInverted, setSampleType, showSandwich } from './jobs';
 import { useStore } from './store';
 import type { SearchState } from './useSearch';
+import { changeView, setInverted, setSampleType, showSandwich } from './view';
 
 export function GraphToolbar({ analysis, result }: { analysis: Analysis; result: SearchState | null }) {
   const s = useStore();

@@ -3,8 +3,8 @@
 
 import { describeFilter } from '../core/model/labels';
 import type { LabelFilter } from '../core/types';
-import { changeView } from './jobs';
 import { useStore } from './store';
+import { changeView } from './view';
 
 export function LabelControls() {
   const labels = useStore((s) => s.labels);

@@ -5,8 +5,8 @@
 import { useState } from 'react';
 import type { PlacementHint } from '../core/symbols/placement';
 import { parseBase } from '../core/symbols/placement';
-import { setPlacement } from './jobs';
 import { useStore } from './store';
+import { setPlacement } from './view';
 
 function howText(h: PlacementHint): string {
   if (h.fixed) return 'linked at fixed addresses: placed where it was linked';

@@ -8,13 +8,13 @@ import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { DiffControls } from './DiffControls';
 import { GraphToolbar } from './GraphToolbar';
-import { showSandwich } from './jobs';
 import { LabelControls } from './LabelControls';
 import { MainGraph } from './MainGraph';
 import { SandwichView } from './SandwichView';
 import { useStore } from './store';
 import { TransformChips } from './TransformChips';
 import { useSearch } from './useSearch';
+import { showSandwich } from './view';
 
 export function ProfileView({ analysis, side }: { analysis: Analysis; side: React.ReactNode }) {
   const mode = useStore((s) => s.view.mode);

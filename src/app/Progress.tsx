@@ -2,7 +2,7 @@
 
 import { useRef } from 'react';
 import { formatBytes, formatCount, formatTime } from '../core/text/format';
-import { cancelJob } from './jobs';
+import { cancelJob } from './open';
 import { useStore } from './store';
 
 export function Progress() {

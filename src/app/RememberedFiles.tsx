@@ -3,7 +3,6 @@
 
 import { useEffect, useState } from 'react';
 import { formatBytes } from '../core/text/format';
-import { forgetRecentFiles } from './recent';
 import { useStore } from './store';
 import {
   forgetRemembered,
@@ -12,22 +11,25 @@ import {
   rememberingOn,
   setRemembering,
 } from './symbolStore';
+import { forgetWorkspaceFiles } from './workspaceStore';
 
 export function RememberedFiles({ open }: { open?: boolean }) {
   const [files, setFiles] = useState<RememberedMeta[] | null>(null);
   const [on, setOn] = useState(rememberingOn);
-  // Re-listed whenever the worker's symbols change (a drop may have added files).
+  // Re-listed whenever files are remembered (after a drop) or the worker's symbols change.
   const symbols = useStore((s) => s.symbols);
+  const version = useStore((s) => s.rememberedVersion);
   useEffect(() => {
     void symbols;
+    void version;
     void listRemembered().then(setFiles);
-  }, [symbols]);
+  }, [symbols, version]);
   if (files === null) return null;
   const forget = async (f?: RememberedMeta) => {
     const gone = f ? [f] : files;
     await forgetRemembered(f?.key);
-    // The copies kept with recent profiles go too: forgotten means this browser no longer has them.
-    await forgetRecentFiles(gone.map((g) => ({ name: g.name, size: g.size })));
+    // The copies kept with workspaces go too: forgotten means this browser no longer has them.
+    await forgetWorkspaceFiles(gone.map((g) => ({ name: g.name, size: g.size })));
     setFiles(await listRemembered());
   };
   const total = files.reduce((t, f) => t + f.size, 0);

@@ -6,8 +6,8 @@ import { useEffect, useState } from 'react';
 import { formatPercent } from '../core/text/format';
 import { basename } from '../core/text/names';
 import type { PageAnalysis as Analysis, SourceReply } from '../worker/protocol';
-import { sourceOf } from './jobs';
 import { useStore } from './store';
+import { sourceOf } from './view';
 
 const CONTEXT = 3;
 

@@ -2,12 +2,12 @@
 
 import { useEffect, useState } from 'react';
 import { formatBytes } from '../core/text/format';
-import { DEFAULT_VIEW, encodeView, type ViewState } from '../core/view/schema';
+import { DEFAULT_VIEW, decodeView, encodeView, type ViewState } from '../core/view/schema';
+import { type Workspace, workspaceSize, workspaceTitle } from '../core/view/workspace';
 import { FilePicker } from './FilePicker';
-import { beginOpen, compareBuffers, openBuffers, openKept } from './jobs';
+import { openLink, openWorkspace } from './open';
 import { RememberedFiles } from './RememberedFiles';
-import { forgetRecent, listRecent, type RecentEntry } from './recent';
-import { openLink } from './useUrlState';
+import { forgetWorkspace, listWorkspaces } from './workspaceStore';
 
 /** A real libprofiler profile of a small C++ program, with the binary that symbolizes it. */
 export const EXAMPLE = {
@@ -22,41 +22,27 @@ export const COMPARE_EXAMPLE = {
   label: 'workload_a.prof (mostly hashing) → workload_b.prof (mostly sorting), with their binary',
 };
 
-async function fetchAll(urls: string[]) {
-  return Promise.all(
-    urls.map(async (url) => {
-      const res = await fetch(url);
-      if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-      return { name: url.slice(url.lastIndexOf('/') + 1), data: await res.arrayBuffer() };
-    }),
-  );
-}
-
 export function StartPage() {
-  const [failed, setFailed] = useState<string | null>(null);
-  // Opened as a link (#profileURL=…&bin=…), so the URL of what it shows can be shared.
+  // Both open as links (#profileURL=…&bin=…[&baseURL=…]): a reload opens them again, and the URL
+  // of what they show can be shared.
+  const openAsLink = (view: ViewState) => {
+    history.replaceState(null, '', `${location.pathname}${location.search}${encodeView(view)}`);
+    void openLink(view);
+  };
   const openExample = () => {
     const [profile, ...binaries] = EXAMPLE.files;
-    const view: ViewState = {
-      ...DEFAULT_VIEW,
-      profiles: { main: { source: { kind: 'url', url: profile }, binaries } },
-    };
-    history.replaceState(null, '', `${location.pathname}${location.search}${encodeView(view)}`);
-    openLink(view);
+    openAsLink({ ...DEFAULT_VIEW, profiles: { main: { source: { kind: 'url', url: profile }, binaries } } });
   };
-  const openComparison = async () => {
-    const current = beginOpen();
-    try {
-      const [main, base] = await Promise.all([
-        fetchAll(COMPARE_EXAMPLE.files),
-        fetchAll([COMPARE_EXAMPLE.base]),
-      ]);
-      if (!current()) return; // another profile opened during the download
-      await openBuffers(main);
-      await compareBuffers(base);
-    } catch (e) {
-      if (current()) setFailed((e as Error).message);
-    }
+  const openComparison = () => {
+    const [profile, ...binaries] = COMPARE_EXAMPLE.files;
+    openAsLink({
+      ...DEFAULT_VIEW,
+      mode: 'diff',
+      profiles: {
+        main: { source: { kind: 'url', url: profile }, binaries },
+        base: { source: { kind: 'url', url: COMPARE_EXAMPLE.base } },
+      },
+    });
   };
   return (
     <main className="start">
@@ -84,43 +70,50 @@ export function StartPage() {
         </button>{' '}
         <span className="muted">{COMPARE_EXAMPLE.label}</span>
       </p>
-      {failed && <p role="alert">Could not load the example: {failed}</p>}
       <RecentProfiles />
       <RememberedFiles />
     </main>
   );
 }
 
-/** Profiles opened from local files before, kept in this browser (never uploaded). */
+/** Workspaces opened before, kept in this browser (never uploaded). */
 function RecentProfiles() {
-  const [recent, setRecent] = useState<RecentEntry[] | null>(null);
+  const [recent, setRecent] = useState<Workspace[] | null>(null);
   useEffect(() => {
-    void listRecent().then(setRecent);
+    void listWorkspaces().then(setRecent);
   }, []);
   if (!recent || recent.length === 0) return null;
   const forget = async (id?: string) => {
-    await forgetRecent(id);
-    setRecent(await listRecent());
+    await forgetWorkspace(id);
+    setRecent(await listWorkspaces());
   };
   return (
     <section className="recent" aria-label="Recent profiles">
       <h3>Recent profiles</h3>
-      <p className="muted">Kept in this browser with the binaries dropped for them; never uploaded.</p>
+      <p className="muted">Kept in this browser with the files opened with them; never uploaded.</p>
       <ul>
-        {recent.map((e) => (
-          <li key={e.id}>
-            <button type="button" onClick={() => void openKept(e.id, DEFAULT_VIEW)}>
-              {e.name}
-            </button>{' '}
-            <span className="muted">
-              {e.files.length > 1 ? `+ ${e.files.length - 1} files · ` : ''}
-              {formatBytes(e.size)} · {new Date(e.when).toLocaleString()}
-            </span>{' '}
-            <button type="button" aria-label={`Forget ${e.name}`} onClick={() => void forget(e.id)}>
-              Forget
-            </button>
-          </li>
-        ))}
+        {recent.map((w) => {
+          const title = workspaceTitle(w);
+          const others =
+            w.inputs.length - w.inputs.filter((i) => i.role === 'profile' || i.role === 'baseline').length;
+          return (
+            <li key={w.id}>
+              <button
+                type="button"
+                onClick={() => void openWorkspace(w.id, { ...decodeView(w.view), workspace: w.id })}
+              >
+                {title}
+              </button>{' '}
+              <span className="muted">
+                {others > 0 ? `+ ${others} files · ` : ''}
+                {formatBytes(workspaceSize(w))} · {new Date(w.when).toLocaleString()}
+              </span>{' '}
+              <button type="button" aria-label={`Forget ${title}`} onClick={() => void forget(w.id)}>
+                Forget
+              </button>
+            </li>
+          );
+        })}
       </ul>
       <button type="button" onClick={() => void forget()}>
         Forget all

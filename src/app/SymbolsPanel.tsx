@@ -7,10 +7,11 @@ import type { MappingSamples } from '../core/symbols/modules';
 import { basename } from '../core/text/names';
 import type { FoldedMeta } from '../core/types';
 import { FilePicker } from './FilePicker';
-import { mappingSamplesOf, setMangled } from './jobs';
+import { mappingSamplesOf } from './open';
 import { PlacementForm } from './PlacementForm';
 import { RememberedFiles } from './RememberedFiles';
 import { useStore } from './store';
+import { setMangled } from './view';
 
 /** How many mapped files are listed before "more". */
 const SHOWN = 12;

@@ -1,8 +1,8 @@
 // The transforms applied, as removable chips.
 
 import { describeTransform } from '../core/model/transforms';
-import { removeTransform } from './jobs';
 import { useStore } from './store';
+import { removeTransform } from './view';
 
 export function TransformChips() {
   const transforms = useStore((s) => s.view.transforms);

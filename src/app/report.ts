@@ -5,9 +5,9 @@
 
 import { encodeView, type ProfileSlot, type ViewState } from '../core/view/schema';
 import { type ReportData, type ReportProfile, reportHtml } from '../export/report';
-import type { FileBuffer } from '../worker/protocol';
-import { compareBuffers, namedPlaces, openBuffers, setReopen, snapshotFiles } from './jobs';
+import { openBlobs } from './open';
 import { useStore } from './store';
+import { snapshotFiles } from './view';
 
 /** The built single-file app, next to index.html (precached by the service worker). */
 const TEMPLATE = 'report-template.html';
@@ -24,13 +24,17 @@ async function fetchTemplate(): Promise<string> {
 }
 
 /**
- * The view as a report carries it: sources are the report's own profiles (no `#local=` id, no
+ * The view as a report carries it: sources are the report's own profiles (no workspace id, no
  * links, no binaries: the names are in the profiles), placed files already placed.
  */
 export function reportView(view: ViewState): ViewState {
   const slot = (s: ProfileSlot): ProfileSlot => (s.sampleType ? { sampleType: s.sampleType } : {});
   const { main, base } = view.profiles;
-  return { ...view, profiles: base ? { main: slot(main), base: slot(base) } : { main: slot(main) } };
+  return {
+    ...view,
+    workspace: undefined,
+    profiles: base ? { main: slot(main), base: slot(base) } : { main: slot(main) },
+  };
 }
 
 /** The HTML report of the open profile(s) shown with `view` (the view on screen, zoom included). */
@@ -46,15 +50,14 @@ export async function makeReport(view: ViewState): Promise<Blob> {
   return new Blob(reportHtml(template, report), { type: 'text/html;charset=utf-8' });
 }
 
-/** A report's profile as a file for the worker (a Blob: it can be read again after a crash). */
-const fileOf = (p: ReportProfile): FileBuffer => ({ name: p.name, data: new Blob([p.data as BlobPart]) });
-
 /**
  * Opens the report this page carries with `initial` (its own view, or the URL's after a reload):
- * the profile, then its baseline if it has one (the comparison), as a link opens them.
+ * the profile, then its baseline if it has one (the comparison), as a link opens them. Its
+ * profiles are Blobs: a crash or a cancel opens them again.
  */
 export async function openReport(report: ReportData, initial: ViewState): Promise<void> {
   useStore.setState({ report: { title: report.title, created: report.created } });
+  const blobOf = (p: ReportProfile) => ({ name: p.name, blob: new Blob([p.data as BlobPart]) });
   const main = report.profiles.find((p) => p.slot === 'main')!;
   const base = report.profiles.find((p) => p.slot === 'base');
   const view: ViewState = {
@@ -65,18 +68,5 @@ export async function openReport(report: ReportData, initial: ViewState): Promis
     },
   };
   if (!base && view.mode === 'diff') view.mode = 'graph';
-  const alone = (v: ViewState): ViewState =>
-    v.mode === 'diff' ? { ...v, mode: 'graph', sandwich: undefined, profiles: { main: v.profiles.main } } : v;
-  const ok = await openBuffers([fileOf(main)], alone(view));
-  if (!ok) return;
-  // A crash or a cancel opens the report's profiles again.
-  setReopen(async (v) => {
-    if ((await openBuffers([fileOf(main)], alone(v))) && base && v.mode === 'diff')
-      await compareBuffers([fileOf(base)], v);
-  });
-  if (!base || view.mode !== 'diff') return;
-  if (await compareBuffers([fileOf(base)], view)) {
-    const a = useStore.getState().analysis;
-    if (a) useStore.setState(namedPlaces(a, view));
-  }
+  await openBlobs(blobOf(main), base ? blobOf(base) : null, view);
 }

@@ -1,7 +1,7 @@
 // Application state (zustand): what the worker answered, and the view. `view` is the view schema
 // (core/view/schema.ts) that the URL hash serializes; the zoomed node and the selections are its
-// names resolved against the tree on screen. Talking to the worker is jobs.ts's; this file only
-// holds state and the setters that need no worker.
+// names resolved against the tree on screen. Talking to the worker is worker.ts's; this file only
+// holds state and the setters that need no worker (open.ts and view.ts talk to it).
 
 import { create } from 'zustand';
 import type { LabelSummary } from '../core/model/labels';
@@ -29,6 +29,8 @@ export interface AppState {
   folder: FolderNote | null;
   /** Symbol files taken from this browser's remembered ones for the open profile, or null. */
   remembered: string[] | null;
+  /** Counts changes to the remembered symbol files (their list is read again on a change). */
+  rememberedVersion: number;
   fileSize: number;
   error: LoadError | null;
   /** Something worth saying that is no error (a link's zoom not found; a kept profile gone). */
@@ -84,6 +86,7 @@ export const useStore = create<AppState>()((set, get) => ({
   symbols: null,
   folder: null,
   remembered: null,
+  rememberedVersion: 0,
   fileSize: 0,
   error: null,
   notice: null,

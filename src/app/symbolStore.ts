@@ -1,6 +1,7 @@
 // Symbol files remembered between visits: every ELF binary, library, debug file or nm listing
-// dropped (or taken from a folder) is kept in this browser's IndexedDB, keyed by its build-id (or,
-// without one, its name and size), never uploaded. A profile opened later, even another profile of
+// dropped (or taken from a folder) is kept in this browser's IndexedDB, keyed by its build-id and
+// kind (a library and its separate debug file share a build-id: both are kept), or, without a
+// build-id, by its name and size; never uploaded. A profile opened later, even another profile of
 // the same program, takes the remembered files its mapped files want (by build-id, else by name),
 // so after a reload dropping the profile alone symbolizes it. Capped in bytes, least recently used
 // first out; listed with Forget buttons in the Symbols panel and on the start page.
@@ -18,9 +19,13 @@ const STORE = 'files';
 export const MAX_SYMBOL_BYTES = 1 << 30;
 const ENABLED = 'flamelens:remember-symbols';
 
+/** What a remembered file is: an object, a separate debug file, or an nm listing. */
+export type SymbolKind = 'binary' | 'debug' | 'symbols';
+
 export interface RememberedMeta {
-  /** The build-id (lowercase hex), or `name:size` for files without one. */
+  /** `BUILDID:KIND` (the build-id in lowercase hex), or `name:size` for files without one. */
   key: string;
+  kind?: SymbolKind;
   /** The file's name (or its path in a folder). */
   name: string;
   buildId?: string;
@@ -67,12 +72,19 @@ export async function listRemembered(): Promise<RememberedMeta[]> {
   return (await all()).map(({ blob: _blob, ...meta }) => meta);
 }
 
-/** The key and build-id of a symbol file, or null when it is no ELF file or nm listing. */
-export async function identify(file: Blob, name: string): Promise<{ key: string; buildId?: string } | null> {
+/**
+ * The key and build-id of a symbol file of `kind` (the worker says which: core/analysis/inputs.ts),
+ * or null when it is no ELF file or nm listing.
+ */
+export async function identify(
+  file: Blob,
+  name: string,
+  kind: SymbolKind,
+): Promise<{ key: string; buildId?: string } | null> {
   const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
   if (looksLikeElf(head)) {
     const buildId = buildIdFromHead(head);
-    return buildId ? { key: buildId, buildId } : { key: `${basename(name)}:${file.size}` };
+    return buildId ? { key: `${buildId}:${kind}`, buildId } : { key: `${basename(name)}:${file.size}` };
   }
   return looksLikeNm(head) ? { key: `${basename(name)}:${file.size}` } : null;
 }
@@ -81,14 +93,23 @@ export async function identify(file: Blob, name: string): Promise<{ key: string;
  * Keeps the symbol files among `files` (others are skipped), then drops the least recently used
  * past the cap. Does nothing when remembering is off.
  */
-export async function remember(files: readonly { name: string; blob: Blob }[]): Promise<void> {
+export async function remember(
+  files: readonly { name: string; blob: Blob; kind: SymbolKind }[],
+): Promise<void> {
   if (!rememberingOn()) return;
   try {
     for (const f of files) {
       if (f.blob.size > MAX_SYMBOL_BYTES) continue;
-      const id = await identify(f.blob, f.name);
+      const id = await identify(f.blob, f.name, f.kind);
       if (!id) continue;
-      const entry: Remembered = { ...id, name: f.name, size: f.blob.size, when: Date.now(), blob: f.blob };
+      const entry: Remembered = {
+        ...id,
+        kind: f.kind,
+        name: f.name,
+        size: f.blob.size,
+        when: Date.now(),
+        blob: f.blob,
+      };
       await tx('readwrite', (s) => s.put(entry));
     }
     let total = 0;

@@ -3,8 +3,8 @@
 // query or the analysis changes. Nothing is matched or walked on the main thread.
 
 import { useEffect } from 'react';
-import { runSearch } from './jobs';
 import { useStore } from './store';
+import { runSearch } from './view';
 
 export interface SearchState {
   error: string | null;

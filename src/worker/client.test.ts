@@ -87,6 +87,9 @@ describe('ProfileWorkerClient faults', () => {
     expect(c.busy).toBe(false);
   });
 
+  // Races mended in ba53617 (a drop of binaries no longer terminates a worker busy with a view)
+  // and 5f4c1ff (binaries dropped while a profile opens are for it): the open lifecycle's part
+  // is in app/lifecycle.test.ts.
   it('a drop abandons an earlier drop still running, but waits for a view or a search; symbol files abandon nothing', async () => {
     const { c, workers } = client();
     const bin = { name: 'prog', data: new ArrayBuffer(8) };

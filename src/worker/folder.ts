@@ -109,12 +109,15 @@ export async function dropFiles(
   files.length = 0;
   const read = (list: readonly FileBuffer[]) => readFiles(list, (f) => progress('read', f));
   let note: string | null = null;
+  /** A profile found in the folder goes to the session by its base name; its path, said back. */
+  let foundAs: { name: string; path: string } | null = null;
   if (inFolder.length > 0 && loose.length === 0 && !session.mappings()) {
     // Only a folder, and nothing open: the profile is in it.
     const found = await findProfileInFolder(inFolder);
     if (found) {
       const { profile, others } = found;
-      loose.push({ name: basename(profile.name), data: profile.data });
+      foundAs = { name: basename(profile.name), path: profile.name };
+      loose.push({ name: foundAs.name, data: profile.data });
       inFolder = inFolder.filter((f) => f !== profile);
       if (others.length > 0)
         note = `${profile.inFolder} holds other profiles too (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}): opened ${profile.name}`;
@@ -128,6 +131,9 @@ export async function dropFiles(
     loose.length = 0; // the session holds the only reference to the bytes, and releases them
     if (note !== null) got[0].warnings = [...(got[0].warnings ?? []), { message: note }];
     first = await session.add(got, view, { progress, slot, consume: true });
+    const found = foundAs;
+    if (found && first.inputs)
+      first.inputs = first.inputs.map((n) => (n.name === found.name ? { ...n, name: found.path } : n));
   }
   if (inFolder.length === 0) return { result: first! };
   const mappings = session.mappings();

@@ -101,12 +101,15 @@ describe('view schema in the URL', () => {
       },
     };
     expect(decodeView(encodeView(withBins))).toEqual(withBins);
-    // A kept local file is restorable by its id in this browser.
-    const kept = {
-      ...DEFAULT_VIEW,
-      profiles: { main: { source: { kind: 'file' as const, name: '', id: 'abc12' } } },
-    };
+    // A workspace kept in this browser is named by its id, beside a link's URLs when it has them.
+    const kept: ViewState = { ...DEFAULT_VIEW, workspace: 'abc12', profiles: { main: {} } };
+    expect(encodeView(kept)).toBe('#ws=abc12');
     expect(decodeView(encodeView(kept))).toEqual(kept);
+    const both: ViewState = { ...withBins, workspace: 'k9' };
+    expect(decodeView(encodeView(both))).toEqual(both);
+    // Links of earlier versions named a kept profile `local=`: it is a workspace now.
+    expect(decodeView('#local=abc12&view=icicle')).toEqual({ ...kept, orientation: 'icicle' });
+    expect(decodeView('#ws=../x').workspace).toBeUndefined();
     // A local file is named in the view but never written to a link.
     expect(
       encodeView({ ...DEFAULT_VIEW, profiles: { main: { source: { kind: 'file', name: 'a.prof' } } } }),
@@ -145,6 +148,9 @@ describe('view schema in the URL', () => {
   });
 });
 
+// Races mended in bdad84d (a view chosen while a job runs is kept when that job answers) and
+// ddabc00 (a comparison asked for right after an open keeps its mode): the page's open lifecycle
+// is app/lifecycle.ts; how a job's view meets the one on screen is mergeViews.
 describe('the view after a job, with what changed while it ran (mergeViews)', () => {
   const shown: ViewState = {
     ...DEFAULT_VIEW,

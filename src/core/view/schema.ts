@@ -2,7 +2,7 @@
 // Firefox Profiler's model). The URL hash is this value serialized, the page's store holds it, and
 // the worker derives every tree and table from its worker part (WorkerView). Pure: no DOM.
 //
-//   #profileURL=…&baseURL=…&st=cpu&mode=sandwich&fn=parse&gran=lines&view=icicle&inverted=1
+//   #ws=ID&profileURL=…&baseURL=…&st=cpu&mode=sandwich&fn=parse&gran=lines&view=icicle&inverted=1
 //    &zoom=main␟parse&q=re&regex=0&t=[…]&tf=[…]&group=thread&mangled=1&theme=dark
 //
 // Functions are named, never numbered (zoom path, transforms, the sandwich's function, the
@@ -20,12 +20,11 @@ export type Mode = 'graph' | 'sandwich' | 'diff';
 export type Orientation = 'flame' | 'icicle';
 export type ThemeName = 'light' | 'dark';
 
-/** Where a profile came from: a URL (restorable from a link) or a local file (its name only). */
 /**
- * Where a profile came from: a URL (restorable from a link), or a local file (its name, and the id
- * it is kept under in this browser, restorable by a reload: `#local=ID`).
+ * Where a profile came from: a URL (restorable from a link), or a local file (its name; the
+ * workspace it belongs to is kept in this browser: ViewState.workspace).
  */
-export type ProfileSource = { kind: 'url'; url: string } | { kind: 'file'; name: string; id?: string };
+export type ProfileSource = { kind: 'url'; url: string } | { kind: 'file'; name: string };
 
 export interface ProfileSlot {
   source?: ProfileSource;
@@ -41,6 +40,11 @@ export interface ProfileSlot {
 }
 
 export interface ViewState {
+  /**
+   * The workspace shown, as kept in this browser (core/view/workspace.ts): every input it was
+   * opened from, a comparison's baseline, binaries and sources added later (`#ws=ID`).
+   */
+  workspace?: string;
   /** `main` is the profile shown; `base` the baseline it is compared with (mode `diff`). */
   profiles: { main: ProfileSlot; base?: ProfileSlot };
   transforms: Transform[];
@@ -182,7 +186,7 @@ export function encodeView(v: ViewState): string {
   const p = new URLSearchParams();
   const { main, base } = v.profiles;
   if (main.source?.kind === 'url') p.set('profileURL', main.source.url);
-  if (main.source?.kind === 'file' && main.source.id) p.set('local', main.source.id);
+  if (v.workspace) p.set('ws', v.workspace);
   if (main.source?.kind === 'url') for (const b of main.binaries ?? []) p.append('bin', b);
   if (base?.source?.kind === 'url') p.set('baseURL', base.source.url);
   if (main.sampleType) p.set('st', main.sampleType);
@@ -232,9 +236,9 @@ export function decodeView(hash: string): ViewState {
   if (url) v.profiles.main.source = { kind: 'url', url };
   const bins = p.getAll('bin').filter((b) => b.trim() !== '');
   if (url && bins.length > 0) v.profiles.main.binaries = bins;
-  const local = p.get('local')?.trim();
-  if (!url && local && /^[0-9a-z]{1,16}$/.test(local))
-    v.profiles.main.source = { kind: 'file', name: '', id: local };
+  // `local=` is what earlier versions called a kept profile: it is a workspace now.
+  const ws = (p.get('ws') ?? p.get('local'))?.trim();
+  if (ws && /^[0-9a-z]{1,16}$/.test(ws)) v.workspace = ws;
   const baseUrl = p.get('baseURL')?.trim();
   if (baseUrl) v.profiles.base = { source: { kind: 'url', url: baseUrl } };
   const st = p.get('st');

@@ -1,0 +1,122 @@
+// Changing the view of what is open, and asking the worker about it (search, exports, the source
+// panel). The parts of the view the worker derives from go to it as one request; the rest applies
+// at once. Opening and changing what is open is open.ts's.
+
+import { pathToNode } from '../core/model/calltree';
+import type { Transform } from '../core/model/transforms';
+import { type ViewState, workerViewOf } from '../core/view/schema';
+import type { SnapshotFile, SourceReply } from '../worker/protocol';
+import { jobFailed } from './open';
+import { client, get, progress, runJob, set } from './worker';
+
+/**
+ * Changes the view. Parts the worker derives from (transforms, inversion, mode and sandwich,
+ * names, sample type) are sent to it as one request; the rest applies at once.
+ */
+export async function changeView(patch: Partial<ViewState>): Promise<boolean> {
+  const before = get().view;
+  const view = { ...before, ...patch };
+  const w = JSON.stringify(workerViewOf(view));
+  if (!get().analysis || w === JSON.stringify(workerViewOf(before))) {
+    set({ view });
+    return true;
+  }
+  const graphOnly = ['mode', 'sandwich'];
+  const onlySandwich = Object.keys(patch).every((k) => graphOnly.includes(k));
+  set({
+    status: 'loading',
+    loadingName: 'view',
+    progress: { phase: 'view', fraction: 0 },
+    // The controls follow the click at once; the graph follows when the worker answers.
+    view,
+    ...(onlySandwich ? {} : { selectedFrame: null }),
+  });
+  const outcome = await runJob('view', view, () => client.apply(workerViewOf(view), progress));
+  if (outcome.ok) return true;
+  if (get().view === view) set({ view: before });
+  if (!outcome.cancelled) jobFailed(outcome.failure.crashed);
+  return false;
+}
+
+export const addTransform = (t: Transform) => changeView({ transforms: [...get().view.transforms, t] });
+export const removeTransform = (index: number) =>
+  changeView({ transforms: get().view.transforms.filter((_, i) => i !== index) });
+export const setInverted = (inverted: boolean) => changeView({ inverted });
+export const setMangled = (mangled: boolean) => changeView({ mangled });
+/** Places an ELF file at a load address in a profile without mappings (null: unplaces it). */
+export const setPlacement = (file: string, base: string | null) => {
+  const v = get().view;
+  const others = (v.profiles.main.placements ?? []).filter((p) => p.file !== file);
+  const placements = base === null ? others : [...others, { file, base }];
+  return changeView({
+    profiles: {
+      ...v.profiles,
+      main: { ...v.profiles.main, placements: placements.length ? placements : undefined },
+    },
+  });
+};
+export const setSampleType = (sampleType: string) => {
+  const v = get().view;
+  return changeView({ profiles: { ...v.profiles, main: { ...v.profiles.main, sampleType } } });
+};
+
+/** The sandwich of a function (frame id of the shown analysis), or back to the graph (null). */
+export async function showSandwich(frame: number | null): Promise<void> {
+  const a = get().analysis;
+  // A comparison keeps its mode: its sandwich merges both sides'.
+  const comparing = get().view.mode === 'diff';
+  if (frame === null || !a) {
+    await changeView(comparing ? { sandwich: undefined } : { mode: 'graph', sandwich: undefined });
+    return;
+  }
+  set({ selectedFrame: frame });
+  await changeView({ mode: comparing ? 'diff' : 'sandwich', sandwich: a.profile.frames.name[frame] });
+}
+
+/** The sandwich of a function named `name` (from any graph: the main one, a sandwich half). */
+export async function showSandwichOf(name: string): Promise<void> {
+  const a = get().analysis;
+  const frame = a ? a.profile.frames.name.indexOf(name) : -1;
+  set({ selectedFrame: frame >= 0 ? frame : null });
+  await changeView({ mode: get().view.mode === 'diff' ? 'diff' : 'sandwich', sandwich: name });
+}
+
+/** Folded text of the shown view (through the zoomed frame, if any), from the worker. */
+export function foldedText(): Promise<string[]> {
+  const { analysis, focusNode } = get();
+  const path =
+    analysis && focusNode > 0 && focusNode < analysis.tree.count ? pathToNode(analysis.tree, focusNode) : [];
+  return client.foldedText(path);
+}
+
+/** Where a function spends its samples, per line and per address, from the worker. */
+export function sourceOf(name: string): Promise<SourceReply> {
+  return client.source(name);
+}
+
+/** The shown profile as gzipped pprof profile.proto, from the worker. */
+export function protoBytes(): Promise<Uint8Array> {
+  return client.proto();
+}
+
+/** The open profile(s) with their symbols' names written in (an HTML report's), from the worker. */
+export function snapshotFiles(): Promise<SnapshotFile[]> {
+  return client.snapshots();
+}
+
+/** Runs the view's search in the worker over the shown analysis and keeps its answer. */
+export async function runSearch(): Promise<void> {
+  const { analysis, view } = get();
+  if (!analysis || !view.search.text) {
+    if (get().searchResult) set({ searchResult: null });
+    return;
+  }
+  const query = view.search;
+  try {
+    const reply = await client.search(query);
+    if (get().analysis === analysis && get().view.search === query)
+      set({ searchResult: { analysis, query, reply } });
+  } catch {
+    // A search that fails (worker replaced) is simply not shown; the next one runs again.
+  }
+}
