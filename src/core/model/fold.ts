@@ -172,7 +172,10 @@ export class FrameNaming {
    */
   addressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
     if (!this.perModule || m < 0) return this.exactAddressFrame(hi, lo, m);
-    return this.intern(`[${this.index.names[m]}]`, this.moduleOf(m), this.unnamedKind(hi, lo, m));
+    // a pseudo-file's name is bracketed already: `[kernel.kallsyms]`, `[vdso]`
+    const name = this.index.names[m];
+    const bracketed = name.startsWith('[') && name.endsWith(']') ? name : `[${name}]`;
+    return this.intern(bracketed, this.moduleOf(m), this.unnamedKind(hi, lo, m));
   }
 
   /** `MODULE+0xOFFSET` (or `0x…`) whatever the granularity: DCPI's address frames. */

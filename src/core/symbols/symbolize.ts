@@ -22,12 +22,13 @@ import {
   type SymbolTable,
   stripVersion,
 } from './elf.ts';
+import { isKernelPath, type KallsymsFile, looksLikeKallsyms, parseKallsyms } from './kallsyms.ts';
 import { MappingIndex } from './modules.ts';
 import { looksLikeNm, type NmFile, nmToElfLike } from './nm.ts';
 
 const TWO32 = 4294967296;
 
-export type SymbolSource = ElfFile | NmFile;
+export type SymbolSource = ElfFile | NmFile | KallsymsFile;
 
 export interface SymbolizeOptions {
   /** Demangles a name (from loadDemangler()). Without it names stay as stored. */
@@ -56,8 +57,11 @@ export interface SymbolizeOptions {
 export interface SymbolizeMatch {
   mappingPath: string;
   elfFile: string;
-  /** build-id; path: the file's path ends with the mapping's directory and name; name: its name only. */
-  by: 'build-id' | 'path' | 'name' | 'nm';
+  /**
+   * build-id; path: the file's path ends with the mapping's directory and name; name: its name
+   * only; nm: an nm listing; kallsyms: a /proc/kallsyms text, for a kernel mapping.
+   */
+  by: 'build-id' | 'path' | 'name' | 'nm' | 'kallsyms';
 }
 
 /** A mapping whose only candidate files had another build-id: none was used for it. */
@@ -163,6 +167,7 @@ export function createSymbolizer(
   const used = new Set<SymbolSource>();
   const elfs = sources.filter((s): s is ElfFile => s.kind === 'elf');
   const nms = sources.filter((s): s is NmFile => s.kind === 'nm');
+  const kallsyms = sources.find((s): s is KallsymsFile => s.kind === 'kallsyms');
   const bindings: (Binding | null)[] = [];
   const byPath = new Map<string, Binding | null>();
   const dwarfOf = new Map<ElfFile, DwarfInfo | null>();
@@ -191,7 +196,13 @@ export function createSymbolizer(
     let source: SymbolSource | undefined;
     let by: SymbolizeMatch['by'] = 'name';
     const mismatched: SymbolizeMismatch[] = [];
-    if (m.buildId) {
+    // The kernel's mappings: /proc/kallsyms first, whose addresses are the run-time ones (a
+    // vmlinux's are its link-time ones, moved by the kernel's address randomization).
+    if (kallsyms !== undefined && isKernelPath(m.path)) {
+      source = kallsyms;
+      by = 'kallsyms';
+    }
+    if (source === undefined && m.buildId) {
       const id = m.buildId.toLowerCase();
       source = elfs.find((e) => e.buildId === id && !e.isDebugFile) ?? elfs.find((e) => e.buildId === id);
       by = 'build-id';
@@ -482,7 +493,7 @@ function debugNameMatches(e: ElfFile, base: string): boolean {
 }
 
 function addressingFor(source: SymbolSource, m: Mapping): Addressing {
-  if (m.linkTimeAddresses) return Addressing.Absolute;
+  if (m.linkTimeAddresses || source.kind === 'kallsyms') return Addressing.Absolute;
   if (source.kind === 'nm')
     return tableHitsRange(source.symbols, m) ? Addressing.Absolute : Addressing.Offset;
   if (source.isDebugFile) return Addressing.Offset;
@@ -576,14 +587,20 @@ export function readSymbolFiles(files: readonly DroppedFile[]): {
   const elfs: ElfFile[] = [];
   const bytesOf = new Map<ElfFile, Uint8Array>();
   const nms: NmFile[] = [];
+  const kallsyms: KallsymsFile[] = [];
   for (const f of files) {
     try {
       if (looksLikeElf(f.bytes)) {
         const e = readElf(f.bytes, f.name);
         elfs.push(e);
         bytesOf.set(e, f.bytes);
-      } else if (looksLikeNm(f.bytes)) nms.push(nmToElfLike(f.bytes, f.name));
-      else errors.push({ fileName: f.name, message: `${f.name}: not an ELF file or an nm listing` });
+      } else if (looksLikeKallsyms(f.bytes)) kallsyms.push(parseKallsyms(f.bytes, f.name));
+      else if (looksLikeNm(f.bytes)) nms.push(nmToElfLike(f.bytes, f.name));
+      else
+        errors.push({
+          fileName: f.name,
+          message: `${f.name}: not an ELF file, an nm listing or /proc/kallsyms`,
+        });
     } catch (e) {
       const message =
         e instanceof ElfError ? e.describe() : `${f.name}: ${e instanceof Error ? e.message : e}`;
@@ -594,7 +611,7 @@ export function readSymbolFiles(files: readonly DroppedFile[]): {
     const b = bytesOf.get(e);
     return b === undefined ? -1 : crc32(b);
   };
-  return { sources: [...mergeDebugFiles(elfs, crcOf), ...nms], errors };
+  return { sources: [...mergeDebugFiles(elfs, crcOf), ...nms, ...kallsyms], errors };
 }
 
 /**
