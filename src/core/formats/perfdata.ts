@@ -129,8 +129,8 @@ export function parsePerfData(bytes: Uint8Array): RawProfile {
     sampleTypes,
     defaultSampleType: 0,
     labels,
-    // every frame but the leaf (of the kernel's and of the user's part) is a return address
-    adjustCallers: true,
+    // the reader looked return addresses up at PC − 1 itself (not the first user frame: records.ts)
+    adjustCallers: false,
     warnings,
   };
   raw.meta.periodUs = periodUsFor(raw, 0);
@@ -270,10 +270,10 @@ function sampleTimes(rec: PerfRecords): Times | undefined {
   return { time, durationNs: max, first: secondsOf(bh, bl) };
 }
 
-/** perf's time stamp (ns) as perf script prints it: seconds with six decimals. */
+/** perf's time stamp (ns) as `perf script --ns` prints it: seconds with nine decimals. */
 function secondsOf(hi: number, lo: number): string {
   const ns = (BigInt(hi) << 32n) | BigInt(lo);
-  return `${ns / 1000000000n}.${((ns % 1000000000n) / 1000n).toString().padStart(6, '0')} s`;
+  return `${ns / 1000000000n}.${(ns % 1000000000n).toString().padStart(9, '0')} s`;
 }
 
 /** Warnings about what the file holds as a whole: lost samples, DWARF call graphs, compressed records… */
@@ -346,6 +346,7 @@ function extraOf(
       return `${names[i]} (${rate}, ${sampleTypeNames(a.sampleType)}): ${perEvent[i]} samples`;
     })
     .join('; ');
+  x.records = String(rec.records);
   x.samples = String(count);
   const tids = new Set(rec.tid.data.subarray(0, count));
   const pids = new Set(rec.pid.data.subarray(0, count));

@@ -19,7 +19,7 @@ import {
   readFeature,
   S,
 } from './header.ts';
-import { PerfMaps, type ProcessMaps } from './maps.ts';
+import { type MapEvent, PerfMaps } from './maps.ts';
 
 /** perf_event_header.type values read or recognised here. */
 const R = {
@@ -138,6 +138,8 @@ export interface PerfRecords {
   hasCpu: boolean;
   /** Thread names over time: COMM (name) and FORK (from the parent) events, in file order. */
   threadEvents: ThreadEvent[];
+  /** What changed the processes' mappings (MMAP, FORK, exec), in file order. */
+  mapEvents: MapEvent[];
   attrs: PerfAttr[];
   /** Event names from EVENT_UPDATE records, by attribute index. */
   updatedNames: (string | undefined)[];
@@ -180,7 +182,22 @@ export function readRecords(
 ): PerfRecords {
   const r = new RecordReader(b, attrs, pipe, features);
   r.run(start, end);
-  return r.out;
+  const out = r.out;
+  // addresses in mappings moved apart (processes whose mappings overlap): where their processes had them
+  const events = out.timed ? out.mapEvents : out.mapEvents.map((e) => ({ ...e, timeHi: 0, timeLo: e.seq }));
+  out.maps.moveSamples(
+    events,
+    {
+      count: out.event.length,
+      pid: out.pid.data,
+      keyHi: out.timeHi.data,
+      keyLo: out.timeLo.data,
+      stackStart: out.stackStart.data,
+      stackLocs: out.stackLocs.data,
+    },
+    out.addrs,
+  );
+  return out;
 }
 
 class RecordReader {
@@ -194,7 +211,6 @@ class RecordReader {
   private ambiguous = false;
   private timedKnown = false;
   private damaged = 0;
-  private readonly moved = new Uint32Array(2);
   private seq = 0;
 
   constructor(
@@ -218,6 +234,7 @@ class RecordReader {
       hasTid: false,
       hasCpu: false,
       threadEvents: [],
+      mapEvents: [],
       attrs: [],
       updatedNames: [],
       maps: new PerfMaps(),
@@ -461,8 +478,6 @@ class RecordReader {
         return;
       }
     }
-    const pid = l.tid >= 0 ? b.u32(at + l.tid) : 0xffffffff;
-    const moved = out.maps.moved > 0 && pid !== 0xffffffff ? out.maps.movedFor(pid) : null;
     const locs = out.stackLocs;
     const first = locs.length;
     if (l.callchain) {
@@ -476,9 +491,9 @@ class RecordReader {
         this.damage(`a sample whose call chain of ${nr} entries overruns it`, at);
         return;
       }
-      this.chain(p, nr, moved);
+      this.chain(p, nr);
     }
-    if (locs.length === first && l.ip >= 0) this.frame(b.hi(at + l.ip), b.lo(at + l.ip), moved);
+    if (locs.length === first && l.ip >= 0) locs.push(out.addrs.intern(b.hi(at + l.ip), b.lo(at + l.ip)));
     if (locs.length === first) {
       out.withoutFrames++;
       return;
@@ -486,7 +501,7 @@ class RecordReader {
     out.stackStart.push(locs.length);
     out.event.push(a);
     out.period.push(l.period >= 0 ? b.u64(at + l.period) : out.attrs[a].freq ? 1 : out.attrs[a].period || 1);
-    out.pid.push(pid);
+    out.pid.push(l.tid >= 0 ? b.u32(at + l.tid) : 0xffffffff);
     out.tid.push(l.tid >= 0 ? b.u32(at + l.tid + 4) : 0xffffffff);
     out.cpu.push(l.cpu >= 0 ? b.u32(at + l.cpu) : 0xffffffff);
     if (l.tid >= 0) out.hasTid = true;
@@ -500,28 +515,34 @@ class RecordReader {
     }
   }
 
-  /** The call chain's `nr` entries at `p`, leaf first, without the PERF_CONTEXT_* markers. */
-  private chain(p: number, nr: number, moved: ProcessMaps | null): void {
+  /**
+   * The call chain's `nr` entries at `p`, leaf first, without the PERF_CONTEXT_* markers, each as
+   * the address to look up: the first entry of each context (the sampled IP in the kernel; the
+   * user IP where the kernel was entered: the interrupted or faulting instruction, or the one after
+   * a system call) as it is, the return addresses after it at PC − 1 (the call instruction).
+   */
+  private chain(p: number, nr: number): void {
     const b = this.b;
+    const locs = this.out.stackLocs;
+    const addrs = this.out.addrs;
     const hiAt = b.le ? 4 : 0;
     const loAt = b.le ? 0 : 4;
     const view = b.view;
     const le = b.le;
+    let first = true;
     for (let i = 0; i < nr; i++, p += 8) {
       const hi = view.getUint32(p + hiAt, le);
       const lo = view.getUint32(p + loAt, le);
-      if (hi === 0xffffffff && lo >= CONTEXT_MIN_LO) continue;
-      this.frame(hi, lo, moved);
+      if (hi === 0xffffffff && lo >= CONTEXT_MIN_LO) {
+        first = true;
+        continue;
+      }
+      if (first) {
+        locs.push(addrs.intern(hi, lo));
+        first = false;
+      } else if (lo > 0) locs.push(addrs.intern(hi, lo - 1));
+      else locs.push(addrs.intern(hi === 0 ? 0xffffffff : hi - 1, 0xffffffff));
     }
-  }
-
-  private frame(hi: number, lo: number, moved: ProcessMaps | null): void {
-    if (moved !== null) {
-      this.out.maps.translate(moved, hi, lo, this.moved);
-      hi = this.moved[0];
-      lo = this.moved[1];
-    }
-    this.out.stackLocs.push(this.out.addrs.intern(hi, lo));
   }
 
   private mmap(at: number, size: number, misc: number, v2: boolean): void {
@@ -546,7 +567,11 @@ class RecordReader {
       for (let i = 0; i < n; i++) hex += b.bytes[at + 44 + i].toString(16).padStart(2, '0');
       if (/[^0]/.test(hex)) buildId = hex;
     }
-    this.out.maps.add(pid, b.big(at + 16), b.big(at + 24), b.big(at + 32), path, kernel, buildId);
+    const id = this.out.maps.add(b.big(at + 16), b.big(at + 24), b.big(at + 32), path, kernel, buildId);
+    if (id >= 0 && !kernel) {
+      const [timeHi, timeLo] = this.trailerTime(at, size);
+      this.out.mapEvents.push({ kind: 'mmap', pid, arg: id, timeHi, timeLo, seq: this.seq });
+    }
   }
 
   private comm(at: number, size: number, misc: number): void {
@@ -557,8 +582,9 @@ class RecordReader {
     const b = this.b;
     const pid = b.u32(at + 8);
     const tid = b.u32(at + 12);
-    if (misc & MISC_COMM_EXEC) this.out.maps.exec(pid);
     const [timeHi, timeLo] = this.trailerTime(at, size);
+    if (misc & MISC_COMM_EXEC)
+      this.out.mapEvents.push({ kind: 'exec', pid, arg: 0, timeHi, timeLo, seq: this.seq });
     const comm = b.cstr(at + 16, at + size - this.trailerSize(at, size));
     this.out.threadEvents.push({ kind: 'comm', tid, comm, parent: 0, timeHi, timeLo, seq: this.seq });
   }
@@ -573,17 +599,11 @@ class RecordReader {
     const ppid = b.u32(at + 12);
     const tid = b.u32(at + 16);
     const ptid = b.u32(at + 20);
-    this.out.maps.fork(ppid, pid);
+    const timeHi = b.hi(at + 24);
+    const timeLo = b.lo(at + 24);
+    this.out.mapEvents.push({ kind: 'fork', pid, arg: ppid, timeHi, timeLo, seq: this.seq });
     // the record's own time (the trailer's, when it has one, is the same)
-    this.out.threadEvents.push({
-      kind: 'fork',
-      tid,
-      comm: '',
-      parent: ptid,
-      timeHi: b.hi(at + 24),
-      timeLo: b.lo(at + 24),
-      seq: this.seq,
-    });
+    this.out.threadEvents.push({ kind: 'fork', tid, comm: '', parent: ptid, timeHi, timeLo, seq: this.seq });
   }
 
   private headerAttr(at: number, size: number): void {
