@@ -20,6 +20,14 @@ export interface KallsymsFile {
   warnings: string[];
 }
 
+/** A kallsyms text with no usable symbol (its message says why). */
+export class KallsymsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KallsymsError';
+  }
+}
+
 /** `ADDR TYPE NAME[\t[MODULE]]`: a kallsyms line (addresses of 8 or 16 hex digits). */
 const LINE = /^([0-9a-f]{16}|[0-9a-f]{8}) ([A-Za-z]) (\S+)(?:\t\[(\S+)\])?$/;
 /** Symbols every kernel's kallsyms lists, at the start of its text. */
@@ -63,8 +71,8 @@ export function looksLikeKallsyms(bytes: Uint8Array): boolean {
 }
 
 /**
- * Reads a kallsyms text. Throws an Error (with the reason) when no code symbol has an address:
- * the file was read by a user not allowed to see them.
+ * Reads a kallsyms text. Throws a KallsymsError (with the reason) when no code symbol has an
+ * address: the file was read by a user not allowed to see them.
  */
 export function parseKallsyms(bytes: Uint8Array, fileName: string): KallsymsFile {
   const text = new TextDecoder('utf-8').decode(bytes);
@@ -102,7 +110,7 @@ export function parseKallsyms(bytes: Uint8Array, fileName: string): KallsymsFile
     names.push(m[3]);
   }
   if (addrHi.length === 0) {
-    throw new Error(
+    throw new KallsymsError(
       zero > 0
         ? `every kernel symbol's address is 0: /proc/kallsyms was read by a user not allowed to see them (read it as root, or with kernel.kptr_restrict=0)`
         : `no kernel code symbols (t, T, w, W lines)`,
