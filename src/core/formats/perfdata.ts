@@ -77,9 +77,11 @@ export function parsePerfData(bytes: Uint8Array): RawProfile {
 
   const strings = new StringInterner();
   const labels: SampleLabel[] = [{ key: 'comm', kind: 'string', value: threadNames(rec, strings) }];
+  // how many processes and threads have samples
+  const distinct = { pid: 0, tid: 0 };
   if (rec.hasTid) {
-    labels.push(numberLabel('pid', rec.pid.data, count, strings));
-    labels.push(numberLabel('tid', rec.tid.data, count, strings));
+    labels.push(numberLabel('pid', rec.pid.data, count, strings, (n) => (distinct.pid = n)));
+    labels.push(numberLabel('tid', rec.tid.data, count, strings, (n) => (distinct.tid = n)));
   }
   if (rec.hasCpu) labels.push(numberLabel('cpu', rec.cpu.data, count, strings));
   const eventIds = names.map((n) => strings.intern(n));
@@ -102,7 +104,7 @@ export function parsePerfData(bytes: Uint8Array): RawProfile {
   const times = sampleTimes(rec);
   if (times) meta.durationNs = times.durationNs;
   warnings.push(...notes(rec, features, names, count));
-  meta.extra = extraOf(rec, features, names, perEvent, count, header.pipe, times);
+  meta.extra = extraOf(rec, features, names, perEvent, count, header.pipe, times, distinct);
   const time = times?.time;
 
   const addrs = rec.addrs;
@@ -219,7 +221,14 @@ function threadNames(rec: PerfRecords, strings: StringInterner): Int32Array {
   return out;
 }
 
-function numberLabel(key: string, col: Uint32Array, count: number, strings: StringInterner): SampleLabel {
+/** A string label of a number column (0xffffffff: none); `distinct` gets how many values it has. */
+function numberLabel(
+  key: string,
+  col: Uint32Array,
+  count: number,
+  strings: StringInterner,
+  distinct?: (n: number) => void,
+): SampleLabel {
   const value = new Int32Array(count);
   const ids = new Map<number, number>();
   for (let s = 0; s < count; s++) {
@@ -232,6 +241,7 @@ function numberLabel(key: string, col: Uint32Array, count: number, strings: Stri
     if (id === undefined) ids.set(v, (id = strings.intern(String(v))));
     value[s] = id;
   }
+  distinct?.(ids.size);
   return { key, kind: 'string', value };
 }
 
@@ -329,6 +339,7 @@ function extraOf(
   count: number,
   pipe: boolean,
   times: Times | undefined,
+  distinct: { pid: number; tid: number },
 ): Record<string, string> {
   const x: Record<string, string> = {};
   if (f.hostname) x.hostname = f.hostname;
@@ -348,9 +359,7 @@ function extraOf(
     .join('; ');
   x.records = String(rec.records);
   x.samples = String(count);
-  const tids = new Set(rec.tid.data.subarray(0, count));
-  const pids = new Set(rec.pid.data.subarray(0, count));
-  if (rec.hasTid) x.threads = `${tids.size} in ${pids.size} processes`;
+  if (rec.hasTid) x.threads = `${distinct.tid} in ${distinct.pid} processes`;
   if (times) {
     x['first sample'] = times.first;
     x.duration = `${(times.durationNs / 1e6).toFixed(3)} ms`;
