@@ -126,3 +126,32 @@ describe('perf.data top 10 by self equal perf report --no-children', () => {
     }
   }
 });
+
+describe('flamelens info on perf.data', () => {
+  it("shows the header's facts, the events and the labels", async () => {
+    const r = await runCli(['info', recordingPath('threads')]);
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.out) as {
+      format: string;
+      byteOrder: string;
+      sampleTypes: { type: string; unit: string }[];
+      labels: { key: string }[];
+      extra: Record<string, string>;
+    };
+    expect(info.format).toBe('perf-data');
+    expect(info.byteOrder).toBe('little');
+    expect(info.sampleTypes).toEqual([
+      { type: 'cpu-clock', unit: 'nanoseconds' },
+      { type: 'samples', unit: 'count' },
+    ]);
+    expect(info.labels.map((l) => l.key)).toEqual(['comm', 'pid', 'tid', 'cpu', 'event']);
+    const header = oracle('threads.header.txt');
+    for (const key of ['hostname', 'os release', 'perf version', 'arch']) {
+      expect(header).toContain(`# ${key} : ${info.extra[key]}\n`);
+    }
+    expect(header).toContain(`# cmdline : ${info.extra['command line']} \n`);
+    expect(info.extra.events).toMatch(
+      /^cpu-clock \(499 Hz, IP\|TID\|TIME\|CALLCHAIN\|CPU\|PERIOD\): \d+ samples$/,
+    );
+  });
+});

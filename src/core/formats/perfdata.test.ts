@@ -391,6 +391,34 @@ describe('/proc/kallsyms', () => {
     );
   });
 
+  it("names a kernel module's frames too, from its `[module]` lines", () => {
+    const k = new TextEncoder().encode(
+      [
+        'ffffffff81000000 T _stext',
+        'ffffffff81000100 T start_kernel',
+        'ffffffffc0a00000 t ext4_map_blocks\t[ext4]',
+        'ffffffffc0a00400 t ext4_iget\t[ext4]',
+      ].join('\n'),
+    );
+    const kernel = {
+      start: 0xffffffffc0a00000n,
+      end: 0xffffffffc0a10000n,
+      offset: 0n,
+      linkTimeAddresses: true,
+    };
+    for (const path of ['/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko.xz', '[ext4]']) {
+      const { symbolizer, report } = symbolizerFromFiles(
+        [{ ...kernel, path }],
+        [{ name: 'kallsyms', bytes: k }],
+      );
+      expect(report.matched.map((x) => x.by)).toEqual(['kallsyms']);
+      expect(symbolizer.lookup(0xffffffff, 0xc0a00410)).toEqual(['ext4_iget']);
+    }
+    // a user-space pseudo-file is not the kernel's
+    const vdso = { start: 0x7f0000000000n, end: 0x7f0000002000n, offset: 0n, path: '[vdso]' };
+    expect(symbolizerFromFiles([vdso], [{ name: 'kallsyms', bytes: k }]).report.matched).toEqual([]);
+  });
+
   it('names kernel frames in [kernel.kallsyms], and only there', () => {
     const r = raw('syscalls');
     const { symbolizer, report } = symbolizerFromFiles(r.meta.mappings, [

@@ -35,13 +35,16 @@ const HALLMARK = /^[0-9a-f]{8,16} [Tt] (_stext|_text|startup_64|startup_32|_sini
 /** How much of the file the sniff reads: real files list `_stext` within their first lines. */
 const SNIFF = 1 << 16;
 
-/** Whether a mapping's path is the kernel's or a kernel module's (as perf.data names them). */
-export function isKernelPath(path: string): boolean {
-  return (
-    path.startsWith('[kernel.kallsyms]') ||
-    path.startsWith('[guest.kernel.kallsyms') ||
-    /\.ko(\.(xz|gz|zst))?$/.test(path)
-  );
+/**
+ * Whether kallsyms describes a mapping: the kernel's (`[kernel.kallsyms]`) or a kernel module's, as
+ * perf.data names them (the module's file, `…/ext4.ko[.xz|.gz|.zst]`, or `[ext4]` for a kernel
+ * mapping, whose addresses are its own).
+ */
+export function isKernelMapping(m: { path: string; linkTimeAddresses?: boolean }): boolean {
+  const p = m.path;
+  if (p.startsWith('[kernel.kallsyms]') || p.startsWith('[guest.kernel.kallsyms')) return true;
+  if (/\.ko(\.(xz|gz|zst))?$/.test(p)) return true;
+  return m.linkTimeAddresses === true && /^\[[^\]]+\]$/.test(p);
 }
 
 /**

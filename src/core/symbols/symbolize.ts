@@ -22,7 +22,7 @@ import {
   type SymbolTable,
   stripVersion,
 } from './elf.ts';
-import { isKernelPath, type KallsymsFile, looksLikeKallsyms, parseKallsyms } from './kallsyms.ts';
+import { isKernelMapping, type KallsymsFile, looksLikeKallsyms, parseKallsyms } from './kallsyms.ts';
 import { MappingIndex } from './modules.ts';
 import { looksLikeNm, type NmFile, nmToElfLike } from './nm.ts';
 
@@ -198,7 +198,7 @@ export function createSymbolizer(
     const mismatched: SymbolizeMismatch[] = [];
     // The kernel's mappings: /proc/kallsyms first, whose addresses are the run-time ones (a
     // vmlinux's are its link-time ones, moved by the kernel's address randomization).
-    if (kallsyms !== undefined && isKernelPath(m.path)) {
+    if (kallsyms !== undefined && isKernelMapping(m)) {
       source = kallsyms;
       by = 'kallsyms';
     }
