@@ -31,6 +31,7 @@ import {
 } from '../core/pipeline';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle';
 import { looksLikeElf } from '../core/symbols/elf';
+import { looksLikeKallsyms } from '../core/symbols/kallsyms';
 import { type MappingSamples, samplesByModule } from '../core/symbols/modules';
 import { looksLikeNm } from '../core/symbols/nm';
 import { type Placement, parseBase } from '../core/symbols/placement';
@@ -63,7 +64,7 @@ export interface SessionResult {
   labels?: LabelSummary[];
 }
 
-const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
+const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b) || looksLikeKallsyms(b);
 
 /** The text of a dropped file that could be source code (UTF-8, no NUL, under 4 MB), else null. */
 function sourceText(bytes: Uint8Array): string | null {
