@@ -305,6 +305,18 @@ describe('perf.data damage, losses and what is not read', () => {
     expect(w.offset).toBe(sample.offset);
   });
 
+  it('sample_type bits of a later kernel are said, and the samples are read as before (their fields come last)', () => {
+    const b = recording('spin').slice();
+    // bit 40 of the attribute's sample_type (the attribute table's offset is at byte 24): unknown
+    const attrs = Number(new DataView(b.buffer).getBigUint64(24, true));
+    new DataView(b.buffer).setUint32(attrs + 24 + 4, 1 << 8, true);
+    const r = parsePerfData(b);
+    expect(r.samples).toEqual(raw('spin').samples);
+    expect(r.warnings.map((w) => w.message)).toContain(
+      'cpu-clock: sample_type bits 0x10000000000 are unknown here; their fields come after those read, so they are skipped',
+    );
+  });
+
   it('a file with no samples is an error that says so', () => {
     const b = recording('spin').slice();
     const dv = new DataView(b.buffer);

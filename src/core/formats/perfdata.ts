@@ -303,6 +303,12 @@ function notes(rec: PerfRecords, features: PerfFeatures, names: string[], count:
       message: `recorded with --call-graph dwarf (${dwarf.join(', ')}): the user stacks are copies of stack memory to unwind, which this reader does not do; each sample shows its leaf frame (and its kernel frames). Record with --call-graph fp, or open \`perf script\`'s text of this file for whole stacks`,
     });
   }
+  rec.attrs.forEach((a, i) => {
+    if (a.unknownSampleBits === undefined) return;
+    out.push({
+      message: `${names[i]}: sample_type bits ${a.unknownSampleBits} are unknown here; their fields come after those read, so they are skipped`,
+    });
+  });
   if (rec.compressed > 0) {
     out.push({
       message: `${rec.compressed} compressed records (perf record -z) were not read: their samples are missing; write an uncompressed copy with \`perf inject -i FILE -o COPY\``,

@@ -107,7 +107,10 @@ export const S = {
   CODE_PAGE_SIZE: 1 << 23,
   WEIGHT_STRUCT: 1 << 24,
 } as const;
-/** Bits above these are not in any kernel's ABI yet: a sample layout with them cannot be read. */
+/**
+ * The bits known here. A later kernel's fields come after all of these in a sample (the layout is in
+ * bit order), and never in the sample_id trailer, so a sample with unknown bits is read the same.
+ */
 const KNOWN_SAMPLE_BITS = (1 << 25) - 1;
 const SAMPLE_BIT_NAMES = Object.keys(S);
 
@@ -128,8 +131,10 @@ export interface PerfAttr {
   /** sample_period, or sample_freq when `freq`. */
   period: number;
   freq: boolean;
-  /** The PERF_SAMPLE_* bits (all known ones fit 32 bits). */
+  /** The known PERF_SAMPLE_* bits (they fit 32 bits). */
   sampleType: number;
+  /** sample_type bits not known here (hex), when there are some: their fields come last, unread. */
+  unknownSampleBits?: string;
   readFormat: number;
   sampleIdAll: boolean;
   excludeCallchainUser: boolean;
@@ -181,18 +186,14 @@ export function readAttr(b: PerfBytes, o: number, room: number, where: string): 
   if (size < 64) fail(`${where}: event attributes of ${size} bytes (at least 64 expected)`, o + 4);
   size = Math.min(size, room);
   const has = (field: number, width: number) => field + width <= size;
-  const sampleHi = b.hi(o + 24);
-  const sampleType = b.lo(o + 24);
-  if (sampleHi !== 0 || (sampleType & ~KNOWN_SAMPLE_BITS) !== 0) {
-    fail(`${where}: sample_type 0x${b.big(o + 24).toString(16)} has bits this reader does not know`, o + 24);
-  }
-  return {
+  const unknown = b.big(o + 24) & ~BigInt(KNOWN_SAMPLE_BITS);
+  const attr: PerfAttr = {
     type: b.u32(o),
     configHi: b.hi(o + 8),
     configLo: b.lo(o + 8),
     period: b.u64(o + 16),
     freq: flag(b, o + 40, FLAG.freq),
-    sampleType,
+    sampleType: b.lo(o + 24) & KNOWN_SAMPLE_BITS,
     readFormat: b.lo(o + 32),
     sampleIdAll: flag(b, o + 40, FLAG.sampleIdAll),
     excludeCallchainUser: flag(b, o + 40, FLAG.excludeCallchainUser),
@@ -202,6 +203,8 @@ export function readAttr(b: PerfBytes, o: number, room: number, where: string): 
     ids: [],
     name: '',
   };
+  if (unknown !== 0n) attr.unknownSampleBits = `0x${unknown.toString(16)}`;
+  return attr;
 }
 
 /** The size perf_event_attr says it has (0 means the first version's 64 bytes). */
