@@ -33,14 +33,19 @@ const tmp = mkdtempSync(join(tmpdir(), 'flamelens-perfdata-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** perf_ref.py's verdict on folded text against NAME.perf.txt: [passed, its line]. */
-function perfRef(name: Recording, folded: string, event?: string): [boolean, string] {
+function perfRef(
+  name: Recording,
+  folded: string,
+  event?: string,
+  env: Record<string, string> = {},
+): [boolean, string] {
   const txt = join(tmp, `${name}.perf.txt`);
   writeFileSync(txt, oracle(`${name}.perf.txt`));
   const ours = join(tmp, `${name}.${event ?? 'all'}.folded`);
   writeFileSync(ours, folded);
   const r = spawnSync('python3', [PERF_REF, 'compare', txt, ours], {
     encoding: 'utf8',
-    env: { ...process.env, ...(event && { PERF_REF_EVENT: event }) },
+    env: { ...process.env, ...(event && { PERF_REF_EVENT: event }), ...env },
   });
   return [r.status === 0, `${r.stdout}${r.stderr}`.trim()];
 }
@@ -80,6 +85,20 @@ describe('perf.data folded stacks equal perf script collapsed (perf_ref.py)', ()
       });
     }
   }
+});
+
+describe('perf.data without kallsyms', () => {
+  it('kernel code is one frame, [kernel.kallsyms], at function level (perf_ref.py, kernel as one frame)', async () => {
+    const files = symbolFiles().filter((f) => f.name !== 'kallsyms.txt');
+    const { base } = await runPipeline(recording('syscalls'), 'syscalls', {
+      symbolFiles: files,
+      sampleType: 'samples',
+    });
+    const folded = toFoldedText(base);
+    expect(folded).toMatch(/;sys4;\[kernel\.kallsyms\];\[kernel\.kallsyms\]/);
+    const [ok, line] = perfRef('syscalls', folded, undefined, { PERF_REF_KERNEL: 'module' });
+    expect(ok, line).toBe(true);
+  });
 });
 
 describe('perf.data top 10 by self equal perf report --no-children', () => {
