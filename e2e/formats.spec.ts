@@ -1,5 +1,5 @@
-// Profiles from other writers: pprof protobuf (Go), gperftools heap profiles and `perf script`
-// text. Dropped as a person does; the value picker changes the weight, and the units follow in the
+// Profiles from other writers: pprof protobuf (Go), gperftools heap profiles, `perf script`
+// text and perf.data. Dropped as a person does; the value picker changes the weight, and the units follow in the
 // tooltip, the table and the metadata; a .pb.gz export opens again.
 
 import { expect, type Page, test } from '@playwright/test';
@@ -111,4 +111,29 @@ test('perf script: group by process, then keep one process’s samples only', as
   await page.screenshot({ path: `${SHOTS}/perf-grouped.png` });
   await controls.getByRole('button', { name: `Remove focus ${first}` }).click();
   await expect(controls).not.toContainText(`focus ${first}`);
+});
+
+test('perf.data with its program and a kallsyms copy: user and kernel frames named, header facts shown', async ({
+  page,
+}) => {
+  await open(page, [
+    { path: `${FIXTURES}/perf-data/syscalls.data`, name: 'syscalls.data' },
+    { path: `${FIXTURES}/perf-data/bin/syscalls`, name: 'syscalls' },
+    { path: `${FIXTURES}/perf-data/kallsyms.txt`, name: 'kallsyms.txt' },
+  ]);
+  // the heaviest functions (the table shows the rows in view): the program's and the kernel's
+  const table = page.getByRole('table');
+  for (const name of ['sys4', 'do_syscall_64', 'vfs_write']) await expect(table).toContainText(name);
+  // kernel code is named (its module column says [kernel.kallsyms]), not one unnamed frame
+  await expect(
+    table.locator('tbody td:first-child').filter({ hasText: /^\[kernel\.kallsyms\]$/ }),
+  ).toHaveCount(0);
+  const meta = page.getByRole('region', { name: 'Profile metadata' });
+  await expect(meta).toContainText('cpu-clock (nanoseconds)');
+  await expect(meta).toContainText('perf record');
+  const controls = page.getByRole('group', { name: 'Labels' });
+  await controls.getByRole('combobox', { name: 'Group by', exact: true }).selectOption('comm');
+  await paintedGraph(page);
+  expect(await rootTip(page)).toMatch(/^comm=syscalls/);
+  await page.screenshot({ path: `${SHOTS}/perf-data.png` });
 });

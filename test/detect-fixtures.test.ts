@@ -1,5 +1,6 @@
-// Detection over every file in test/fixtures: heap profiles and `perf script` text are recognised
-// as such, and the new sniffs take nothing else (folded oracles, pprof --raw, DCPI, binaries…).
+// Detection over every file in test/fixtures: heap profiles, `perf script` text and perf.data are
+// recognised as such, and the new sniffs take nothing else (folded oracles, pprof --raw, DCPI,
+// binaries, kallsyms…).
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -22,20 +23,31 @@ function walk(dir: string): string[] {
 describe('detectFormat over all fixtures', () => {
   const files = walk(ROOT).map((p) => relative(ROOT, p));
 
-  it('finds heap profiles and perf script text, and only them', () => {
+  it('finds heap profiles, perf script text and perf.data, and only them', () => {
     const heap: string[] = [];
     const perf: string[] = [];
+    const perfData: string[] = [];
     for (const f of files) {
       const got = detectFormat(new Uint8Array(readFileSync(join(ROOT, f))));
       if (got === 'heap') heap.push(f);
       if (got === 'perf-script') perf.push(f);
+      if (got === 'perf-data') perfData.push(f);
     }
     const expectHeap = files.filter((f) => f.startsWith('heap/') && f.endsWith('.heap'));
-    const expectPerf = files.filter((f) => f.startsWith('perf/') && f.endsWith('.perf.txt'));
+    // perf script's output of the perf.data fixtures too, with or without call graphs (`-F` fields
+    // without ip: samples without frames).
+    const expectPerf = files.filter(
+      (f) =>
+        (f.startsWith('perf/') && f.endsWith('.perf.txt')) ||
+        /^perf-data\/.*\.(perf|fields)\.txt(\.gz)?$/.test(f),
+    );
+    const expectPerfData = files.filter((f) => /^perf-data\/.*\.data(\.gz)?$/.test(f));
     expect(expectHeap.length).toBeGreaterThan(4);
     expect(expectPerf.length).toBeGreaterThan(5);
+    expect(expectPerfData.length).toBeGreaterThan(9);
     expect(heap.sort()).toEqual(expectHeap.sort());
     expect(perf.sort()).toEqual(expectPerf.sort());
+    expect(perfData.sort()).toEqual(expectPerfData.sort());
   });
 
   it('still reads the oracles next to them as folded stacks', () => {

@@ -24,7 +24,8 @@ describe(`in-process fuzz: ${TOTAL} inputs, seed ${SEED}`, () => {
     ]) {
       expect(ids).toContain(id);
     }
-    for (const id of ['pprof', 'heap', 'perf-script', 'snapshot', 'elf', 'nm']) expect(ids).toContain(id);
+    for (const id of ['pprof', 'heap', 'perf-script', 'perf-data', 'snapshot', 'elf', 'nm', 'kallsyms'])
+      expect(ids).toContain(id);
     expect([...plan.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(100_000);
   });
 

@@ -49,8 +49,9 @@ export function StartPage() {
       <h2>Drop a CPU profile (or a heap profile) anywhere on this page</h2>
       <p>
         gperftools CPU (<code>CPUPROFILE=out.prof ./prog</code>) and heap profiles, 32- or 64-bit, either byte
-        order; pprof protobuf (<code>.pb.gz</code>); <code>perf script</code> text; DCPI;{' '}
-        <code>pprof --raw</code> output; folded stacks (also with two counts, from <code>difffolded.pl</code>
+        order; pprof protobuf (<code>.pb.gz</code>); <code>perf.data</code> and <code>perf script</code> text;
+        DCPI; <code>pprof --raw</code> output; folded stacks (also with two counts, from{' '}
+        <code>difffolded.pl</code>
         ); gzipped or not. Drop the program’s binaries and shared libraries with the profile to see function
         names, or a folder holding the profile and them, or a bundle made by <code>flamelens bundle</code>.
         Nothing is uploaded: every file is read in your browser.

@@ -37,7 +37,7 @@ const OPTIONS: OptionSpec[] = [
     repeatable: true,
     commands: [],
     meta: 'FILE',
-    help: 'an `nm` listing of the main binary to symbolize with',
+    help: 'an `nm` listing of the main binary, or a /proc/kallsyms text (perf.data kernel frames), to symbolize with',
   },
   { name: 'mangled', value: false, repeatable: false, commands: [], help: 'print C++/Rust names mangled' },
   {

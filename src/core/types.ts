@@ -10,6 +10,8 @@ export type FormatId =
   | 'pprof'
   | 'heap'
   | 'perf-script'
+  /** Linux `perf record` output (formats/perfdata.ts). */
+  | 'perf-data'
   | 'folded-diff'
   /** A Flamelens snapshot (formats/snapshot.ts): a parsed profile of any format, as it was. */
   | 'snapshot';
@@ -98,6 +100,13 @@ export interface RawProfile {
     weight: Float64Array;
     /** One column per entry of `sampleTypes`, when the format has more than one value per sample. */
     values?: Float64Array[];
+    /**
+     * When each sample was taken, where the format records it (perf.data): nanoseconds since the
+     * earliest sample of the profile (so 0 for it), exact for recordings shorter than 104 days
+     * (2^53 ns); NaN for a sample without a time stamp. Samples are in the file's order, which
+     * need not be time order (perf writes each CPU's buffer in turn).
+     */
+    time?: Float64Array;
   };
   /** What each value column is; absent means one column of sample counts (SAMPLES_COUNT). */
   sampleTypes?: SampleType[];

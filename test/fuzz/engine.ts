@@ -14,6 +14,7 @@ import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
 import { toFoldedText } from '../../src/core/model/serialize.ts';
 import { fold, type Loaded, parse } from '../../src/core/pipeline.ts';
 import { looksLikeElf, readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
+import { KallsymsError, parseKallsyms } from '../../src/core/symbols/kallsyms.ts';
 import { looksLikeNm, nmToElfLike } from '../../src/core/symbols/nm.ts';
 import { symbolizerFromFiles, withRecordedBuildIds } from '../../src/core/symbols/symbolize.ts';
 import type { Mapping, RawProfile } from '../../src/core/types.ts';
@@ -56,7 +57,7 @@ export interface Seed {
 export type Mutator = (b: Uint8Array, r: Rng, other: Uint8Array) => Uint8Array;
 
 /** How inputs of a format are checked. */
-type Target = 'profile' | 'elf' | 'nm' | 'bundle';
+type Target = 'profile' | 'elf' | 'nm' | 'kallsyms' | 'bundle';
 
 export interface FuzzFormat {
   id: string;
@@ -306,6 +307,128 @@ const PPROF_RAW: Mutator[] = [
   textPart((t, r) => replaceTokens(t, r, SEPARATORS)),
 ];
 
+/** perf.data's records, in the byte order of its magic: offset, size and type of each in the data. */
+function perfRecords(b: Uint8Array): { at: number; size: number; type: number }[] {
+  if (b.length < 16) return [];
+  const le = b[0] === 0x50; // `PERFILE2` little-endian, `2ELIFREP` big-endian
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const u64 = (o: number) => (o + 8 <= b.length ? Number(dv.getBigUint64(o, le)) : 0);
+  const pipe = u64(8) === 16;
+  let at = pipe ? 16 : u64(40);
+  const end = pipe ? b.length : Math.min(b.length, at + u64(48));
+  const out: { at: number; size: number; type: number }[] = [];
+  while (at + 8 <= end && out.length < 100_000) {
+    const size = dv.getUint16(at + 6, le);
+    if (size < 8 || at + size > end) break;
+    out.push({ at, size, type: dv.getUint32(at, le) });
+    at += size;
+  }
+  return out;
+}
+
+/** Where a perf.data's header ends and its data, then its features, begin (file mode; pipe: 16). */
+function perfRegions(b: Uint8Array): { data: number; features: number } {
+  const le = b[0] === 0x50;
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  if (b.length < 56 || Number(dv.getBigUint64(8, le)) === 16) return { data: 16, features: b.length };
+  const data = Math.min(b.length, Number(dv.getBigUint64(40, le)));
+  return { data, features: Math.min(b.length, data + Number(dv.getBigUint64(48, le))) };
+}
+
+/** A mutation of [from, to) of `b` alone. */
+function inPart(b: Uint8Array, from: number, to: number, m: (part: Uint8Array) => Uint8Array): Uint8Array {
+  const out = b.slice();
+  const part = m(b.subarray(from, to));
+  out.set(part.subarray(0, to - from), from);
+  return out;
+}
+
+/**
+ * A mutation of one record of a type the seed has (each type as likely as any other, so rare
+ * ones — LOST, FORK, EXIT, COMM, MMAP2, attributes, features — are hit as often as samples).
+ */
+function perfRecord(m: (rec: Uint8Array, r: Rng, le: boolean) => Uint8Array): Mutator {
+  return (b, r) => {
+    const records = perfRecords(b);
+    if (records.length === 0) return bitflips(b, r);
+    const types = [...new Set(records.map((x) => x.type))];
+    const type = pick(r, types);
+    const rec = pick(
+      r,
+      records.filter((x) => x.type === type),
+    );
+    return inPart(b, rec.at, rec.at + rec.size, (part) => m(part, r, b[0] === 0x50));
+  };
+}
+
+const PERF_RECORD_TYPES = [1, 2, 3, 4, 5, 7, 9, 10, 13, 64, 66, 67, 68, 69, 71, 73, 78, 80, 81, 82, 99];
+
+/** perf.data: the header and attributes, the records (each type), the feature sections. */
+const PERF_DATA: Mutator[] = [
+  ...BYTES,
+  // a record's fields: words of 2, 4 and 8 bytes
+  perfRecord((rec, r, le) => setWords(rec, r, { size: 8, align: 8, littleEndian: le, max: 2 })),
+  perfRecord((rec, r, le) => setWords(rec, r, { size: 4, align: 4, littleEndian: le, max: 2 })),
+  perfRecord((rec, r, le) => setWords(rec, r, { size: 8, align: 4, littleEndian: le, max: 1 })),
+  perfRecord((rec, r) => bitflips(rec, r, 3)),
+  // a record's header: its type, its size
+  perfRecord((rec, r, le) => {
+    const out = rec.slice();
+    new DataView(out.buffer).setUint32(0, pick(r, PERF_RECORD_TYPES), le);
+    return out;
+  }),
+  perfRecord((rec, r, le) => {
+    const out = rec.slice();
+    const size = pick(r, [0, 4, 7, 8, rec.length - 8, rec.length + 8, 0xffff, int(r, 0x10000)]);
+    new DataView(out.buffer).setUint16(6, Math.max(0, size), le);
+    return out;
+  }),
+  // a whole record left out, repeated, or the file cut inside one
+  (b, r) => {
+    const rec = pick(r, perfRecords(b)) ?? { at: 0, size: 0 };
+    const out = new Uint8Array(b.length - rec.size);
+    out.set(b.subarray(0, rec.at));
+    out.set(b.subarray(rec.at + rec.size), rec.at);
+    return out;
+  },
+  (b, r) => {
+    const rec = pick(r, perfRecords(b));
+    if (!rec) return b;
+    const times = 1 + int(r, 3);
+    const out = new Uint8Array(b.length + rec.size * times);
+    out.set(b.subarray(0, rec.at + rec.size));
+    for (let t = 1; t <= times; t++) out.set(b.subarray(rec.at, rec.at + rec.size), rec.at + rec.size * t);
+    out.set(b.subarray(rec.at + rec.size), rec.at + rec.size * (times + 1));
+    return out;
+  },
+  (b, r) => {
+    const rec = pick(r, perfRecords(b));
+    return rec ? b.slice(0, rec.at + int(r, rec.size)) : truncate(b, r);
+  },
+  // the header, attributes and ids (sample_type and read_format bits decide the samples' layout)
+  (b, r) =>
+    inPart(b, 0, perfRegions(b).data, (p) => setWords(p, r, { size: 8, littleEndian: b[0] === 0x50 })),
+  (b, r) => inPart(b, 0, perfRegions(b).data, (p) => bitflips(p, r, 2)),
+  perfRecord((rec, r) => (rec.length > 40 ? inPart(rec, 8 + 24, 8 + 48, (p) => bitflips(p, r, 2)) : rec)),
+  // the feature sections and their table
+  (b, r) => {
+    const { features } = perfRegions(b);
+    return inPart(b, features, b.length, (p) => setWords(p, r, { size: 4, littleEndian: b[0] === 0x50 }));
+  },
+  (b, r) => {
+    const { features } = perfRegions(b);
+    return inPart(b, features, b.length, (p) => setWords(p, r, { size: 8, littleEndian: b[0] === 0x50 }));
+  },
+];
+
+/** /proc/kallsyms text: lines `ADDR TYPE NAME[\t[MODULE]]`. */
+const KALLSYMS: Mutator[] = [
+  ...TEXT,
+  text((t, r) =>
+    replaceTokens(t, r, [' T ', ' t ', ' W ', ' D ', '\t[', ']', '0000000000000000', 'ffffffffffffffff']),
+  ),
+];
+
 function elfMutators(seed: Uint8Array): Mutator[] {
   const is64 = seed[4] === 2;
   const le = seed[5] === 1;
@@ -460,6 +583,25 @@ function formats(): FuzzFormat[] {
       weight: 8,
     },
     {
+      id: 'perf-data',
+      target: 'profile',
+      seeds: [
+        load('perf-data/spin.data'),
+        load('perf-data/two-events.data'),
+        load('perf-data/threads.pipe.data'),
+        load('perf-data/spin.be.data'),
+        load('perf-data/syscalls.data'),
+        load('perf-data/procs.data'),
+        load('perf-data/dwarf.data.gz'),
+        {
+          name: 'perf-data/lost.data.gz (first 24 kB)',
+          bytes: load('perf-data/lost.data.gz').bytes.slice(0, 24_000),
+        },
+      ],
+      mutators: PERF_DATA,
+      weight: 12,
+    },
+    {
       id: 'elf',
       target: 'elf',
       seeds: elfSeeds,
@@ -488,6 +630,13 @@ function formats(): FuzzFormat[] {
         (b, r) => setWords(b, r, { size: 4, littleEndian: true }),
         (b, r) => setWords(b, r, { size: 4, align: 1, littleEndian: true }),
       ],
+      weight: 3,
+    },
+    {
+      id: 'kallsyms',
+      target: 'kallsyms',
+      seeds: [load('perf-data/kallsyms.txt')],
+      mutators: KALLSYMS,
       weight: 3,
     },
     {
@@ -667,6 +816,33 @@ export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng)
       }
     }
     return 'result';
+  }
+  if (f.target === 'kallsyms') {
+    // read alone: symbols or a KallsymsError; then as a dropped file for the kernel's mapping
+    let starts: number[] = [];
+    let outcome: Outcome = 'result';
+    try {
+      const t = parseKallsyms(bytes, fileName).symbols;
+      starts = Array.from({ length: Math.min(4, t.count) }, () => int(r, t.count)).map(
+        (i) => t.startHi[i] * TWO32 + t.startLo[i],
+      );
+    } catch (e) {
+      if (!(e instanceof KallsymsError)) throw e;
+      outcome = 'error';
+    }
+    const kernel: Mapping = {
+      start: 0xffffffff80000000n,
+      end: 0xffffffffc0000000n,
+      offset: 0xffffffff80000000n,
+      path: '[kernel.kallsyms]',
+      linkTimeAddresses: true,
+    };
+    const s = symbolizerFromFiles([kernel], [{ name: fileName, bytes }]);
+    for (const a of [...starts, 0xffffffff81000000 + int(r, 0x1000000)]) {
+      const hi = Math.floor(a / TWO32);
+      s.symbolizer.lookup(hi, (a - hi * TWO32 + int(r, 16)) >>> 0);
+    }
+    return outcome;
   }
   let outcome: Outcome = 'result';
   const offsets: number[] = [];

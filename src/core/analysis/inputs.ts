@@ -8,12 +8,13 @@ import { expandBundles, looksLikeBundle } from '../bundle/bundle';
 import type { DroppedFile } from '../formats/importer';
 import { type Loaded, type ParseOptions, parse } from '../pipeline';
 import { isSeparateDebugFile, looksLikeElf } from '../symbols/elf';
+import { looksLikeKallsyms } from '../symbols/kallsyms';
 import { looksLikeNm } from '../symbols/nm';
 import { type InputNote, ProfileError } from '../types';
 
-const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
+const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b) || looksLikeKallsyms(b);
 
-/** The role of a symbol file: an object, a separate debug file, or an nm listing. */
+/** The role of a symbol file: an object, a separate debug file, or a listing (nm, /proc/kallsyms). */
 export function symbolRole(bytes: Uint8Array): 'binary' | 'debug' | 'symbols' {
   if (!looksLikeElf(bytes)) return 'symbols';
   return isSeparateDebugFile(bytes) ? 'debug' : 'binary';

@@ -51,6 +51,23 @@ describe('AnalysisSession', () => {
     expect(r.symbols?.errors.map((e) => e.fileName)).toEqual(['libjunk.so']);
   });
 
+  it('opens perf.data with its program, then names its kernel frames when a kallsyms copy arrives', async () => {
+    const s = new AnalysisSession();
+    const a = await s.add([file('perf-data/bin/syscalls'), file('perf-data/syscalls.data')], V(), {
+      consume: true,
+    });
+    expect(a.analysis!.profile.meta.format).toBe('perf-data');
+    expect(names(a)).toEqual(expect.arrayContaining(['main', 'writer', 'sys4', '[kernel.kallsyms]']));
+    const b = await s.add([file('perf-data/kallsyms.txt')], V());
+    expect(b.newProfile).toBe(false);
+    expect(b.symbols?.report.matched.map((m) => [m.mappingPath, m.by])).toContainEqual([
+      '[kernel.kallsyms]',
+      'kallsyms',
+    ]);
+    expect(names(b)).toEqual(expect.arrayContaining(['do_syscall_64', 'entry_SYSCALL_64_after_hwframe']));
+    expect(names(b)).not.toContain('[kernel.kallsyms]');
+  });
+
   it('refuses two profiles at once, and binaries without a profile', async () => {
     const s = new AnalysisSession();
     await expect(s.add([file('gperf/tiny.prof'), file('gperf/tiny32.prof')], V())).rejects.toThrow(

@@ -17,6 +17,7 @@ import type {
   ParseInProgress,
   ParseProfileOptions,
 } from './importer.ts';
+import { looksLikePerfData, parsePerfData } from './perfdata.ts';
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
@@ -39,6 +40,7 @@ export const IMPORTERS: readonly Importer[] = [
     stream: streamGperftools,
     chunks: chunkGperftools,
   },
+  { id: 'perf-data', sniff: looksLikePerfData, parse: (b) => parsePerfData(b) },
   { id: 'pprof', sniff: looksLikePprof, parse: (b) => parsePprof(b) },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
@@ -49,7 +51,7 @@ export const IMPORTERS: readonly Importer[] = [
 
 export const NOT_RECOGNISED =
   'not a recognised profile: expected a gperftools CPU or heap profile, pprof profile.proto (.pb.gz), DCPI profile, ' +
-  '`pprof --raw` output, `perf script` text or folded stacks';
+  '`pprof --raw` output, perf.data, `perf script` text or folded stacks';
 
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;

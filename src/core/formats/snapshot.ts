@@ -181,6 +181,7 @@ const FORMATS = new Set<string>([
   'pprof',
   'heap',
   'perf-script',
+  'perf-data',
   'folded-diff',
 ]);
 
@@ -244,6 +245,8 @@ function checkRaw(raw: RawProfile): void {
   need(s.stackStart.length >= s.count + 1 && s.weight.length >= s.count, 'samples cut short');
   const finite = (col: Float64Array) => col.subarray(0, s.count).every(Number.isFinite);
   need(finite(s.weight), 'a sample value is not a number');
+  if (s.time !== undefined)
+    need(s.time instanceof Float64Array && s.time.length >= s.count, 'bad sample times');
   need(s.stackStart[0] === 0 && s.stackStart[s.count] <= s.stackLocs.length, 'bad stacks');
   for (let i = 0; i < s.count; i++) need(s.stackStart[i] <= s.stackStart[i + 1], 'bad stacks');
   for (let i = 0; i < s.stackStart[s.count]; i++) need(s.stackLocs[i] < nLocs, 'stack location out of range');

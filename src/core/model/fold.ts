@@ -3,6 +3,7 @@
 // Pure over the RawProfile, so the worker can re-run it with a symbolizer without re-parsing.
 
 import { F64Builder, hexOf, minusOne, StringInterner, U32Builder } from '../address.ts';
+import { isKernelMapping } from '../symbols/kallsyms.ts';
 import { MappingIndex, mappingInfo } from '../symbols/modules.ts';
 import { shortFunctionName } from '../text/names.ts';
 import {
@@ -75,6 +76,8 @@ export class FrameNaming {
   readonly index: MappingIndex;
   private readonly modules = new StringInterner();
   private readonly mappingModule: number[];
+  /** The frame name of each mapping's unnamed code (addressFrame's), made once. */
+  private readonly moduleFrames: (string | undefined)[] = [];
   private readonly frameNames: string[] = [];
   private readonly fullNames: string[] | null;
   private readonly kinds = new U32Builder(1024);
@@ -172,7 +175,14 @@ export class FrameNaming {
    */
   addressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
     if (!this.perModule || m < 0) return this.exactAddressFrame(hi, lo, m);
-    return this.intern(`[${this.index.names[m]}]`, this.moduleOf(m), this.unnamedKind(hi, lo, m));
+    let name = this.moduleFrames[m];
+    if (name === undefined) {
+      // `[module]`, as pprof names it (`[[vdso]]` too); the kernel's code `[kernel.kallsyms]`, as perf does
+      const base = this.index.names[m];
+      name = base.startsWith('[') && isKernelMapping(this.index.mappings[m]) ? base : `[${base}]`;
+      this.moduleFrames[m] = name;
+    }
+    return this.intern(name, this.moduleOf(m), this.unnamedKind(hi, lo, m));
   }
 
   /** `MODULE+0xOFFSET` (or `0x…`) whatever the granularity: DCPI's address frames. */

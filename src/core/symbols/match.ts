@@ -10,21 +10,27 @@
 //      warning, and a `mismatched` entry when nothing else serves the mapping);
 //   3. nm listing: one named like the mapping, else (for the main executable) one named like no
 //      mapping; `nmTarget` overrides both.
+// The kernel's mappings (perf.data) take a /proc/kallsyms text before anything else: its addresses
+// are the run-time ones (a vmlinux's are its link-time ones, moved by address randomization).
 // Debug files are merged into their library beforehand (mergeDebugFiles: by build-id, else by
 // `.gnu_debuglink` with its CRC), so a library and its debug file are one source here.
 
 import { basename } from '../text/names.ts';
 import type { Mapping } from '../types.ts';
 import { type ElfFile, mergeDebugFile } from './elf.ts';
+import { isKernelMapping, type KallsymsFile } from './kallsyms.ts';
 import type { NmFile } from './nm.ts';
 
-export type SymbolSource = ElfFile | NmFile;
+export type SymbolSource = ElfFile | NmFile | KallsymsFile;
 
 export interface SymbolizeMatch {
   mappingPath: string;
   elfFile: string;
-  /** build-id; path: the file's path ends with the mapping's directory and name; name: its name only. */
-  by: 'build-id' | 'path' | 'name' | 'nm';
+  /**
+   * build-id; path: the file's path ends with the mapping's directory and name; name: its name
+   * only; nm: an nm listing; kallsyms: a /proc/kallsyms text, for a kernel mapping.
+   */
+  by: 'build-id' | 'path' | 'name' | 'nm' | 'kallsyms';
 }
 
 /** A mapping whose only candidate files had another build-id: none was used for it. */
@@ -64,6 +70,7 @@ export function matchSymbolFiles(
   nmTarget?: string,
 ): SymbolFileMatch {
   const elfs = sources.filter((s): s is ElfFile => s.kind === 'elf');
+  const kallsyms = sources.find((s): s is KallsymsFile => s.kind === 'kallsyms');
   const nmFor = nmListingChooser(
     mappings,
     sources.filter((s): s is NmFile => s.kind === 'nm'),
@@ -83,7 +90,10 @@ export function matchSymbolFiles(
     let choice = byPath.get(m.path);
     if (choice === undefined) {
       const refused: SymbolizeMismatch[] = [];
-      choice = fileWithBuildId(elfs, m) ?? fileNamedLike(elfs, m, refused, out.warnings);
+      choice =
+        kallsyms !== undefined && isKernelMapping(m)
+          ? { source: kallsyms, by: 'kallsyms' }
+          : (fileWithBuildId(elfs, m) ?? fileNamedLike(elfs, m, refused, out.warnings));
       if (choice === null) {
         const nm = nmFor(m);
         if (nm !== undefined) choice = { source: nm, by: 'nm' };

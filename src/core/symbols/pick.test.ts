@@ -90,4 +90,23 @@ describe('pickFromFolder', () => {
       file: expect.stringContaining('.build-id/93/'),
     });
   });
+
+  it("takes a folder's kallsyms copy for the kernel's mapping of a perf.data recording", async () => {
+    const { raw } = parse(
+      new Uint8Array(readFileSync(join(ROOT, 'perf-data/syscalls.data'))),
+      'syscalls.data',
+    );
+    const folder = [...paths, 'perf-data/kallsyms.txt', 'perf-data/bin/syscalls'];
+    const pick = await pickFromFolder(raw.meta.mappings, folder, async (i) =>
+      new Uint8Array(readFileSync(join(ROOT, folder[i]))).subarray(0, HEAD_BYTES),
+    );
+    expect(pick.mappings.find((m) => m.path === '[kernel.kallsyms]')).toEqual({
+      path: '[kernel.kallsyms]',
+      file: 'perf-data/kallsyms.txt',
+      by: 'name',
+    });
+    const chosen = pick.chosen.map((i) => folder[i]);
+    expect(chosen).toContain('perf-data/kallsyms.txt');
+    expect(chosen).toContain('perf-data/bin/syscalls');
+  });
 });

@@ -2,11 +2,12 @@
 // files that can symbolize a profile, without reading the rest: by build-id (a `.build-id/ab/cdef…`
 // path names it; a mapping may carry one), then by path suffix, then by file name. Only the first
 // bytes of name candidates are read (their build-id: buildIdFromHead), to confirm a build and to
-// find a debug file under `.build-id/`.
+// find a debug file under `.build-id/`. The kernel's mappings (perf.data) take a `kallsyms` file.
 
 import { basename } from '../text/names.ts';
 import type { Mapping } from '../types.ts';
 import { buildIdFromHead } from './elf.ts';
+import { isKernelMapping } from './kallsyms.ts';
 import { sharedTail } from './match.ts';
 
 /** How many bytes of a candidate are read for its build-id. */
@@ -54,7 +55,15 @@ export async function pickFromFolder(
   };
   const out: FolderPick = { chosen: [], mappings: [], headsRead: 0 };
   const seen = new Set<string>();
+  // a copy of /proc/kallsyms, for the kernel's mappings (perf.data): by its usual names
+  const kallsyms = paths.findIndex((p) => /^(proc[._-])?kallsyms(\.txt)?$/i.test(basename(p)));
   for (const m of mappings) {
+    if (kallsyms >= 0 && isKernelMapping(m) && !seen.has(m.path)) {
+      seen.add(m.path);
+      out.mappings.push({ path: m.path, file: paths[kallsyms], by: 'name' });
+      chosen.add(kallsyms);
+      continue;
+    }
     if (m.path === '' || m.path.startsWith('[') || seen.has(m.path)) continue;
     seen.add(m.path);
     const want = m.buildId?.toLowerCase();

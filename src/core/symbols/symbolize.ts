@@ -20,6 +20,7 @@ import {
   type SymbolTable,
   stripVersion,
 } from './elf.ts';
+import { type KallsymsFile, looksLikeKallsyms, parseKallsyms } from './kallsyms.ts';
 import {
   type FileChoice,
   matchSymbolFiles,
@@ -422,7 +423,7 @@ class SymbolLookup {
 }
 
 function addressingFor(source: SymbolSource, m: Mapping): Addressing {
-  if (m.linkTimeAddresses) return Addressing.Absolute;
+  if (m.linkTimeAddresses || source.kind === 'kallsyms') return Addressing.Absolute;
   if (source.kind === 'nm')
     return tableHitsRange(source.symbols, m) ? Addressing.Absolute : Addressing.Offset;
   if (source.isDebugFile) return Addressing.Offset;
@@ -496,14 +497,20 @@ export function readSymbolFiles(files: readonly InputFile[]): {
   const elfs: ElfFile[] = [];
   const bytesOf = new Map<ElfFile, Uint8Array>();
   const nms: NmFile[] = [];
+  const kallsyms: KallsymsFile[] = [];
   for (const f of files) {
     try {
       if (looksLikeElf(f.bytes)) {
         const e = readElf(f.bytes, f.name);
         elfs.push(e);
         bytesOf.set(e, f.bytes);
-      } else if (looksLikeNm(f.bytes)) nms.push(nmToElfLike(f.bytes, f.name));
-      else errors.push({ fileName: f.name, message: `${f.name}: not an ELF file or an nm listing` });
+      } else if (looksLikeKallsyms(f.bytes)) kallsyms.push(parseKallsyms(f.bytes, f.name));
+      else if (looksLikeNm(f.bytes)) nms.push(nmToElfLike(f.bytes, f.name));
+      else
+        errors.push({
+          fileName: f.name,
+          message: `${f.name}: not an ELF file, an nm listing or /proc/kallsyms`,
+        });
     } catch (e) {
       const message =
         e instanceof ElfError ? e.describe() : `${f.name}: ${e instanceof Error ? e.message : e}`;
@@ -514,7 +521,7 @@ export function readSymbolFiles(files: readonly InputFile[]): {
     const b = bytesOf.get(e);
     return b === undefined ? -1 : crc32(b);
   };
-  return { sources: [...mergeDebugFiles(elfs, crcOf), ...nms], errors };
+  return { sources: [...mergeDebugFiles(elfs, crcOf), ...nms, ...kallsyms], errors };
 }
 
 const CRC_TABLE = (() => {

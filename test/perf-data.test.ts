@@ -1,0 +1,176 @@
+// perf.data recordings (test/fixtures/perf-data) through the whole pipeline and the CLI, with the
+// programs, the C library and the loader (with their debug files) and the kernel's kallsyms lines
+// dropped for symbols, against perf's own outputs of the same files:
+//  1. the folded stacks equal `perf script`'s collapsed by test/checks/perf_ref.py (a copy of the
+//     shared check: stackcollapse-perf's semantics, one count per sample): the check passes (99 %);
+//  2. the top 10 functions by self equal `perf report --no-children --stdio`'s (its lines summed
+//     over commands and objects, each rounded to 0.01 %).
+// Needs python3.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toFoldedText } from '../src/core/model/serialize.ts';
+import { runPipeline } from '../src/core/pipeline.ts';
+import type { LabelFilter } from '../src/core/types.ts';
+import { runCli } from './helpers/cli.ts';
+import {
+  oracle,
+  RECORDINGS,
+  type Recording,
+  recording,
+  recordingPath,
+  reportEntries,
+  symbolArgs,
+  symbolFiles,
+} from './helpers/perf-oracles.ts';
+
+const PERF_REF = fileURLToPath(new URL('./checks/perf_ref.py', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'flamelens-perfdata-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** perf_ref.py's verdict on folded text against NAME.perf.txt: [passed, its line]. */
+function perfRef(
+  name: Recording,
+  folded: string,
+  event?: string,
+  env: Record<string, string> = {},
+): [boolean, string] {
+  const txt = join(tmp, `${name}.perf.txt`);
+  writeFileSync(txt, oracle(`${name}.perf.txt`));
+  const ours = join(tmp, `${name}.${event ?? 'all'}.folded`);
+  writeFileSync(ours, folded);
+  const r = spawnSync('python3', [PERF_REF, 'compare', txt, ours], {
+    encoding: 'utf8',
+    env: { ...process.env, ...(event && { PERF_REF_EVENT: event }), ...env },
+  });
+  return [r.status === 0, `${r.stdout}${r.stderr}`.trim()];
+}
+
+/** The events of a recording, as perf report names them. */
+const eventsOf = (name: Recording) => [...reportEntries(name).keys()];
+
+const FOLDED = RECORDINGS.filter((n) => n !== 'dwarf');
+
+describe('perf.data folded stacks equal perf script collapsed (perf_ref.py)', () => {
+  const files = symbolFiles();
+  for (const name of FOLDED) {
+    for (const event of eventsOf(name)) {
+      const several = eventsOf(name).length > 1;
+      const filters: LabelFilter[] = several ? [{ key: 'event', op: 'focus', values: [event] }] : [];
+      it(`${name}${several ? ` (${event})` : ''}: through the pipeline`, async () => {
+        const { base } = await runPipeline(recording(name), name, {
+          symbolFiles: files,
+          sampleType: 'samples',
+          labelFilters: filters,
+        });
+        const [ok, line] = perfRef(name, toFoldedText(base), several ? event : undefined);
+        expect(ok, line).toBe(true);
+      });
+      it(`${name}${several ? ` (${event})` : ''}: through the CLI`, async () => {
+        const r = await runCli([
+          'fold',
+          recordingPath(name),
+          ...symbolArgs(),
+          '--sample-type',
+          'samples',
+          ...(several ? ['--tagfocus', `event=${event}`] : []),
+        ]);
+        expect(r.code).toBe(0);
+        const [ok, line] = perfRef(name, r.out, several ? event : undefined);
+        expect(ok, line).toBe(true);
+      });
+    }
+  }
+});
+
+describe('perf.data without kallsyms', () => {
+  it('kernel code is one frame, [kernel.kallsyms], at function level (perf_ref.py, kernel as one frame)', async () => {
+    const files = symbolFiles().filter((f) => f.name !== 'kallsyms.txt');
+    const { base } = await runPipeline(recording('syscalls'), 'syscalls', {
+      symbolFiles: files,
+      sampleType: 'samples',
+    });
+    const folded = toFoldedText(base);
+    expect(folded).toMatch(/;sys4;\[kernel\.kallsyms\];\[kernel\.kallsyms\]/);
+    const [ok, line] = perfRef('syscalls', folded, undefined, { PERF_REF_KERNEL: 'module' });
+    expect(ok, line).toBe(true);
+  });
+});
+
+describe('perf.data top 10 by self equal perf report --no-children', () => {
+  const files = symbolFiles();
+  for (const name of RECORDINGS) {
+    for (const [event, entries] of reportEntries(name)) {
+      it(`${name} (${event})`, async () => {
+        // functions as perf names them: by their ELF symbols, whole (no inline frames from DWARF)
+        const { base, analysis } = await runPipeline(recording(name), name, {
+          symbolFiles: files,
+          sampleType: event,
+          dwarf: false,
+          names: 'full',
+        });
+        // perf's lines, per symbol (perf names code it cannot name by its address: as ours, [object])
+        const perf = new Map<string, { pct: number; lines: number }>();
+        for (const e of entries) {
+          const key = /^0x[0-9a-f]+$/.test(e.symbol) ? `[${e.dso.replace(/.*\//, '')}]` : e.symbol;
+          const p = perf.get(key) ?? { pct: 0, lines: 0 };
+          perf.set(key, { pct: p.pct + e.pct, lines: p.lines + 1 });
+        }
+        const total = base.stacks.weight.reduce((a, w) => a + w, 0);
+        const ours = new Map<string, number>();
+        const { self } = analysis.functions;
+        for (let f = 0; f < base.frames.count; f++) {
+          if (self[f] === 0) continue;
+          const key = base.frames.name[f];
+          ours.set(key, (ours.get(key) ?? 0) + (100 * self[f]) / total);
+        }
+        const top = (m: Map<string, number>) =>
+          [...m]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 10)
+            .map(([k]) => k);
+        const perfPct = new Map([...perf].map(([k, v]) => [k, v.pct]));
+        const names = new Set([...top(perfPct), ...top(ours)]);
+        for (const k of names) {
+          // each of perf's lines is rounded to 0.01 %
+          const tolerance = 0.005 * (perf.get(k)?.lines ?? 1) + 1e-9;
+          expect(Math.abs((ours.get(k) ?? 0) - (perfPct.get(k) ?? 0)), k).toBeLessThanOrEqual(tolerance);
+        }
+        expect(top(ours).length).toBe(top(perfPct).length);
+      });
+    }
+  }
+});
+
+describe('flamelens info on perf.data', () => {
+  it("shows the header's facts, the events and the labels", async () => {
+    const r = await runCli(['info', recordingPath('threads')]);
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.out) as {
+      format: string;
+      byteOrder: string;
+      sampleTypes: { type: string; unit: string }[];
+      labels: { key: string }[];
+      extra: Record<string, string>;
+    };
+    expect(info.format).toBe('perf-data');
+    expect(info.byteOrder).toBe('little');
+    expect(info.sampleTypes).toEqual([
+      { type: 'cpu-clock', unit: 'nanoseconds' },
+      { type: 'samples', unit: 'count' },
+    ]);
+    expect(info.labels.map((l) => l.key)).toEqual(['comm', 'pid', 'tid', 'cpu', 'event']);
+    const header = oracle('threads.header.txt');
+    for (const key of ['hostname', 'os release', 'perf version', 'arch']) {
+      expect(header).toContain(`# ${key} : ${info.extra[key]}\n`);
+    }
+    expect(header).toContain(`# cmdline : ${info.extra['command line']} \n`);
+    expect(info.extra.events).toMatch(
+      /^cpu-clock \(499 Hz, IP\|TID\|TIME\|CALLCHAIN\|CPU\|PERIOD\): \d+ samples$/,
+    );
+  });
+});
