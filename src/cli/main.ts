@@ -26,6 +26,7 @@ import type { FoldedProfile, LabelFilter, ProfileWarning } from '../core/types.t
 import { ProfileError } from '../core/types.ts';
 import type { Granularity } from '../core/view/schema.ts';
 import { type BundleResult, makeBundle } from './bundle.ts';
+import { dotOptions, dotText } from './dot.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -34,7 +35,7 @@ export interface CliIo {
   writeFile?: (path: string, bytes: Uint8Array) => void;
 }
 
-type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle';
+type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle' | 'dot';
 
 interface OptionSpec {
   /** Long name without the dashes. */
@@ -188,6 +189,18 @@ const OPTIONS: OptionSpec[] = [
     meta: 'SIZE',
     help: 'leave out files larger than SIZE bytes (suffixes K, M, G: powers of 1024)',
   },
+  ...(['nodecount', 'nodefraction', 'edgefraction'] as const).map((name) => ({
+    name,
+    value: true,
+    repeatable: false,
+    commands: ['dot'] as CommandName[],
+    meta: name === 'nodecount' ? 'N' : 'F',
+    help: {
+      nodecount: 'at most N nodes (default 80; 0: all)',
+      nodefraction: 'drop nodes below this share of the total (default 0.005)',
+      edgefraction: 'drop edges below this share of the total (default 0.001)',
+    }[name],
+  })),
 ];
 
 /** Short options: `-o OUT` is `--output OUT`. */
@@ -207,6 +220,10 @@ const COMMANDS: Record<CommandName, { args: string; help: string }> = {
   bundle: {
     args: 'PROFILE… -o OUT.zip',
     help: 'pack the profile(s) with every object they map (and its debug file) found on this machine, to open elsewhere',
+  },
+  dot: {
+    args: 'FILE',
+    help: "print the call graph as `pprof -dot` does (Graphviz DOT text, pprof's pruning)",
   },
   diff: {
     args: 'BASE NEW',
@@ -612,6 +629,16 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
       // Written as it is made: with DWARF's inline frames the text can be gigabytes.
       foldedChunks(profile, [profile.stacks.weight], io.stdout);
       return 0;
+    case 'dot': {
+      const opts = dotOptions(args.options);
+      if (typeof opts === 'string') {
+        io.stderr(`flamelens: ${opts}\n`);
+        return 2;
+      }
+      const names = args.options.has('full-names') ? 'full' : 'short';
+      io.stdout(dotText({ profile, raw: loaded.run.loaded.raw, names, granularity }, opts));
+      return 0;
+    }
     case 'info':
       io.stdout(`${JSON.stringify(infoJson(profile, loaded.symbols, loaded.labels), null, 2)}\n`);
       return 0;
