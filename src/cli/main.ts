@@ -26,6 +26,7 @@ import type { FoldedProfile, LabelFilter, ProfileWarning } from '../core/types.t
 import { ProfileError } from '../core/types.ts';
 import type { Granularity } from '../core/view/schema.ts';
 import { type BundleResult, makeBundle } from './bundle.ts';
+import { disasmCommand } from './disasm.ts';
 import { dotOptions, dotText } from './dot.ts';
 
 export interface CliIo {
@@ -35,7 +36,7 @@ export interface CliIo {
   writeFile?: (path: string, bytes: Uint8Array) => void;
 }
 
-type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle' | 'dot';
+type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle' | 'dot' | 'disasm';
 
 interface OptionSpec {
   /** Long name without the dashes. */
@@ -201,6 +202,13 @@ const OPTIONS: OptionSpec[] = [
       edgefraction: 'drop edges below this share of the total (default 0.001)',
     }[name],
   })),
+  {
+    name: 'intel',
+    value: false,
+    repeatable: false,
+    commands: ['disasm'],
+    help: 'x86 in Intel syntax (default: AT&T, as objdump)',
+  },
 ];
 
 /** Short options: `-o OUT` is `--output OUT`. */
@@ -220,6 +228,10 @@ const COMMANDS: Record<CommandName, { args: string; help: string }> = {
   bundle: {
     args: 'PROFILE… -o OUT.zip',
     help: 'pack the profile(s) with every object they map (and its debug file) found on this machine, to open elsewhere',
+  },
+  disasm: {
+    args: 'REGEX FILE',
+    help: 'the matching functions of the --binary files disassembled, flat/cum samples per instruction (as pprof -disasm)',
   },
   dot: {
     args: 'FILE',
@@ -530,10 +542,14 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     return 2;
   }
   if (args.command === 'bundle') return bundleCommand(args, io);
-  const files = args.command === 'diff' || args.command === 'list' ? 2 : 1;
+  const files = args.command === 'diff' || args.command === 'list' || args.command === 'disasm' ? 2 : 1;
   if (!args.command || args.positional.length !== files) {
     const what =
-      args.command === 'list' ? 'REGEX and FILE' : files === 2 ? 'two files, BASE and NEW' : 'one FILE';
+      args.command === 'list' || args.command === 'disasm'
+        ? 'REGEX and FILE'
+        : files === 2
+          ? 'two files, BASE and NEW'
+          : 'one FILE';
     io.stderr(`flamelens: expected ${what}\n${usage()}`);
     return 2;
   }
@@ -629,6 +645,19 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
       // Written as it is made: with DWARF's inline frames the text can be gigabytes.
       foldedChunks(profile, [profile.stacks.weight], io.stdout);
       return 0;
+    case 'disasm': {
+      const { raw } = loaded.run.loaded;
+      const index = sampleTypeIndex(raw, args.options.get('sample-type')?.[0]);
+      return disasmCommand({
+        ...io,
+        regex: args.positional[0],
+        raw: withSampleType(raw, index),
+        unit: raw.sampleTypes?.[index]?.unit ?? 'count',
+        binaries: args.options.get('binary') ?? [],
+        intel: args.options.has('intel'),
+        demangle: await nodeDemangler(),
+      });
+    }
     case 'dot': {
       const opts = dotOptions(args.options);
       if (typeof opts === 'string') {
