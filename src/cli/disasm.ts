@@ -8,6 +8,7 @@
 
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { CapstoneModule, CapstoneModuleOptions } from '@alexaltea/capstone-js';
 import {
   countSamples,
@@ -36,9 +37,9 @@ export interface DisasmInput {
 
 /** The engine in node: the package's CommonJS module, beside the built CLI or from node_modules. */
 export function nodeDisassembler(): Promise<Disassembler> {
-  const beside = new URL('./capstone/capstone.js', import.meta.url);
+  const beside = new URL('./capstone/capstone.cjs', import.meta.url);
   const load = createRequire(import.meta.url);
-  const path = existsSync(beside) ? beside.pathname : load.resolve('@alexaltea/capstone-js');
+  const path = existsSync(beside) ? fileURLToPath(beside) : load.resolve('@alexaltea/capstone-js');
   const factory = load(path) as (o?: CapstoneModuleOptions) => Promise<CapstoneModule>;
   return loadDisassembler({ factory });
 }
