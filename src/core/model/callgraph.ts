@@ -192,6 +192,10 @@ function build(p: FoldedProfile, names: Names, kept: Uint8Array | null, inlineCa
   const cum = new Float64Array(n);
   const seenNode = new Int32Array(n).fill(-1);
   const table = new EdgeTable();
+  // Each caller's last callee and their edge: calls repeat from stack to stack, and this memo
+  // answers most lookups without the hash table.
+  const memoCallee = new Int32Array(n).fill(-1);
+  const memoEdge = new Int32Array(n);
   const src: number[] = [];
   const dst: number[] = [];
   const weight: number[] = [];
@@ -220,7 +224,7 @@ function build(p: FoldedProfile, names: Names, kept: Uint8Array | null, inlineCa
         cum[node] += w;
       }
       if (parent >= 0 && node !== parent) {
-        let edge = table.get(parent, node);
+        let edge = memoCallee[parent] === node ? memoEdge[parent] : table.get(parent, node);
         if (edge < 0) {
           edge = src.length;
           table.set(parent, node, edge);
@@ -245,6 +249,8 @@ function build(p: FoldedProfile, names: Names, kept: Uint8Array | null, inlineCa
           if (residual) residualOf[edge] = 1;
           if ((residual ? calleeInline[node] : pairInline[edge]) === 0) inlineOf[edge] = 0;
         }
+        memoCallee[parent] = node;
+        memoEdge[parent] = edge;
       }
       parent = node;
       residual = false;
