@@ -280,6 +280,28 @@ describe('cum and source lines', () => {
   });
 });
 
+describe("weblist's layout: instructions grouped by source line", () => {
+  it('each line lists its instructions in address order, lines by file then number, as objdump -l places them', () => {
+    const bytes = read(`${BIN}cxx_demangle`);
+    const elf = readElf(bytes, 'cxx_demangle');
+    const [sym] = findFunctions(elf, /^main$/);
+    const l = disassembleFunction(engine, elf, bytes, sym);
+    expect(l.lines.length).toBeGreaterThan(3);
+    for (let k = 1; k < l.lines.length; k++) {
+      const [a, b] = [l.lines[k - 1], l.lines[k]];
+      expect(a.file < b.file || (a.file === b.file && a.line <= b.line)).toBe(true);
+    }
+    l.lines.forEach((line, k) => {
+      for (let j = 1; j < line.instructions.length; j++)
+        expect(line.instructions[j]).toBeGreaterThan(line.instructions[j - 1]);
+      for (const i of line.instructions) expect(l.instructions[i].line).toBe(k);
+    });
+    // objdump -l's first line for main's first instruction.
+    const first = l.lines[l.instructions[0].line];
+    expect(`${first.function} ${first.file}`).toBe('main /opt/flamelens-corpus/src/cxx_demangle.cpp');
+  });
+});
+
 describe('flamelens disasm', () => {
   it("prints pprof -disasm's layout", async () => {
     const r = await runCli(['disasm', '^spin$', `${GPERF}tiny.prof`, '--binary', `${BIN}tiny`]);
