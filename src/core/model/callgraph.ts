@@ -275,6 +275,36 @@ function build(p: FoldedProfile, names: Names, kept: Uint8Array | null, inlineCa
   };
 }
 
+/** The nodes graph.New makes of all the stacks, with their flat and cum, without their edges. */
+function nodeTotals(
+  p: FoldedProfile,
+  names: Names,
+): { nodes: number[]; flat: Float64Array; cum: Float64Array } {
+  const n = names.name.length;
+  const flat = new Float64Array(n);
+  const cum = new Float64Array(n);
+  const seen = new Int32Array(n).fill(-1);
+  const { start, frames, weight } = p.stacks;
+  const ofFrame = names.ofFrame;
+  for (let s = 0; s < p.stacks.count; s++) {
+    const w = weight[s];
+    const b = start[s];
+    const e = start[s + 1];
+    if (w === 0 || e === b) continue;
+    for (let i = b; i < e; i++) {
+      const node = ofFrame[frames[i]];
+      if (seen[node] !== s) {
+        seen[node] = s;
+        cum[node] += w;
+      }
+    }
+    flat[ofFrame[frames[e - 1]]] += w;
+  }
+  const nodes: number[] = [];
+  for (let v = 0; v < n; v++) if (cum[v] !== 0 || flat[v] !== 0) nodes.push(v);
+  return { nodes, flat, cum };
+}
+
 /** Go's string order (bytes of UTF-8): UTF-16 order but for surrogates against U+E000–U+FFFF. */
 function goCompare(a: string, b: string): number {
   if (a === b) return 0;
@@ -424,19 +454,22 @@ export function buildCallGraph(p: FoldedProfile, opts: CallGraphOptions = {}): C
   const n = names.name.length;
   const inline = opts.inlineCalls;
 
-  let g = build(p, names, null, inline);
+  // pprof builds the whole graph first to find the nodes under the cutoff; its nodes' values are
+  // all that step reads, so its edges are made only when no node is cut.
+  const all = nodeTotals(p, names);
   let totalValue = 0;
-  for (const v of g.nodes) totalValue += g.flat[v];
+  for (const v of all.nodes) totalValue += all.flat[v];
   const nodeCutoff = Math.abs(Math.trunc(totalValue * nodeFraction));
   const edgeCutoff = Math.abs(Math.trunc(totalValue * edgeFraction));
 
   let droppedNodes = 0;
-  if (nodeCutoff > 0) {
-    const kept = g.nodes.filter((v) => Math.abs(g.cum[v]) >= nodeCutoff);
-    if (kept.length !== g.nodes.length) {
-      droppedNodes = g.nodes.length - kept.length;
-      g = build(p, names, maskOf(kept, n), inline);
-    }
+  const kept = nodeCutoff > 0 ? all.nodes.filter((v) => Math.abs(all.cum[v]) >= nodeCutoff) : all.nodes;
+  let g: Work;
+  if (kept.length !== all.nodes.length) {
+    droppedNodes = all.nodes.length - kept.length;
+    g = build(p, names, maskOf(kept, n), inline);
+  } else {
+    g = build(p, names, null, inline);
   }
   const origCount = g.nodes.length;
   sortByEntropy(g, names);
