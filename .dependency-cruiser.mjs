@@ -17,6 +17,8 @@ const CORE_LAYERS = [
   { name: 'text', path: '^src/core/text/' },
   // ELF, DWARF, nm listings, demangling, mappings, the symbolizer: addresses to names.
   { name: 'symbols', path: '^src/core/symbols/' },
+  // Machine code: a symbol's instructions decoded (Capstone in wasm), with their samples and lines.
+  { name: 'disasm', path: '^src/core/disasm/' },
   // Raw profile to folded profile to trees and tables: fold, transforms, views, diff, search.
   { name: 'model', path: '^src/core/model/' },
   // One importer per format, and detection. A preview folds with the model's naming.
@@ -33,7 +35,7 @@ const CORE_LAYERS = [
 ];
 
 /** npm packages the core may import: both run in node and in workers, with no DOM. */
-const CORE_PACKAGES = ['fflate', 'gecko-profiler-demangle'];
+const CORE_PACKAGES = ['fflate', 'gecko-profiler-demangle', '@alexaltea/capstone-js'];
 
 const TEST = '\\.test\\.tsx?$';
 const VIEWS = '^src/(flamegraph|table|export)/';

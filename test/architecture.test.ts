@@ -147,6 +147,7 @@ const CASES: { rule: string; file: string; add: string; cruise?: string[]; deep?
   { rule: 'core-layer-base', file: 'src/core/types.ts', add: "import './text/names';" },
   { rule: 'core-layer-text', file: 'src/core/text/names.ts', add: "import '../symbols/elf';" },
   { rule: 'core-layer-symbols', file: 'src/core/symbols/elf.ts', add: "import '../model/calltree';" },
+  { rule: 'core-layer-disasm', file: 'src/core/disasm/disasm.ts', add: "import '../model/calltree';" },
   { rule: 'core-layer-model', file: 'src/core/model/fold.ts', add: "import '../formats/detect';" },
   { rule: 'core-layer-formats', file: 'src/core/formats/folded.ts', add: "import '../bundle/bundle';" },
   { rule: 'core-layer-bundle', file: 'src/core/bundle/tar.ts', add: "import '../view/schema';" },

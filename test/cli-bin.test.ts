@@ -27,6 +27,15 @@ describe('the built flamelens binary', () => {
     expect(full).toContain('(anonymous namespace)::Circle::area(int) const');
   });
 
+  it('disassembles with the Capstone module and wasm copied beside it, and prints the call graph', async () => {
+    const args = ['disasm', 'Circle::area', PROF, '--binary', ELF];
+    const out = execFileSync('node', [BIN, ...args], { encoding: 'utf8' });
+    expect(out).toBe((await runCli(args)).out);
+    expect(out).toContain('ROUTINE ======================== (anonymous namespace)::Circle::area(int) const');
+    const dot = ['dot', 'test/fixtures/pprof/corpus/tiny.pb.gz'];
+    expect(execFileSync('node', [BIN, ...dot], { encoding: 'utf8' })).toBe((await runCli(dot)).out);
+  });
+
   it('runs through a symlink, as npm bin links and npx start it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'flamelens-bin-'));
     try {

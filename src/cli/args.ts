@@ -1,7 +1,7 @@
 // The command line's grammar: its commands, its options (each declared once, with the commands it
 // applies to), the parser and the help text built from them.
 
-export type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle';
+export type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle' | 'dot' | 'disasm';
 
 interface OptionSpec {
   /** Long name without the dashes. */
@@ -162,6 +162,25 @@ const OPTIONS: OptionSpec[] = [
     meta: 'SIZE',
     help: 'leave out files larger than SIZE bytes (suffixes K, M, G: powers of 1024)',
   },
+  ...(['nodecount', 'nodefraction', 'edgefraction'] as const).map((name) => ({
+    name,
+    value: true,
+    repeatable: false,
+    commands: ['dot'] as CommandName[],
+    meta: name === 'nodecount' ? 'N' : 'F',
+    help: {
+      nodecount: 'at most N nodes (default 80; 0: all)',
+      nodefraction: 'drop nodes below this share of the total (default 0.005)',
+      edgefraction: 'drop edges below this share of the total (default 0.001)',
+    }[name],
+  })),
+  {
+    name: 'intel',
+    value: false,
+    repeatable: false,
+    commands: ['disasm'],
+    help: 'x86 in Intel syntax (default: AT&T, as objdump)',
+  },
 ];
 
 /** Short options: `-o OUT` is `--output OUT`. */
@@ -181,6 +200,14 @@ const COMMANDS: Record<CommandName, { args: string; help: string }> = {
   bundle: {
     args: 'PROFILE… -o OUT.zip',
     help: 'pack the profile(s) with every object they map (and its debug file) found on this machine, to open elsewhere',
+  },
+  disasm: {
+    args: 'REGEX FILE',
+    help: 'the matching functions of the --binary files disassembled, flat/cum samples per instruction (as pprof -disasm)',
+  },
+  dot: {
+    args: 'FILE',
+    help: "print the call graph as `pprof -dot` does (Graphviz DOT text, pprof's pruning)",
   },
   diff: {
     args: 'BASE NEW',

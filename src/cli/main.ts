@@ -11,6 +11,7 @@ import type { AnalysisSession } from '../core/analysis/session.ts';
 import type { LabelSummary } from '../core/model/labels.ts';
 import { parseLabelFilter } from '../core/model/labels.ts';
 import type { SourceListing } from '../core/model/lines.ts';
+import { sampleTypeIndex, withSampleType } from '../core/model/sample-types.ts';
 import type { SymbolsState } from '../core/pipeline.ts';
 import { parseBase } from '../core/symbols/placement.ts';
 import type { SymbolizeReport } from '../core/symbols/symbolize.ts';
@@ -20,7 +21,9 @@ import { ProfileError } from '../core/types.ts';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema.ts';
 import { type ParsedArgs, parseArgs, UsageError, usage } from './args.ts';
 import { type BundleResult, makeBundle } from './bundle.ts';
-import { type CliIo, openForCommand, readOrReport } from './open.ts';
+import { disasmCommand } from './disasm.ts';
+import { dotOptions, dotText } from './dot.ts';
+import { type CliIo, nodeDemangler, openForCommand, readOrReport } from './open.ts';
 
 function where(w: ProfileWarning): string {
   if (w.offset !== undefined && w.line !== undefined) return ` (at line ${w.line}, byte ${w.offset})`;
@@ -121,10 +124,14 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     return 2;
   }
   if (args.command === 'bundle') return bundleCommand(args, io);
-  const files = args.command === 'diff' || args.command === 'list' ? 2 : 1;
+  const files = args.command === 'diff' || args.command === 'list' || args.command === 'disasm' ? 2 : 1;
   if (!args.command || args.positional.length !== files) {
     const what =
-      args.command === 'list' ? 'REGEX and FILE' : files === 2 ? 'two files, BASE and NEW' : 'one FILE';
+      args.command === 'list' || args.command === 'disasm'
+        ? 'REGEX and FILE'
+        : files === 2
+          ? 'two files, BASE and NEW'
+          : 'one FILE';
     io.stderr(`flamelens: expected ${what}\n${usage()}`);
     return 2;
   }
@@ -166,6 +173,39 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
         io.stderr(`flamelens: ${file}: warning: ${w.message}${where(w)}\n`);
       // Written as it is made: with DWARF's inline frames the text can be gigabytes.
       session.writeFolded([], io.stdout);
+      return 0;
+    }
+    case 'disasm': {
+      const { raw } = session.loadedProfile();
+      const index = sampleTypeIndex(raw, view.sampleType);
+      return disasmCommand({
+        ...io,
+        regex: args.positional[0],
+        raw: withSampleType(raw, index),
+        unit: raw.sampleTypes?.[index]?.unit ?? 'count',
+        binaries: args.options.get('binary') ?? [],
+        intel: args.options.has('intel'),
+        demangle: await nodeDemangler(),
+      });
+    }
+    case 'dot': {
+      const opts = dotOptions(args.options);
+      if (typeof opts === 'string') {
+        io.stderr(`flamelens: ${opts}\n`);
+        return 2;
+      }
+      const names = view.fullNames ? 'full' : 'short';
+      io.stdout(
+        dotText(
+          {
+            profile: session.folded(),
+            raw: session.loadedProfile().raw,
+            names,
+            granularity: view.granularity,
+          },
+          opts,
+        ),
+      );
       return 0;
     }
     case 'info':

@@ -31,7 +31,7 @@ export function readOrReport(file: string, io: CliIo): Uint8Array | null {
 }
 
 /** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */
-async function nodeDemangler(): Promise<Demangle> {
+export async function nodeDemangler(): Promise<Demangle> {
   // Beside the built CLI (dist-cli/), else from node_modules (tsx runs the TypeScript).
   const beside = new URL('./index_bg.wasm', import.meta.url);
   const path = existsSync(beside)

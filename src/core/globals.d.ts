@@ -57,3 +57,9 @@ declare module '*.wasm?init' {
   const initWasm: (options?: WebAssembly.Imports) => Promise<WebAssembly.Instance>;
   export default initWasm;
 }
+
+/** Vite's `?url` import of the disassembler's wasm (disasm/engine.ts): where the build put it. */
+declare module '*.wasm?url' {
+  const url: string;
+  export default url;
+}
