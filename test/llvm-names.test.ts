@@ -16,6 +16,7 @@ import { type Demangle, loadDemangler } from '../src/core/symbols/demangle';
 import { readElf } from '../src/core/symbols/elf';
 import { type InputFile, symbolizerFromFiles } from '../src/core/symbols/symbolize';
 import { runCli } from './helpers/cli';
+import { asGoReadsIt, goTraces, sameOperator } from './helpers/go-pprof';
 import { readLlvmOracle } from './helpers/llvm';
 import { executableMappings } from './helpers/maps';
 
@@ -118,75 +119,13 @@ describe('inline chains equal llvm-symbolizer --functions=linkage --inlining at 
 });
 
 /**
- * The one difference of short names: Go pprof shortens a name it cannot demangle (the DWARF name
- * of an inlined function) by removing its (…) and <…> groups when it looks like C++
- * (internal/symbolizer demangleSingleFunction: looksLikeDemangledCPlusPlus, removeMatching), so
- * the comparator `operator()<Iter, Iter>` becomes `operator` where ours keeps `operator()` (as Go
- * does for the lambda's own `operator()`, which has no <…>). Both sides: `operator()` → `operator`.
+ * A saved Go pprof -traces (1 ms a sample). A PLT stub, `_init` there (see compareWithLlvm), is
+ * `[MODULE]` in ours.
  */
-const sameOperator = (name: string): string => name.replace(/operator\(\)$/, 'operator');
-
-/**
- * Go pprof -traces: root-first stacks (` (inline)` dropped) → weight in samples (1 ms each). A PLT
- * stub, `_init` there (see compareWithLlvm), is `[MODULE]` here.
- */
-function goTraces(file: string, module: string): Map<string, number> {
-  const text = gunzipSync(readFileSync(`${DIR}/${file}`)).toString('utf8');
-  const out = new Map<string, number>();
-  for (const block of text.split(/^-+\+-+$/m).slice(1)) {
-    const lines = block.split('\n').filter((l) => l.trim() !== '');
-    if (lines.length === 0) continue;
-    const m = /^\s*(\d+)ms\s+(.*)$/.exec(lines[0]);
-    expect(m, lines[0]).not.toBeNull();
-    const frames = [m![2], ...lines.slice(1).map((l) => l.trim())].map((f) =>
-      f === '_init' ? `[${module}]` : sameOperator(f.replace(/ \(inline\)$/, '')),
-    );
-    const key = frames.reverse().join(';');
-    out.set(key, (out.get(key) ?? 0) + Number(m![1]));
-  }
-  return out;
-}
-
-/**
- * A 64-bit gperftools profile's records as Go pprof's legacy reader leaves them (profile/
- * legacy_profile.go, cpuProfile): a second frame whose address is in all records but one in 32
- * is taken for the signal handler's and removed (twice at most), and a second frame repeating the
- * leaf's address is dropped (cleanupDuplicateLocations). Flamelens keeps every frame
- * (docs/pprof-differences.md); this replays Go's rules, not ours, before comparing names.
- */
-function asGoReadsIt(bytes: Uint8Array): Uint8Array {
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const word = (i: number) => v.getBigUint64(i * 8, true);
-  const records: { count: bigint; pcs: bigint[] }[] = [];
-  let i = 2 + Number(word(1));
-  for (;;) {
-    const count = word(i);
-    const n = Number(word(i + 1));
-    if (count === 0n && n === 1 && word(i + 2) === 0n) break;
-    records.push({ count, pcs: Array.from({ length: n }, (_, k) => word(i + 2 + k)) });
-    i += 2 + n;
-  }
-  const margin = Math.floor(records.length / 32);
-  for (let iter = 0; iter < 2; iter++) {
-    const second = new Map<bigint, number>();
-    for (const r of records) if (r.pcs.length > 1) second.set(r.pcs[1], (second.get(r.pcs[1]) ?? 0) + 1);
-    const common = [...second].find(([, c]) => c >= records.length - margin);
-    if (common === undefined) continue;
-    for (const r of records) if (r.pcs.length > 1 && r.pcs[1] === common[0]) r.pcs.splice(1, 1);
-  }
-  for (const r of records) if (r.pcs.length > 1 && r.pcs[0] === r.pcs[1]) r.pcs.splice(1, 1);
-  const head = 2 + Number(word(1));
-  const words: bigint[] = [];
-  for (let k = 0; k < head; k++) words.push(word(k));
-  for (const r of records) words.push(r.count, BigInt(r.pcs.length), ...r.pcs);
-  const out = new Uint8Array(words.length * 8 + bytes.length - i * 8);
-  const o = new DataView(out.buffer);
-  words.forEach((w, k) => {
-    o.setBigUint64(k * 8, w, true);
-  });
-  out.set(bytes.subarray(i * 8), words.length * 8);
-  return out;
-}
+const goOracle = (file: string, module: string) =>
+  goTraces(gunzipSync(readFileSync(`${DIR}/${file}`)).toString('utf8'), 1, (f) =>
+    f === '_init' ? `[${module}]` : sameOperator(f),
+  );
 
 /** Our fold (default short names) of the profile as Go pprof reads it. */
 async function ourStacks(profile: string, extra: string[]): Promise<Map<string, number>> {
@@ -223,11 +162,11 @@ describe('fold equals Go pprof -traces, stack for stack (inline frames included)
   for (const profile of ['lambda_sort', 'lambda_block', 'libcwork']) {
     it(`${profile}: default (inlined functions are frames)`, async () => {
       const ours = await ourStacks(profile, []);
-      expect(ours).toEqual(goTraces(`${profile}.go-traces.txt.gz`, profile));
+      expect(ours).toEqual(goOracle(`${profile}.go-traces.txt.gz`, profile));
     });
     it(`${profile}: --noinlines`, async () => {
       const ours = await ourStacks(profile, ['--noinlines']);
-      expect(ours).toEqual(goTraces(`${profile}.go-noinlines-traces.txt.gz`, profile));
+      expect(ours).toEqual(goOracle(`${profile}.go-noinlines-traces.txt.gz`, profile));
     });
   }
 
