@@ -56,8 +56,9 @@ export interface SymbolizeOptions {
    */
   nmTarget?: string;
   /**
-   * Use the DWARF of files that have it (default true): inline chains and file:line, as
-   * `addr2line -f -i`. False names every address after its ELF symbol only, as before.
+   * Use the DWARF of files that have it (default true): inline chains and file:line, frames as
+   * `addr2line -f -i` finds them, named as `llvm-symbolizer --inlining --functions=linkage`. False
+   * names every address after its ELF symbol only: the outermost names of the DWARF answers.
    */
   dwarf?: boolean;
   /**
