@@ -1,21 +1,38 @@
 // Per-line and per-address counts of a function (the source panel, `flamelens list`) on a real
-// -O2 -g program with deep inlining, against binutils: every sampled address's inline chain and
-// file:line as `addr2line -a -f -i -C` printed them (test/fixtures/dwarf), aggregated here with
-// plain maps — not the code under test.
+// -O2 -g program with deep inlining, against binutils and LLVM: every sampled address's inline
+// chain and file:line as `addr2line -a -f -i` printed them, named as `llvm-symbolizer
+// --functions=linkage --inlining` names them (test/fixtures/dwarf), aggregated here with plain
+// maps — not the code under test.
 
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SourceListing, sourceListing } from '../src/core/model/lines';
 import { parse, symbolize } from '../src/core/pipeline';
-import { loadDemangler } from '../src/core/symbols/demangle';
+import { type Demangle, loadDemangler } from '../src/core/symbols/demangle';
 import type { RawProfile, Symbolizer } from '../src/core/types';
+import { readLlvmOracle } from './helpers/llvm';
 
 const DIR = 'test/fixtures/dwarf';
 const read = (f: string) => new Uint8Array(readFileSync(`${DIR}/${f}`));
 
-/** addr2line's answers: vaddr (hex, no 0x, no leading zeros) → chain outermost first. */
+/**
+ * addr2line's answers with llvm-symbolizer's names (mangled, shown by our demangler): vaddr (hex,
+ * no 0x, no leading zeros) → chain outermost first.
+ */
 function oracle(name: string): Map<string, { name: string; file: string; line: number }[]> {
+  const out = a2lOracle(name);
+  for (const { vaddr, frames } of readLlvmOracle(`${DIR}/${name}.llvm.txt.gz`)) {
+    const chain = out.get(vaddr.toString(16))!;
+    expect(chain.map((f) => [f.file, f.line])).toEqual(frames.map((f) => [f.file, f.line]));
+    chain.forEach((f, k) => {
+      f.name = demangle(frames[k].name);
+    });
+  }
+  return out;
+}
+
+function a2lOracle(name: string): Map<string, { name: string; file: string; line: number }[]> {
   const text = gunzipSync(readFileSync(`${DIR}/${name}.a2l.txt.gz`)).toString('utf8');
   const out = new Map<string, { name: string; file: string; line: number }[]>();
   let cur: { name: string; file: string; line: number }[] = [];
@@ -41,10 +58,12 @@ function oracle(name: string): Map<string, { name: string; file: string; line: n
 let raw: RawProfile;
 let symbolizer: Symbolizer;
 let runtimeToVaddr: Map<string, string>;
+let demangle: Demangle;
 beforeAll(async () => {
   raw = parse(read('inline5.prof'), 'inline5.prof').raw;
+  demangle = await loadDemangler();
   const s = symbolize(raw, [{ name: 'inline5', bytes: read('bin/inline5') }], {
-    demangle: await loadDemangler(),
+    demangle,
     mangled: false,
   });
   symbolizer = s!.symbolizer;
@@ -200,19 +219,25 @@ describe('fold --granularity lines stacks equal addr2line asked per address', ()
     it(`corpus ${name}: every stack and every leaf, by weight`, async () => {
       const { runCli } = await import('./helpers/cli');
       const prof = `test/fixtures/gperf/${name}.prof`;
-      // Mangled: addr2line's own names (the demangled comparison is dwarf.test.ts's).
+      // Mangled: llvm-symbolizer's own names (the demangled comparison is dwarf.test.ts's), with
+      // addr2line's files and lines.
       const chains = new Map<string, string[]>();
       const text = gunzipSync(readFileSync(`${DIR}/corpus-${name}.a2l-mangled.txt.gz`)).toString('utf8');
       const addrs = readFileSync(`${DIR}/corpus-${name}.addrs.txt`, 'utf8').trim().split('\n');
+      const llvm = readLlvmOracle(`${DIR}/corpus-${name}.llvm.txt.gz`);
       const blocks = text.split(/^(?=0x[0-9a-f]+$)/m).filter((b) => b !== '');
       expect(blocks).toHaveLength(addrs.length);
+      expect(llvm).toHaveLength(addrs.length);
       blocks.forEach((b, i) => {
         const l = b.replace(/\n$/, '').split('\n');
         const frames: string[] = [];
+        const names = llvm[i].frames.map((f) => f.name);
+        expect(names.length * 2).toBe(l.length - 1);
         for (let k = 1; k + 1 < l.length; k += 2) {
           const m = /^(.*):(\d+)(?: \(discriminator \d+\))?$/.exec(l[k + 1]);
+          const fn = names[names.length - 1 - (k - 1) / 2];
           // As lines_ref.py: frames with a name, a file and a line.
-          if (l[k] !== '??' && m && m[1] !== '??' && m[2] !== '0') frames.unshift(`${l[k]} ${m[1]}:${m[2]}`);
+          if (fn !== '??' && m && m[1] !== '??' && m[2] !== '0') frames.unshift(`${fn} ${m[1]}:${m[2]}`);
         }
         chains.set(BigInt(addrs[i].split(' ')[0]).toString(16), frames);
       });

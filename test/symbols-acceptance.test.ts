@@ -4,9 +4,12 @@
 //  1. symbol_fidelity.py (copied into test/checks) against Go pprof's -traces: >= 99%.
 //  2. perl google-pprof's collapsed stacks and per-function self totals: equal, after the
 //     normalisation below, which applies exactly the differences listed in docs/pprof-differences.md.
-// Needs python3 and binutils (readelf for the check script, nm for rule N6). The folds are made
-// with --noinlines: both oracles compare at function level without inlined functions (pprof's
-// inline frames are dropped by the check; perl pprof has none), names from the symbol tables.
+//  3. Go pprof's -traces again, inline frames included: the default fold (DWARF's inlined functions
+//     are frames) equals it stack for stack, by weight, up to PLT stubs and addresses outside every
+//     mapping (below), once Go's legacy reader's own frame removals are replayed on the records.
+// Needs python3 and binutils (readelf for the check script, nm for rule N6). The folds of 1 and 2
+// are made with --noinlines: both compare at function level without inlined functions (pprof's
+// inline frames are dropped by the check; perl pprof has none).
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +20,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli';
 import { CORPUS_PROFILES } from './helpers/corpus';
+import { asGoReadsIt, goTraces, sameOperator } from './helpers/go-pprof';
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 const GPERF = here('./fixtures/gperf/');
@@ -391,6 +395,34 @@ describe('symbolization acceptance: every real profile against Go pprof and perl
       const unq = dwarfShortNames(perl, ours);
       expect(sorted(unqualify(ours, unq))).toEqual(sorted(unqualify(perl, unq)));
       expect(sorted(unqualify(selfTotals(ours), unq))).toEqual(sorted(unqualify(perlSelf(name, maps), unq)));
+    }, 30_000);
+  }
+});
+
+describe('the default fold (inlined functions as frames) against Go pprof -traces with its (inline) frames', () => {
+  for (const name of PROFILES) {
+    it(`${name}: equal stack for stack`, async () => {
+      const files = elfFiles(join(GPERF, `${name}.prof`));
+      const bytes = new Uint8Array(readFileSync(join(GPERF, `${name}.prof`)));
+      const prof = join(tmp, `${name}.go-read.prof`);
+      writeFileSync(prof, asGoReadsIt(bytes));
+      const r = await cli(['fold', prof, ...files.flatMap((f) => ['--binary', f])]);
+      expect(r.code, r.err).toBe(0);
+      // Go pprof names a PLT stub after `_init` (the main binary's, size 0: LLVM extends it to the
+      // next symbol), we `[MODULE]`; an address outside every mapping (shlib's dlclose'd plugin)
+      // is `<unknown>` there, `0x…` here.
+      const ours: Stacks = new Map();
+      for (const [frames, n] of parseFolded(r.out)) {
+        const k = frames.map((f) => (/^0x[0-9a-f]+$/.test(f) ? '<unknown>' : sameOperator(f)));
+        add(ours, k.join(';'), n);
+      }
+      // The period (µs) is the header's fourth word, whatever the word size.
+      const v = new DataView(bytes.buffer, bytes.byteOffset);
+      const periodMs = v.getUint32(v.getUint32(8, true) === 3 ? 24 : 12, true) / 1000;
+      const go = goTraces(oracleText(name, 'go.traces.txt'), periodMs, (f) =>
+        f === '_init' ? `[${name}]` : sameOperator(f),
+      );
+      expect(sorted(ours)).toEqual(sorted(go));
     }, 30_000);
   }
 });

@@ -130,6 +130,13 @@ export interface RawProfile {
    * (gperftools). False where the writer already adjusted them (pprof --raw) or for text formats.
    */
   adjustCallers: boolean;
+  /**
+   * True when the leaf's address is a return address too, looked up at PC − 1 as the callers'
+   * (gperftools heap profiles: every frame is a call's return address, the leaf the call to the
+   * allocator; pprof's legacy heap reader subtracts 1 from every address). Absent or false: the
+   * leaf is a sampled PC, looked up as it is.
+   */
+  adjustLeaves?: boolean;
   /** Symbols an input carried itself (pprof --raw `--- symbol`): address (hex, no 0x) → names, outermost first. */
   embeddedSymbols?: Map<string, string[]>;
   /** Frames that are flat, i.e. samples have no call chain (DCPI). */

@@ -218,4 +218,26 @@ describe('AnalysisSession', () => {
     expect(totalOf(named.analysis!.tree, 0)).toBe(totalOf(a.analysis!.tree, 0));
     expect(names(named)).toContain('main');
   });
+
+  // The app and the CLI answer through this session: at Frames = functions as at lines, a library's
+  // separate debug file lends its DWARF, so libc's inlined functions are frames of their own, with
+  // the samples Go pprof gives them (test/llvm-names.test.ts compares the CLI's folds stack for stack).
+  it("names libc's inlined functions from its debug file at Frames = functions, however the files arrive", async () => {
+    const debug = file('sysroot/usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug');
+    const rest = [
+      file('names/libcwork.prof'),
+      file('names/bin/libcwork'),
+      file('sysroot/usr/lib/x86_64-linux-gnu/libc.so.6'),
+    ];
+    const inlined = ['tcache_get', '__GI__IO_default_xsputn'];
+    const together = await new AnalysisSession().add([...rest, debug], V());
+    expect(names(together)).toEqual(expect.arrayContaining([...inlined, 'munmap', '_int_free']));
+    expect(names(together)).not.toContain('__GI_munmap');
+    const later = new AnalysisSession();
+    expect(names(await later.add(rest, V()))).not.toContain('tcache_get');
+    expect(names(await later.add([debug], V()))).toEqual(expect.arrayContaining(inlined));
+    const fromLines = new AnalysisSession();
+    await fromLines.add([...rest, debug], V({ granularity: 'lines' }));
+    expect(names(await fromLines.apply(V()))).toEqual(expect.arrayContaining(inlined));
+  });
 });

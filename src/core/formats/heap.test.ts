@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/helpers/cli.ts';
+import { readLlvmOracle } from '../../../test/helpers/llvm.ts';
 import { errorOf, rawStacks } from '../../../test/helpers/raw.ts';
 import { foldProfile } from '../model/fold.ts';
 import { withSampleType } from '../model/sample-types.ts';
@@ -289,8 +290,9 @@ describe('heap profiles against perl google-pprof', () => {
       '',
     ].join('\n');
     const raw = parseHeap(enc(p));
-    const names: Record<string, string> = { '1010': 'malloc', '101f': 'operator new(unsigned long)' };
-    Object.assign(names, { '102f': 'make', '103f': 'main', '1050': 'malloc' });
+    // Every address is looked up at PC − 1, the leaf's too (pprof's parseHeap).
+    const names: Record<string, string> = { '100f': 'malloc', '101f': 'operator new(unsigned long)' };
+    Object.assign(names, { '102f': 'make', '103f': 'main', '104f': 'malloc' });
     const symbolizer = {
       lookup: (_hi: number, lo: number) => {
         const n = names[lo.toString(16)];
@@ -326,5 +328,57 @@ describe('heap maps variants', () => {
     expect(none.warnings.map((w) => w.message)).toEqual([
       'no MAPPED_LIBRARIES section: addresses stay unsymbolized',
     ]);
+  });
+});
+
+// Every frame of a heap profile is a return address, the leaf's too (the call to the allocator):
+// pprof's legacy heap reader looks each up at PC − 1. The oracle: llvm-symbolizer at every leaf in
+// libc minus 1 (heap/xz.0001.libc-leaves.*, made by src/heap_leaf_oracle.py), against the leaf
+// frames of `fold --granularity lines` (allocator frames kept, so that the leaf is the sample's).
+describe('heap leaves are return addresses (PC − 1), as in pprof', () => {
+  it('xz in libc at Frames = lines: each leaf is the line of its call (localealias.c:401, not :403)', async () => {
+    const raw = parseHeap(fixture('heap/xz.0001.heap'));
+    const runtimes = text('heap/xz.0001.libc-leaves.addrs.txt')
+      .trim()
+      .split('\n')
+      .map((l) => BigInt(l.split(' ')[0]));
+    const llvm = readLlvmOracle(path('heap/xz.0001.libc-leaves.llvm.txt.gz'));
+    expect(llvm).toHaveLength(runtimes.length);
+    // The innermost frame's name and line at each leaf, weighted by the in-use bytes of the
+    // samples whose leaf it is.
+    const want = new Map<string, number>();
+    const leafOf = new Map(runtimes.map((a, i) => [a, llvm[i].frames.at(-1)!]));
+    const { stackStart, stackLocs, values } = raw.samples;
+    for (let s = 0; s < raw.samples.count; s++) {
+      const loc = stackLocs[stackStart[s]];
+      const a = (BigInt(raw.locations.addrHi[loc]) << 32n) | BigInt(raw.locations.addrLo[loc]);
+      const f = leafOf.get(a);
+      if (f === undefined) continue;
+      const key = `${f.name}:${f.line}`;
+      want.set(
+        key,
+        (want.get(key) ?? 0) + values![HEAP_SAMPLE_TYPES.findIndex((t) => t.type === 'inuse_space')][s],
+      );
+    }
+    expect(want.get('extend_alias_table:401')).toBeGreaterThan(0);
+    const r = await runCli([
+      'fold',
+      '--granularity',
+      'lines',
+      '--keep-drop-frames',
+      ...SYMBOL_FILES.flatMap((f) => ['--binary', f]),
+      path('heap/xz.0001.heap'),
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const got = new Map<string, number>();
+    for (const line of r.out.trim().split('\n')) {
+      const sp = line.lastIndexOf(' ');
+      const m = /^(\S+) .*:(\d+)$/.exec(line.slice(0, sp).split(';').at(-1)!);
+      if (m === null) continue;
+      const key = `${m[1]}:${m[2]}`;
+      if (want.has(key)) got.set(key, (got.get(key) ?? 0) + Number(line.slice(sp + 1)));
+    }
+    expect(got).toEqual(want);
+    expect(r.out).not.toMatch(/extend_alias_table \S+localealias\.c:403 /);
   });
 });

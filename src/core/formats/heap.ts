@@ -303,9 +303,11 @@ export function parseHeap(bytes: Uint8Array): RawProfile {
     sampleTypes: HEAP_SAMPLE_TYPES.map((t) => ({ ...t })),
     defaultSampleType: HEAP_DEFAULT_SAMPLE_TYPE,
     labels: [{ key: 'bytes', kind: 'number', value: blockSize.finish(), unit: 'bytes' }],
-    // perl google-pprof's FixCallerAddresses: callers at PC − 1, the leaf as is (Go pprof's
-    // parseHeap subtracts 1 from every address, the leaf included).
+    // Every frame is a return address, the leaf's too (the call to the allocator): looked up at
+    // PC − 1, as Go pprof's parseHeap does (perl google-pprof's FixCallerAddresses leaves the leaf
+    // as is: at a function's last call the leaf then names the next line, or the next function).
     adjustCallers: true,
+    adjustLeaves: true,
     warnings,
   };
 }

@@ -214,6 +214,7 @@ function checkRaw(raw: RawProfile): void {
   need(raw.flat === undefined || typeof raw.flat === 'boolean', 'bad flat flag');
   need(raw.diffPair === undefined || typeof raw.diffPair === 'boolean', 'bad comparison flag');
   need(typeof raw.adjustCallers === 'boolean', 'bad caller flag');
+  need(raw.adjustLeaves === undefined || typeof raw.adjustLeaves === 'boolean', 'bad leaf flag');
 
   const locs = raw.locations;
   need(isObject(locs) && isCount(locs.count), 'bad locations');

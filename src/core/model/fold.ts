@@ -578,7 +578,7 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     } else {
       let hi = locs.addrHi[loc];
       let lo = locs.addrLo[loc];
-      if (caller && raw.adjustCallers) [hi, lo] = minusOne(hi, lo);
+      if (caller ? raw.adjustCallers : raw.adjustLeaves === true) [hi, lo] = minusOne(hi, lo);
       const m = index.find(hi, lo);
       const mod = frames.moduleOf(m);
       const names = symbolNames(hi, lo);

@@ -66,7 +66,7 @@ function chains(raw: RawProfile, symbolizer: Symbolizer | null | undefined): Cha
     if (locs.hasAddr[loc]) {
       let hi = locs.addrHi[loc];
       let lo = locs.addrLo[loc];
-      if (caller && raw.adjustCallers) [hi, lo] = minusOne(hi, lo);
+      if (caller ? raw.adjustCallers : raw.adjustLeaves === true) [hi, lo] = minusOne(hi, lo);
       address = hexOf(hi, lo);
       if (frames.length === 0 && symbolizer) {
         frames =

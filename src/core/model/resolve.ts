@@ -53,7 +53,10 @@ export function withResolvedNames(
     if (!flat && own && own.start[loc + 1] > own.start[loc]) continue;
     const hi = locs.addrHi[loc];
     const lo = locs.addrLo[loc];
-    if (uses[loc] & 1) add(hi, lo);
+    if (uses[loc] & 1) {
+      if (raw.adjustLeaves) add(...minusOne(hi, lo));
+      else add(hi, lo);
+    }
     if (uses[loc] & 2) {
       if (raw.adjustCallers) add(...minusOne(hi, lo));
       else add(hi, lo);

@@ -258,6 +258,12 @@ export interface ElfFile {
   machine: number;
   loadSegments: LoadSegment[];
   symbols: SymbolTable;
+  /**
+   * A library merged with its separate debug file (mergeDebugFile): the library's own symbols
+   * (`.symtab`, or `.dynsym` when stripped), which alone name a function's outermost frame where
+   * DWARF names it too, as llvm-symbolizer does (docs/symbols.md). Absent: `symbols` are the file's own.
+   */
+  ownSymbols?: SymbolTable;
   /** Where the symbols came from. */
   symbolSource: 'symtab' | 'dynsym' | 'symtab+dynsym' | 'none';
   /** `.gnu_debuglink`: the name of the separate debug file and its CRC32. */
@@ -724,6 +730,7 @@ export function mergeDebugFile(lib: ElfFile, debug: ElfFile): ElfFile {
     ...lib,
     // The library's own symbols last: between exported aliases its `.dynsym` order decides.
     symbols: SymbolTable.merge(debug.symbols, lib.symbols),
+    ownSymbols: lib.ownSymbols ?? lib.symbols,
     symbolSource: lib.symbolSource,
     warnings: [...lib.warnings, ...debug.warnings.map((w) => `${debug.fileName}: ${w}`)],
   };

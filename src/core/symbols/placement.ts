@@ -77,8 +77,10 @@ function sampledAddresses(raw: RawProfile): { all: bigint[]; callers: bigint[] }
     if (!seen[i] || !loc.hasAddr[i]) continue;
     const a = (BigInt(loc.addrHi[i]) << 32n) | BigInt(loc.addrLo[i]);
     all.push(a);
-    // A writer that already subtracted 1 from callers (pprof --raw) stores return address − 1.
+    // A writer that already subtracted 1 from callers (pprof --raw) stores return address − 1; a
+    // heap profile's leaves are return addresses too.
     if (seen[i] & 2) callers.push(raw.adjustCallers ? a : a + 1n);
+    else if (raw.adjustLeaves) callers.push(a);
   }
   all.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   return { all, callers };

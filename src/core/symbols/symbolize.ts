@@ -57,8 +57,9 @@ export interface SymbolizeOptions {
    */
   nmTarget?: string;
   /**
-   * Use the DWARF of files that have it (default true): inline chains and file:line, as
-   * `addr2line -f -i`. False names every address after its ELF symbol only, as before.
+   * Use the DWARF of files that have it (default true): inline chains and file:line, frames as
+   * `addr2line -f -i` finds them, named as `llvm-symbolizer --inlining --functions=linkage`. False
+   * names every address after its ELF symbol only: the outermost names of the DWARF answers.
    */
   dwarf?: boolean;
   /**
@@ -101,9 +102,16 @@ type Addressing = (typeof Addressing)[keyof typeof Addressing];
 interface Binding {
   source: SymbolSource;
   addressing: Addressing;
-  /** Per-symbol name arrays, built on first use, and their frames for lookupFrames. */
+  /**
+   * The file's own symbols (a library's, without its debug file's: ElfFile.ownSymbols), which name
+   * an address first; `source.symbols` (with the debug file's) names what they do not cover.
+   */
+  own: SymbolTable;
+  /** Per-symbol name arrays of `own` and of `source.symbols`, built on first use. */
+  ownCache: (string[] | undefined)[];
   cache: (string[] | undefined)[];
-  symbolFrames: (SymbolFrame[] | undefined)[];
+  /** The frames of each symbol's names array, for lookupFrames. */
+  symbolFrames: Map<string[], SymbolFrame[]>;
   /** The file's DWARF (null: none usable). Shared by the mappings of one file. */
   dwarf: DwarfInfo | null;
   /** Inline chains by virtual address (null: DWARF knows nothing there), bounded. */
@@ -175,11 +183,14 @@ function bindChosenFiles(
     const known = byChoice.get(choice);
     if (known !== undefined) return { ...known, addressing: addressingFor(known.source, m) };
     const { source } = choice;
+    const own = (source.kind === 'elf' && source.ownSymbols) || source.symbols;
     const b: Binding = {
       source,
       addressing: addressingFor(source, m),
+      own,
+      ownCache: own === source.symbols ? [] : new Array(own.count),
       cache: new Array(source.symbols.count),
-      symbolFrames: new Array(source.symbols.count),
+      symbolFrames: new Map(),
       dwarf: null,
       frames: new Map(),
       dwarfFrames: new Map(),
@@ -279,8 +290,7 @@ class SymbolLookup {
         return names;
       }
     }
-    const sym = b.source.symbols.lookup(vh, vl);
-    return sym < 0 ? null : this.nameOf(b, sym);
+    return this.symbolName(b, vh, vl);
   }
 
   /** The frames at a runtime address (DWARF's inline chain, else the symbol's name), or null. */
@@ -292,12 +302,12 @@ class SymbolLookup {
       const frames = this.dwarfFrames(b, vh, vl);
       if (frames !== null) return frames;
     }
-    const sym = b.source.symbols.lookup(vh, vl);
-    if (sym < 0) return null;
-    let frames = b.symbolFrames[sym];
+    const names = this.symbolName(b, vh, vl);
+    if (names === null) return null;
+    let frames = b.symbolFrames.get(names);
     if (frames === undefined) {
-      frames = this.nameOf(b, sym).map((name) => ({ name }));
-      b.symbolFrames[sym] = frames;
+      frames = names.map((name) => ({ name }));
+      b.symbolFrames.set(names, frames);
     }
     return frames;
   }
@@ -307,8 +317,12 @@ class SymbolLookup {
     const r = this.resolve(hi, lo);
     if (r === null) return null;
     const [b, vh, vl] = r;
-    const t = b.source.symbols;
-    const sym = t.lookup(vh, vl);
+    let t = b.own;
+    let sym = t.lookup(vh, vl);
+    if (sym < 0 && t !== b.source.symbols) {
+      t = b.source.symbols;
+      sym = t.lookup(vh, vl);
+    }
     if (sym < 0) return null;
     return (vh - t.startHi[sym]) * TWO32 + (vl - t.startLo[sym]);
   }
@@ -345,12 +359,24 @@ class SymbolLookup {
     return out;
   }
 
-  /** The names of symbol `sym` of the binding's file (one array per symbol). */
-  private nameOf(b: Binding, sym: number): string[] {
-    let names = b.cache[sym];
+  /**
+   * The name of the symbol covering a virtual address (one array per symbol), or null: the file's
+   * own symbol, else its debug file's (Binding.own).
+   */
+  private symbolName(b: Binding, vh: number, vl: number): string[] | null {
+    const own = b.own.lookup(vh, vl);
+    if (own >= 0) return this.nameOf(b.own, b.own === b.source.symbols ? b.cache : b.ownCache, own);
+    if (b.own === b.source.symbols) return null;
+    const sym = b.source.symbols.lookup(vh, vl);
+    return sym < 0 ? null : this.nameOf(b.source.symbols, b.cache, sym);
+  }
+
+  /** The names of symbol `sym` of a table (one array per symbol, kept in `cache`). */
+  private nameOf(t: SymbolTable, cache: (string[] | undefined)[], sym: number): string[] {
+    let names = cache[sym];
     if (names === undefined) {
-      names = [this.display(stripVersion(b.source.symbols.names[sym]))];
-      b.cache[sym] = names;
+      names = [this.display(stripVersion(t.names[sym]))];
+      cache[sym] = names;
     }
     return names;
   }
@@ -361,9 +387,12 @@ class SymbolLookup {
   }
 
   /**
-   * addr2line -f -i at a virtual address: the DWARF inline chain; the innermost frame is named
-   * after the ELF symbol covering the address when DWARF has no function there or names it
-   * without a linkage name (bfd does so). Null when DWARF knows nothing of the address.
+   * `llvm-symbolizer --inlining --functions=linkage` at a virtual address (Go pprof's symbolizer):
+   * the DWARF inline chain, each inlined function named by DWARF (its linkage name, else its name,
+   * through abstract origins and specifications), and the outermost frame named after the symbol
+   * covering the address (LLVM's SymbolizableObjectFile::symbolizeInlinedCode: the file's own
+   * symbol table overrides DWARF's name there), after DWARF where no symbol covers it. Null when
+   * DWARF knows nothing of the address.
    */
   private dwarfFrames(b: Binding, vh: number, vl: number): SymbolFrame[] | null {
     const d = b.dwarf;
@@ -375,14 +404,14 @@ class SymbolLookup {
     try {
       const ans = d.lookup(addr);
       if (ans !== null) {
-        const sym = b.source.symbols.lookup(vh, vl);
-        const n = ans.frames.length;
-        let inner: string | null = null;
-        if ((!ans.found || !ans.linkage) && sym >= 0) inner = this.nameOf(b, sym)[0];
-        else if (ans.found) inner = this.dwarfName(ans.frames[n - 1].name);
-        const shared = inner === null ? undefined : b.chains.get(ans.frames);
-        if (shared !== undefined && shared[n - 1].name === inner) out = shared;
-        else if (inner !== null) out = this.chainOf(b, ans.frames, inner);
+        let outer: string | null = null;
+        const own = b.own.lookup(vh, vl);
+        if (own >= 0) outer = this.nameOf(b.own, b.own === b.source.symbols ? b.cache : b.ownCache, own)[0];
+        else if (ans.found && ans.frames[0].name !== null) outer = this.display(ans.frames[0].name);
+        else outer = this.symbolName(b, vh, vl)?.[0] ?? (ans.found ? '??' : null);
+        const shared = outer === null ? undefined : b.chains.get(ans.frames);
+        if (shared !== undefined && shared[0].name === outer) out = shared;
+        else if (outer !== null) out = this.chainOf(b, ans.frames, outer);
       }
     } catch {
       out = null; // never reached: DwarfInfo.lookup reports and skips what it cannot read
@@ -392,23 +421,19 @@ class SymbolLookup {
     return out;
   }
 
-  /** Our frames for a DWARF chain (outermost first) whose innermost frame is named `inner`. */
-  private chainOf(b: Binding, chain: DwarfFrame[], inner: string): SymbolFrame[] {
+  /** Our frames for a DWARF chain (outermost first) whose outermost frame is named `outer`. */
+  private chainOf(b: Binding, chain: DwarfFrame[], outer: string): SymbolFrame[] {
     const out: SymbolFrame[] = [];
     const n = chain.length;
     for (let k = 0; k < n; k++) {
       const f = chain[k];
       // DWARF's frames are shared between the addresses they cover (DwarfInfo): so are
-      // ours, named once (later stages cache by them too).
+      // ours, named once (later stages cache by them too). The outermost one's name is the
+      // symbol's at the address, which may differ within one DWARF function (a `.cold` part).
       let fr = b.dwarfFrames.get(f);
-      // Callers keep their DWARF names: bfd renames a function after its ELF symbol only
-      // once it was the innermost one of an earlier lookup in the same process, so a
-      // one-process addr2line over many addresses depends on their order (docs/dwarf.md).
-      if (k === n - 1) {
-        if (fr !== undefined && fr.name !== inner) fr = undefined;
-      }
+      if (k === 0 && fr !== undefined && fr.name !== outer) fr = undefined;
       if (fr === undefined) {
-        fr = { name: k === n - 1 ? inner : this.dwarfName(f.name) };
+        fr = { name: k === 0 ? outer : this.dwarfName(f.name) };
         if (f.file !== null && f.line > 0) {
           fr.file = f.file;
           fr.line = f.line;

@@ -51,7 +51,8 @@ export interface DwarfAnswer {
   found: boolean;
   /**
    * The innermost name is final (a linkage name, or DW_AT_name in C). When false, addr2line
-   * names the innermost frame after the ELF symbol covering the address, if there is one.
+   * names the innermost frame after the ELF symbol covering the address, if there is one
+   * (llvm-symbolizer, and so symbolize.ts, keeps DWARF's name: docs/dwarf.md, Names).
    */
   linkage: boolean;
 }
