@@ -100,6 +100,62 @@ describe('flamelens CLI', () => {
     expect((await run(['fold'])).code).toBe(2);
   });
 
+  it('the help is laid out in two columns: no description runs into its command or option', async () => {
+    const h = (await run(['--help'])).out;
+    // The issue's typo: `bundle PROFILE… -o OUT.zip` ran into its description.
+    expect(h).toMatch(/^ {2}bundle PROFILE… -o OUT\.zip {2,}pack the profile/m);
+    expect(h).not.toMatch(/OUT\.zippack/);
+    const lines = h.split('\n');
+    const rows = lines.filter((l) => /^ {2}(--)?[a-z]/.test(l));
+    expect(rows.length).toBeGreaterThan(20);
+    for (const row of rows) {
+      // A command or option, then at least two blanks and its description, or alone on its line
+      // (a long option) with its description on the next, indented to the column.
+      const m = /^ {2}(\S+(?: \S+)*?)( {2,}(\S.*))?$/.exec(row);
+      expect(m, row).not.toBeNull();
+      if (m![2] === undefined) {
+        const next = lines[lines.indexOf(row) + 1];
+        expect(next, row).toMatch(/^ {20,}\S/);
+      }
+    }
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(100);
+  });
+
+  it('help COMMAND and COMMAND --help print that command with only its options', async () => {
+    const a = await run(['help', 'bundle']);
+    const b = await run(['bundle', '--help']);
+    expect(a.code).toBe(0);
+    expect(b).toEqual(a);
+    expect(a.out).toMatch(/^usage: flamelens bundle \[OPTIONS\] PROFILE… -o OUT\.zip\n/);
+    const options = [...a.out.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
+    expect(options.sort()).toEqual(
+      ['--help', '--max-size', '--no-debug', '--output', '--root', '--version'].sort(),
+    );
+    const fold = await run(['help', 'fold']);
+    expect(fold.out).toMatch(/^usage: flamelens fold \[OPTIONS\] FILE\n/);
+    expect(fold.out).toMatch(/^ {2}--sample-type NAME\|INDEX/m);
+    expect(fold.out).not.toMatch(/--normalize|--max-size|--output/);
+    expect((await run(['diff', '-h'])).out).toMatch(/^ {2}--normalize/m);
+    // The whole help without a command; an unknown one is bad usage.
+    expect((await run(['help'])).out).toBe((await run(['--help'])).out);
+    const bad = await run(['help', 'frobnicate']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/unknown command 'frobnicate'/);
+    // What a command does not take is refused, with that command's help.
+    const misplaced = await run(['bundle', 'x.prof', '-o', 'x.zip', '--granularity', 'lines']);
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.err).toMatch(
+      /^flamelens: option --granularity does not apply to 'bundle'\nusage: flamelens bundle /,
+    );
+  });
+
+  it('--version prints the version of the package', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const v = await run(['--version']);
+    expect(v).toEqual({ code: 0, out: `flamelens ${pkg.version}\n`, err: '' });
+    expect((await run(['fold', '--version'])).out).toBe(v.out);
+  });
+
   it('fold --place: a maps-less profile named by binaries placed at their load addresses', async () => {
     const bins = [
       '--binary',

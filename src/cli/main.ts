@@ -7,6 +7,7 @@
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import pkg from '../../package.json' with { type: 'json' };
 import type { AnalysisSession } from '../core/analysis/session.ts';
 import type { LabelSummary } from '../core/model/labels.ts';
 import { parseLabelFilter } from '../core/model/labels.ts';
@@ -109,35 +110,39 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     args = parseArgs(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(`flamelens: ${e.message}\n${usage()}`);
+    io.stderr(`flamelens: ${e.message}\n${usage(e.command)}`);
     return 2;
   }
-  if (args.options.has('help') || (!args.command && args.positional.length === 0)) {
-    if (args.options.has('help')) {
-      io.stdout(usage());
-      return 0;
-    }
+  if (args.options.has('help')) {
+    io.stdout(usage(args.command));
+    return 0;
+  }
+  if (args.options.has('version')) {
+    io.stdout(`flamelens ${pkg.version}\n`);
+    return 0;
+  }
+  if (!args.command) {
     io.stderr(usage());
     return 2;
   }
   if (args.command === 'bundle') return bundleCommand(args, io);
   const files = args.command === 'diff' || args.command === 'list' ? 2 : 1;
-  if (!args.command || args.positional.length !== files) {
+  if (args.positional.length !== files) {
     const what =
       args.command === 'list' ? 'REGEX and FILE' : files === 2 ? 'two files, BASE and NEW' : 'one FILE';
-    io.stderr(`flamelens: expected ${what}\n${usage()}`);
+    io.stderr(`flamelens: expected ${what}\n${usage(args.command)}`);
     return 2;
   }
   const output = args.options.get('output')?.[0];
   if (args.command === 'proto' && (output === undefined || output === '')) {
-    io.stderr(`flamelens: proto needs -o OUT.pb.gz\n${usage()}`);
+    io.stderr(`flamelens: proto needs -o OUT.pb.gz\n${usage(args.command)}`);
     return 2;
   }
   let view: WorkerView;
   try {
     view = viewOfOptions(args);
   } catch (e) {
-    io.stderr(`flamelens: ${e instanceof Error ? e.message : String(e)}\n${usage()}`);
+    io.stderr(`flamelens: ${e instanceof Error ? e.message : String(e)}\n${usage(args.command)}`);
     return 2;
   }
   const file = args.positional[files - 1];
@@ -271,13 +276,13 @@ export function parseSize(t: string): number | null {
 function bundleCommand(args: ParsedArgs, io: CliIo): number {
   const output = args.options.get('output')?.[0];
   if (args.positional.length === 0 || output === undefined || output === '') {
-    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip\n${usage()}`);
+    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip\n${usage('bundle')}`);
     return 2;
   }
   const sizeText = args.options.get('max-size')?.[0];
   const maxSize = sizeText === undefined ? undefined : parseSize(sizeText);
   if (maxSize === null) {
-    io.stderr(`flamelens: --max-size ${sizeText}: expected a size like 200M\n${usage()}`);
+    io.stderr(`flamelens: --max-size ${sizeText}: expected a size like 200M\n${usage('bundle')}`);
     return 2;
   }
   const profiles: { path: string; bytes: Uint8Array }[] = [];
