@@ -4,7 +4,7 @@
 //   flamelens proto FILE -o OUT.pb.gz   the folded profile as gzipped pprof profile.proto
 // Options are declared in OPTIONS; a command reads them from `args.options`.
 
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
@@ -21,7 +21,7 @@ import { ProfileError } from '../core/types.ts';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema.ts';
 import { type ParsedArgs, parseArgs, UsageError, usage } from './args.ts';
 import { type BundleResult, makeBundle } from './bundle.ts';
-import { type CliIo, openForCommand, readOrReport } from './open.ts';
+import { type CliIo, OutputClosed, openForCommand, readOrReport } from './open.ts';
 
 function where(w: ProfileWarning): string {
   if (w.offset !== undefined && w.line !== undefined) return ` (at line ${w.line}, byte ${w.offset})`;
@@ -105,6 +105,15 @@ export function infoJson(
 
 /** Runs the CLI; resolves to the exit status. */
 export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (e) {
+    if (e instanceof OutputClosed) return 0;
+    throw e;
+  }
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
@@ -319,9 +328,30 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
   return 0;
 }
 
+/**
+ * Writes all of `text` to file descriptor `fd` before returning: so a command writes no faster
+ * than its reader reads (process.stdout queues what a pipe cannot take yet, gigabytes of folded
+ * text in memory) and learns at once that the reader is gone (EPIPE: OutputClosed).
+ */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += writeSync(fd, bytes, done);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'EPIPE') throw new OutputClosed('standard output closed');
+      // A non-blocking descriptor (its opener made it so) that is full: wait a millisecond.
+      if (code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
 export function nodeIo(): CliIo {
   return {
-    stdout: (t) => process.stdout.write(t),
+    stdout: (t) => writeAll(1, t),
     stderr: (t) => process.stderr.write(t),
     readFile: (p) => {
       const b = readFileSync(p);

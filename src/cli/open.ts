@@ -14,11 +14,18 @@ import type { WorkerView } from '../core/view/schema.ts';
 import { findMappedFiles } from './root.ts';
 
 export interface CliIo {
+  /** Writes to standard output; throws OutputClosed once its reader is gone. */
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readFile: (path: string) => Uint8Array;
   writeFile?: (path: string, bytes: Uint8Array) => void;
 }
+
+/**
+ * Standard output's reader closed it (`flamelens fold big.pb.gz | head -1`): the command stops
+ * there and exits 0, quietly, as Unix tools do.
+ */
+export class OutputClosed extends Error {}
 
 export function readOrReport(file: string, io: CliIo): Uint8Array | null {
   try {
