@@ -2,7 +2,7 @@
 // CLI gives in-process: folded stacks, demangled symbols (its wasm travels beside it), exit codes.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -78,5 +78,13 @@ describe('the built flamelens binary', () => {
     expect(err).toBe('');
     expect(status).toBe(0);
     expect(read).toBeLessThan(1 << 20);
+  });
+
+  it('reads a profile piped to it as `-`', async () => {
+    const args = ['fold', '-', '--binary', ELF];
+    const r = spawnSync('node', [BIN, ...args], { input: readFileSync(PROF), encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe((await runCli(['fold', PROF, '--binary', ELF])).out);
   });
 });

@@ -149,6 +149,27 @@ describe('flamelens CLI', () => {
     );
   });
 
+  it('`-` reads the profile from standard input', async () => {
+    const prof = new Uint8Array(readFileSync(fix('gperf/tiny.prof')));
+    const fromFile = await run(['fold', fix('gperf/tiny.prof')]);
+    expect(await run(['fold', '-'], { stdin: prof })).toEqual(fromFile);
+    const info = JSON.parse((await run(['info', '-'], { stdin: prof })).out);
+    const infoOfFile = JSON.parse((await run(['info', fix('gperf/tiny.prof')])).out);
+    expect(info).toEqual({ ...infoOfFile, file: 'stdin' });
+    // As a diff's either side; never both.
+    const base = fix('diff/workload_a.prof');
+    const newer = new Uint8Array(readFileSync(fix('diff/workload_b.prof')));
+    expect(await run(['diff', base, '-'], { stdin: newer })).toEqual(
+      await run(['diff', base, fix('diff/workload_b.prof')]),
+    );
+    const both = await run(['diff', '-', '-'], { stdin: newer });
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/^flamelens: only one file can be read from standard input \(-\)\n/);
+    // Messages name it stdin.
+    const empty = await run(['fold', '-'], { stdin: new Uint8Array(0) });
+    expect(empty).toEqual({ code: 1, out: '', err: 'flamelens: stdin: empty file (at byte 0)\n' });
+  });
+
   it('--version prints the version of the package', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     const v = await run(['--version']);

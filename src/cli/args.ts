@@ -321,9 +321,16 @@ function optionRows(cmd?: CommandName): [string, string][] {
 
 const EXIT_STATUS = [
   '',
-  'A profile may be gzip-compressed. Exit status: 0 ok (warnings on stderr), 1 unreadable input,',
-  '2 bad usage, 3 internal error.',
+  'A profile may be gzip-compressed; `-` as its file reads standard input. Exit status: 0 ok',
+  '(warnings on stderr), 1 unreadable input, 2 bad usage, 3 internal error.',
 ];
+
+/** The usage line a usage error ends with, and where the whole help is. */
+export function usageLine(cmd?: CommandName): string {
+  if (cmd === undefined)
+    return 'usage: flamelens COMMAND [OPTIONS] ARGUMENTS…  (`flamelens help` lists the commands)\n';
+  return `usage: flamelens ${cmd} [OPTIONS] ${COMMANDS[cmd].args}  (\`flamelens help ${cmd}\` lists its options)\n`;
+}
 
 /** The help: every command and every option; with a command, that command's and its options. */
 export function usage(cmd?: CommandName): string {

@@ -4,7 +4,7 @@
 //   flamelens proto FILE -o OUT.pb.gz   the folded profile as gzipped pprof profile.proto
 // Options are declared in OPTIONS; a command reads them from `args.options`.
 
-import { readFileSync, realpathSync, writeFileSync, writeSync } from 'node:fs';
+import { readFileSync, readSync, realpathSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
@@ -19,9 +19,9 @@ import { basename } from '../core/text/names.ts';
 import type { FoldedProfile, Granularity, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema.ts';
-import { type ParsedArgs, parseArgs, UsageError, usage } from './args.ts';
+import { type ParsedArgs, parseArgs, UsageError, usage, usageLine } from './args.ts';
 import { type BundleResult, makeBundle } from './bundle.ts';
-import { type CliIo, OutputClosed, openForCommand, readOrReport } from './open.ts';
+import { type CliIo, OutputClosed, openForCommand, readOrReport, STDIN, shownName } from './open.ts';
 
 function where(w: ProfileWarning): string {
   if (w.offset !== undefined && w.line !== undefined) return ` (at line ${w.line}, byte ${w.offset})`;
@@ -119,7 +119,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     args = parseArgs(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(`flamelens: ${e.message}\n${usage(e.command)}`);
+    io.stderr(`flamelens: ${e.message}\n${usageLine(e.command)}`);
     return 2;
   }
   if (args.options.has('help')) {
@@ -134,24 +134,33 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr(usage());
     return 2;
   }
+  const fromStdin = [
+    ...args.positional,
+    ...(args.options.get('binary') ?? []),
+    ...(args.options.get('symbols') ?? []),
+  ];
+  if (fromStdin.filter((f) => f === STDIN).length > 1) {
+    io.stderr(`flamelens: only one file can be read from standard input (-)\n${usageLine(args.command)}`);
+    return 2;
+  }
   if (args.command === 'bundle') return bundleCommand(args, io);
   const files = args.command === 'diff' || args.command === 'list' ? 2 : 1;
   if (args.positional.length !== files) {
     const what =
       args.command === 'list' ? 'REGEX and FILE' : files === 2 ? 'two files, BASE and NEW' : 'one FILE';
-    io.stderr(`flamelens: expected ${what}\n${usage(args.command)}`);
+    io.stderr(`flamelens: expected ${what}\n${usageLine(args.command)}`);
     return 2;
   }
   const output = args.options.get('output')?.[0];
   if (args.command === 'proto' && (output === undefined || output === '')) {
-    io.stderr(`flamelens: proto needs -o OUT.pb.gz\n${usage(args.command)}`);
+    io.stderr(`flamelens: proto needs -o OUT.pb.gz\n${usageLine(args.command)}`);
     return 2;
   }
   let view: WorkerView;
   try {
     view = viewOfOptions(args);
   } catch (e) {
-    io.stderr(`flamelens: ${e instanceof Error ? e.message : String(e)}\n${usage(args.command)}`);
+    io.stderr(`flamelens: ${e instanceof Error ? e.message : String(e)}\n${usageLine(args.command)}`);
     return 2;
   }
   const file = args.positional[files - 1];
@@ -177,7 +186,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       return listCommand(session, args.positional[0], io);
     case 'fold': {
       for (const w of session.folded().meta.warnings)
-        io.stderr(`flamelens: ${file}: warning: ${w.message}${where(w)}\n`);
+        io.stderr(`flamelens: ${shownName(file)}: warning: ${w.message}${where(w)}\n`);
       // Written as it is made: with DWARF's inline frames the text can be gigabytes.
       session.writeFolded([], io.stdout);
       return 0;
@@ -285,20 +294,20 @@ export function parseSize(t: string): number | null {
 function bundleCommand(args: ParsedArgs, io: CliIo): number {
   const output = args.options.get('output')?.[0];
   if (args.positional.length === 0 || output === undefined || output === '') {
-    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip\n${usage('bundle')}`);
+    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip\n${usageLine('bundle')}`);
     return 2;
   }
   const sizeText = args.options.get('max-size')?.[0];
   const maxSize = sizeText === undefined ? undefined : parseSize(sizeText);
   if (maxSize === null) {
-    io.stderr(`flamelens: --max-size ${sizeText}: expected a size like 200M\n${usage('bundle')}`);
+    io.stderr(`flamelens: --max-size ${sizeText}: expected a size like 200M\n${usageLine('bundle')}`);
     return 2;
   }
   const profiles: { path: string; bytes: Uint8Array }[] = [];
   for (const p of args.positional) {
     const bytes = readOrReport(p, io);
     if (!bytes) return 1;
-    profiles.push({ path: p, bytes });
+    profiles.push({ path: shownName(p), bytes });
   }
   let made: BundleResult;
   try {
@@ -358,7 +367,31 @@ export function nodeIo(): CliIo {
       return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     },
     writeFile: (p, bytes) => writeFileSync(p, bytes),
+    stdin: () => readAll(0),
   };
+}
+
+/** Everything that can be read from file descriptor `fd` (standard input: until its end). */
+function readAll(fd: number): Uint8Array {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const part = Buffer.allocUnsafe(1 << 20);
+    let n: number;
+    try {
+      n = readSync(fd, part, 0, part.length, null);
+    } catch (e) {
+      // A non-blocking descriptor with nothing to read yet: wait a millisecond.
+      if ((e as { code?: string }).code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      continue;
+    }
+    if (n === 0) break;
+    parts.push(part.subarray(0, n));
+    size += n;
+  }
+  const all = Buffer.concat(parts, size);
+  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
 }
 
 /** True when this module is the program run (also through a symlink, as npx and npm bin links do). */

@@ -18,6 +18,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readFile: (path: string) => Uint8Array;
+  /** Reads all of standard input (a FILE given as `-`); absent where there is none. */
+  stdin?: () => Uint8Array;
   writeFile?: (path: string, bytes: Uint8Array) => void;
 }
 
@@ -27,12 +29,23 @@ export interface CliIo {
  */
 export class OutputClosed extends Error {}
 
+/** A FILE that is standard input. */
+export const STDIN = '-';
+
+/** A file as messages and the session name it: standard input as `stdin`. */
+export function shownName(file: string): string {
+  return file === STDIN ? 'stdin' : file;
+}
+
+/** The bytes of a file (of standard input for `-`), or null after saying why they cannot be read. */
 export function readOrReport(file: string, io: CliIo): Uint8Array | null {
   try {
-    return io.readFile(file);
+    if (file !== STDIN) return io.readFile(file);
+    if (!io.stdin) throw new Error('no standard input');
+    return io.stdin();
   } catch (e) {
     const code = (e as { code?: string }).code;
-    io.stderr(`flamelens: ${file}: cannot read file${code ? ` (${code})` : ''}\n`);
+    io.stderr(`flamelens: ${shownName(file)}: cannot read file${code ? ` (${code})` : ''}\n`);
     return null;
   }
 }
@@ -73,7 +86,7 @@ export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opene
   for (const f of req.symbolFiles) {
     const bytes = readOrReport(f, io);
     if (!bytes) return null;
-    given.push({ name: basename(f), bytes });
+    given.push({ name: basename(shownName(f)), bytes });
   }
   const session = new AnalysisSession({ loadDemangler: nodeDemangler });
   const add = async (path: string, files: DroppedFile[], view: WorkerView, slot: 'main' | 'base') => {
@@ -81,19 +94,21 @@ export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opene
       return await session.add(files, view, { slot, profile: req.profile, strictSampleType: true });
     } catch (e) {
       if (!(e instanceof ProfileError)) throw e;
-      io.stderr(`flamelens: ${path}: ${e.describe()}\n`);
+      io.stderr(`flamelens: ${shownName(path)}: ${e.describe()}\n`);
       return null;
     }
   };
   const bytes = readOrReport(req.file, io);
   if (!bytes) return null;
   const mainView = req.base === undefined ? req.view : { ...req.view, mode: 'graph' as const };
-  let result = await add(req.file, [{ name: basename(req.file), bytes }, ...given], mainView, 'main');
+  const name = basename(shownName(req.file));
+  let result = await add(req.file, [{ name, bytes }, ...given], mainView, 'main');
   if (!result) return null;
   if (req.base !== undefined) {
     const baseBytes = readOrReport(req.base, io);
     if (!baseBytes) return null;
-    result = await add(req.base, [{ name: basename(req.base), bytes: baseBytes }], req.view, 'base');
+    const baseName = basename(shownName(req.base));
+    result = await add(req.base, [{ name: baseName, bytes: baseBytes }], req.view, 'base');
     if (!result) return null;
   }
   if (req.root !== undefined) {
