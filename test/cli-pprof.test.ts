@@ -40,15 +40,26 @@ describe('flamelens CLI on pprof profiles', () => {
     expect(total(heap.out)).toBe(raw.samples.values![0].reduce((a, b) => a + b, 0));
   });
 
-  it('an unknown sample type exits 1 and names the ones there are', async () => {
+  it('an unknown sample type is bad usage (exit 2, issue 32) and names the ones there are', async () => {
     const r = await runCli(['fold', '--sample-type', 'wall', fix('pprof/corpus/tiny.pb.gz')]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
     expect(r.err).toMatch(
-      /no sample type "wall" in this profile \(it has 0: samples\/count, 1: cpu\/nanoseconds\)/,
+      /^flamelens: \S+tiny\.pb\.gz: no sample type "wall" in this profile \(it has 0: samples\/count, 1: cpu\/nanoseconds\)\nusage: flamelens fold /,
     );
     const g = await runCli(['fold', '--sample-type', '1', fix('gperf/tiny.prof')]);
-    expect(g.code).toBe(1);
+    expect(g.code).toBe(2);
     expect(g.err).toMatch(/0: samples\/count/);
+    // The baseline of a comparison is held to it too.
+    const d = await runCli([
+      'diff',
+      '--sample-type',
+      'cpu',
+      fix('gperf/tiny.prof'),
+      fix('pprof/corpus/tiny.pb.gz'),
+    ]);
+    expect(d.code).toBe(2);
+    expect(d.err).toMatch(/tiny\.prof: no sample type "cpu" in this profile \(it has 0: samples\/count\)/);
   });
 
   it('info shows the sample type, the period and the sampling time', async () => {

@@ -164,17 +164,24 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const file = args.positional[files - 1];
-  const opened = await openForCommand(
-    {
-      file,
-      ...(args.command === 'diff' && { base: args.positional[0] }),
-      symbolFiles: [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])],
-      root: args.options.get('root')?.[0],
-      profile: args.options.get('profile')?.[0],
-      view,
-    },
-    io,
-  );
+  let opened: Awaited<ReturnType<typeof openForCommand>>;
+  try {
+    opened = await openForCommand(
+      {
+        file,
+        ...(args.command === 'diff' && { base: args.positional[0] }),
+        symbolFiles: [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])],
+        root: args.options.get('root')?.[0],
+        profile: args.options.get('profile')?.[0],
+        view,
+      },
+      io,
+    );
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`flamelens: ${e.message}\n${usageLine(args.command)}`);
+    return 2;
+  }
   if (!opened) return 1;
   reportSymbols(opened.result.symbols, io);
   const { session } = opened;

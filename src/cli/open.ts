@@ -7,10 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { AnalysisSession, type SessionResult } from '../core/analysis/session.ts';
 import type { DroppedFile } from '../core/formats/importer.ts';
+import { UnknownSampleType } from '../core/model/sample-types.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
 import { basename } from '../core/text/names.ts';
 import { ProfileError } from '../core/types.ts';
 import type { WorkerView } from '../core/view/schema.ts';
+import { UsageError } from './args.ts';
 import { findMappedFiles } from './root.ts';
 
 export interface CliIo {
@@ -80,7 +82,10 @@ export interface Opened {
   result: SessionResult;
 }
 
-/** Opens what a command asks for; null (after printing why) when something cannot be read. */
+/**
+ * Opens what a command asks for; null (after printing why) when something cannot be read. Throws a
+ * UsageError for a sample type a profile does not have.
+ */
 export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opened | null> {
   const given: DroppedFile[] = [];
   for (const f of req.symbolFiles) {
@@ -93,6 +98,8 @@ export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opene
     try {
       return await session.add(files, view, { slot, profile: req.profile, strictSampleType: true });
     } catch (e) {
+      // A --sample-type the profile lacks is bad usage: the message names those it has.
+      if (e instanceof UnknownSampleType) throw new UsageError(`${shownName(path)}: ${e.message}`);
       if (!(e instanceof ProfileError)) throw e;
       io.stderr(`flamelens: ${shownName(path)}: ${e.describe()}\n`);
       return null;

@@ -288,7 +288,7 @@ describe('perf script samples', () => {
     expect(j.sampleType).toEqual({ type: 'samples', unit: 'count' });
     expect(j.samples).toBe(parsePerfScript(fixture('perf/mixed.perf.txt')).samples.count);
     const bad = await runCli(['fold', '--sample-type', 'cycles', path('perf/mixed.perf.txt')]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2); // bad usage (issue 32)
     expect(bad.err).toMatch(
       /no sample type "cycles" in this profile \(it has 0: cpu-clock\/\S+, 1: samples\/count\)/,
     );

@@ -31,10 +31,13 @@ export function defaultSampleTypeIndex(raw: Pick<RawProfile, 'sampleTypes' | 'de
   return d !== undefined && d >= 0 && d < n ? d : n - 1;
 }
 
+/** A sample type asked for that the profile does not have (the CLI: a usage error). */
+export class UnknownSampleType extends ProfileError {}
+
 /**
  * The index of a sample type named by its type (`cpu`, `inuse_space`), `type/unit`, or its index;
- * the default for undefined or ''. Throws a ProfileError naming the types the profile has for an
- * unknown one.
+ * the default for undefined or ''. Throws an UnknownSampleType naming the types the profile has
+ * for an unknown one.
  */
 export function sampleTypeIndex(
   raw: Pick<RawProfile, 'sampleTypes' | 'defaultSampleType' | 'format'>,
@@ -50,7 +53,7 @@ export function sampleTypeIndex(
     if (i >= 0) return i;
   }
   const list = types.map((t, i) => `${i}: ${t.type}/${t.unit}`).join(', ');
-  throw new ProfileError(`no sample type "${spec}" in this profile (it has ${list})`, raw.format);
+  throw new UnknownSampleType(`no sample type "${spec}" in this profile (it has ${list})`, raw.format);
 }
 
 /**
