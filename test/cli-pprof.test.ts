@@ -40,6 +40,28 @@ describe('flamelens CLI on pprof profiles', () => {
     expect(total(heap.out)).toBe(raw.samples.values![0].reduce((a, b) => a + b, 0));
   });
 
+  it('fold leaves out the stacks of weight zero, as the independent reader (pprof_ref.py)', async () => {
+    // Go's heap profile: most stacks allocated and freed everything, no in-use weight.
+    const ref = readFileSync(fix('pprof/go/heap.ref.txt'), 'utf8').split(/^# /m).slice(1);
+    expect(ref.map((section) => section.slice(0, section.indexOf('\n')))).toEqual([
+      'alloc_objects/count',
+      'alloc_space/bytes',
+      'inuse_objects/count',
+      'inuse_space/bytes',
+    ]);
+    for (const section of ref) {
+      const [type, ...lines] = section.trim().split('\n');
+      const r = await runCli(['fold', '--sample-type', type, fix('pprof/go/heap.pb.gz')]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out.trim().split('\n').sort(), type).toEqual(lines.sort());
+    }
+    const inuse = await runCli(['fold', '--sample-type', 'inuse_space', fix('pprof/go/heap.pb.gz')]);
+    const stacks = JSON.parse(
+      (await runCli(['info', '--sample-type', 'inuse_space', fix('pprof/go/heap.pb.gz')])).out,
+    ).stacks;
+    expect(inuse.out.trim().split('\n').length).toBeLessThan(stacks);
+  });
+
   it('an unknown sample type is bad usage (exit 2, issue 32) and names the ones there are', async () => {
     const r = await runCli(['fold', '--sample-type', 'wall', fix('pprof/corpus/tiny.pb.gz')]);
     expect(r.code).toBe(2);

@@ -53,6 +53,8 @@ function stackText(p: FoldedProfile, s: number): string {
 /**
  * `stack c1 c2 …` lines for weight columns over the same stacks, sorted, stacks with equal texts
  * summed, handed to `emit` about `chunk` characters at a time (never the whole text at once).
+ * A stack whose every count is zero has no line (a heap profile's freed allocations in use, a
+ * pprof sample with no value of the type chosen): folded text is what was sampled.
  */
 export function foldedChunks(
   p: FoldedProfile,
@@ -70,7 +72,7 @@ export function foldedChunks(
     let j = i;
     for (; j < n && (j === i || compareStackTexts(p, s, order[j]) === 0); j++)
       for (let c = 0; c < columns.length; c++) sums[c] += columns[c][order[j]];
-    out += `${stackText(p, s)} ${sums.join(' ')}\n`;
+    if (sums.some((v) => v !== 0)) out += `${stackText(p, s)} ${sums.join(' ')}\n`;
     if (out.length >= chunk) {
       emit(out);
       out = '';
