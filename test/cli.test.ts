@@ -170,6 +170,16 @@ describe('flamelens CLI', () => {
     expect(empty).toEqual({ code: 1, out: '', err: 'flamelens: stdin: empty file (at byte 0)\n' });
   });
 
+  it('a gzip stream cut at byte 5000 is reported at byte 5000', async () => {
+    const gz = new Uint8Array(readFileSync(fix('pprof/corpus/big_synth_small.pb.gz')));
+    const r = await run(['fold', '-'], { stdin: gz.subarray(0, 5000) });
+    expect(r).toEqual({
+      code: 1,
+      out: '',
+      err: 'flamelens: stdin: corrupt gzip data: cut short (the compressed stream stops before its last block) (at byte 5000)\n',
+    });
+  });
+
   it('--version prints the version of the package', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     const v = await run(['--version']);
