@@ -91,6 +91,9 @@ describe('flamelens CLI on pprof profiles', () => {
     expect(info.sampleType).toEqual({ type: 'cpu', unit: 'nanoseconds' });
     expect(info.period).toEqual({ value: 10_000_000, type: { type: 'cpu', unit: 'nanoseconds' } });
     expect(info.samplingTimeUs).toBe(180_000);
+    // 18 samples of 10 ms: cpu/nanoseconds sums to 180 000 000 (tiny.ref.txt: Go's conversion).
+    expect(info.samples).toBe(18);
+    expect(info.total).toBe(180_000_000);
     const c = JSON.parse(
       (await runCli(['info', '--sample-type', 'samples', fix('pprof/corpus/tiny.pb.gz')])).out,
     );

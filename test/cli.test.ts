@@ -90,6 +90,32 @@ describe('flamelens CLI', () => {
     expect(w.warnings[0].message).toMatch(/^corrupt record at byte 120/);
   });
 
+  it("info: samples counts samples, total sums the sample type's values (perf report's header)", async () => {
+    for (const name of ['sorter-g', 'sorter-nog', 'inlined-dwarf']) {
+      const report = readFileSync(fix(`perf/shapes/${name}.report.txt`), 'utf8');
+      const samples = Number(/^# Samples: (\d+) +of event 'cpu-clock'$/m.exec(report)![1]);
+      const events = Number(/^# Event count \(approx\.\): (\d+)$/m.exec(report)![1]);
+      const r = await run(['info', fix(`perf/shapes/${name}.perf.txt`)]);
+      expect(r.code, r.err).toBe(0);
+      const j = JSON.parse(r.out);
+      // cpu-clock periods are nanoseconds: a time, in µs.
+      expect(j.sampleType, name).toEqual({ type: 'cpu-clock', unit: 'nanoseconds' });
+      expect(j, name).toMatchObject({ samples, total: events, periodUs: 0.001 });
+      expect(j.samplingTimeUs, name).toBeCloseTo(events / 1000, 6);
+      // Summing samples, the total is the count and the period the mean one.
+      const c = JSON.parse(
+        (await run(['info', '--sample-type', 'samples', fix(`perf/shapes/${name}.perf.txt`)])).out,
+      );
+      expect(c, name).toMatchObject({ samples, total: samples });
+      expect(c.periodUs * samples, name).toBeCloseTo(events / 1000, 0);
+    }
+    // A heap profile has no count of samples: one per record (allocation site), as pprof's Samples.
+    const heap = JSON.parse((await run(['info', fix('heap/xz.0001.heap')])).out);
+    expect(heap.sampleType).toEqual({ type: 'inuse_space', unit: 'bytes' });
+    expect(heap.samples).toBe(Number(heap.extra.samples));
+    expect(heap.total).toBeGreaterThan(heap.samples);
+  });
+
   it('--help, usage errors', async () => {
     const h = await run(['--help']);
     expect(h.code).toBe(0);

@@ -66,8 +66,14 @@ function listingText(l: SourceListing, whole: number, io: CliIo): string {
   return out;
 }
 
+/**
+ * `info`'s JSON: `samples` counts samples (`samples`, from the session), `total` sums the sample
+ * type's values (nanoseconds, bytes…: `sampleType` says which), `samplingTimeUs` is that total as
+ * time where the period is one.
+ */
 export function infoJson(
   p: FoldedProfile,
+  samples: number,
   symbols?: SymbolizeReport,
   labels: LabelSummary[] = [],
 ): Record<string, unknown> {
@@ -78,7 +84,8 @@ export function infoJson(
     wordSize: m.wordSize ?? null,
     byteOrder: m.byteOrder ?? null,
     periodUs: m.periodUs,
-    samples: m.totalSamples,
+    samples,
+    total: m.totalSamples,
     samplingTimeUs: m.samplingTimeUs ?? null,
     sampleType: m.sampleType,
     sampleTypes: m.sampleTypes,
@@ -200,7 +207,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     }
     case 'info':
       io.stdout(
-        `${JSON.stringify(infoJson(session.folded(), opened.result.symbols?.report, session.labels(INFO_LABEL_VALUES)), null, 2)}\n`,
+        `${JSON.stringify(infoJson(session.folded(), session.sampleCount(), opened.result.symbols?.report, session.labels(INFO_LABEL_VALUES)), null, 2)}\n`,
       );
       return 0;
     case 'proto': {

@@ -11,9 +11,9 @@ import type { DroppedFile } from '../formats/importer';
 import { writePprof } from '../formats/pprof-write';
 import { writeSnapshot } from '../formats/snapshot';
 import { mergeSides } from '../model/diff';
-import { type LabelSummary, labelSummary } from '../model/labels';
+import { type LabelSummary, labelKeepMask, labelSummary } from '../model/labels';
 import { matchSources, type SourceListing, sourceListing } from '../model/lines';
-import { sampleTypeIndex, withSampleType } from '../model/sample-types';
+import { sampleCount, sampleTypeIndex, withSampleType } from '../model/sample-types';
 import { type SearchQuery, type SearchResult, searchProfile } from '../model/search';
 import { foldedChunks, foldedPartsThrough, keptStacks, stacksThrough } from '../model/serialize';
 import {
@@ -370,6 +370,17 @@ export class AnalysisSession {
     const raw = this.loaded!.raw;
     const typed = withSampleType(raw, sampleTypeIndex(raw, this.view.sampleType));
     return labelSummary(typed, limit === undefined ? {} : { limit });
+  }
+
+  /**
+   * How many samples the view keeps of the open profile (model/sample-types.ts sampleCount: a
+   * count of samples, whatever the sample type sums), its label filters applied.
+   */
+  sampleCount(): number {
+    if (!this.loaded) throw noProfile();
+    const raw = this.loaded.raw;
+    const keep = labelKeepMask(raw, this.view.labelFilters).keep;
+    return sampleCount(raw, sampleTypeIndex(raw, this.view.sampleType), keep);
   }
 
   /** The parsed profile shown (and its file name), for what reads it as it was parsed. */

@@ -98,3 +98,32 @@ export function withSampleType(raw: RawProfile, index: number): RawProfile {
   out.meta.periodUs = raw.sampleTypes ? periodUsFor(out, index) : raw.meta.periodUs;
   return out;
 }
+
+/**
+ * How many samples a profile holds, of those `keep` keeps (all when null) that have a stack: the
+ * sum of its `samples`/`count` column where it has one (gperftools, DCPI, folded stacks and pprof
+ * and perf CPU profiles count samples there), or, of a two-count folded file, of the column chosen
+ * (`index`: both count samples); else one per sample record (a heap profile's allocation sites,
+ * pprof samples without a count). Whatever the sample type sums (nanoseconds, bytes), this counts.
+ */
+export function sampleCount(raw: RawProfile, index: number, keep: Uint8Array | null): number {
+  const types = sampleTypesOf(raw);
+  const t = types[index];
+  const column =
+    (t && t.type === 'samples' && t.unit === 'count') || raw.diffPair
+      ? index
+      : types.findIndex((x) => x.type === 'samples' && x.unit === 'count');
+  const values =
+    column < 0
+      ? null
+      : column === defaultSampleTypeIndex(raw)
+        ? raw.samples.weight
+        : (raw.samples.values?.[column] ?? null);
+  const { stackStart, count } = raw.samples;
+  let n = 0;
+  for (let s = 0; s < count; s++) {
+    if (stackStart[s + 1] <= stackStart[s] || (keep !== null && keep[s] === 0)) continue;
+    n += values === null ? 1 : values[s];
+  }
+  return n;
+}
