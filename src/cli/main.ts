@@ -193,9 +193,12 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   reportSymbols(opened.result.symbols, io);
   const { session } = opened;
   switch (args.command) {
-    case 'diff':
+    case 'diff': {
+      const mismatch = session.comparisonWarning();
+      if (mismatch !== null) io.stderr(`flamelens: warning: ${mismatch}\n`);
       session.writeFolded([], io.stdout, { normalize: args.options.has('normalize') });
       return 0;
+    }
     case 'list':
       return listCommand(session, args.positional[0], io);
     case 'fold': {

@@ -10,12 +10,18 @@
 import type { DroppedFile } from '../formats/importer';
 import { writePprof } from '../formats/pprof-write';
 import { writeSnapshot } from '../formats/snapshot';
-import { mergeSides } from '../model/diff';
+import { comparisonMismatch, mergeSides } from '../model/diff';
 import { type LabelSummary, labelKeepMask, labelSummary } from '../model/labels';
 import { matchSources, type SourceListing, sourceListing } from '../model/lines';
 import { sampleCount, sampleTypeIndex, withSampleType } from '../model/sample-types';
 import { type SearchQuery, type SearchResult, searchProfile } from '../model/search';
-import { foldedChunks, foldedPartsThrough, keptStacks, stacksThrough } from '../model/serialize';
+import {
+  difffoldedNormalize,
+  foldedChunks,
+  foldedPartsThrough,
+  keptStacks,
+  stacksThrough,
+} from '../model/serialize';
 import {
   type Analysis,
   analyze,
@@ -396,6 +402,17 @@ export class AnalysisSession {
   }
 
   /**
+   * In a comparison, why its sides' weights do not compare (model/diff.ts comparisonMismatch: a
+   * CPU profile against a heap profile, nanoseconds against sample counts); null otherwise.
+   */
+  comparisonWarning(): string | null {
+    if (!this.base || !this.baseFolded || this.view.mode !== 'diff') return null;
+    // A two-count folded file's sides (`baseline`, `comparison`) count alike.
+    if (this.loaded?.raw.diffPair && this.loadedBase?.raw.diffPair) return null;
+    return comparisonMismatch(this.base.meta.sampleType, this.baseFolded.meta.sampleType);
+  }
+
+  /**
    * Per mapped file, the samples in it (`meta.mappingSamples`), counted now from the folded profile
    * when its fold put them off (`meta.mappingSamplesPending`).
    */
@@ -419,7 +436,7 @@ export class AnalysisSession {
   /**
    * `root;…;leaf COUNT` lines of the shown view (or of its stacks through a frame-id path), handed
    * to `emit` in parts of about a megabyte; a comparison's as difffolded.pl writes them, `BASE NEW`
-   * (`normalize`: the baseline's counts scaled to the comparison's total, difffolded.pl -n).
+   * (`normalize`: the baseline's counts scaled to the comparison's total, truncated as difffolded.pl -n).
    */
   writeFolded(
     path: readonly number[],
@@ -434,7 +451,9 @@ export class AnalysisSession {
       const pick = (w: Float64Array) => (keep ? Float64Array.from(keep, (s) => w[s]) : w);
       const comp = pick(merged.comp);
       const base = pick(merged.base);
-      foldedChunks(p, [opts.normalize ? normalizedTo(base, comp) : base, comp], emit);
+      foldedChunks(p, [base, comp], emit, {
+        adjust: opts.normalize ? difffoldedNormalize(base, comp) : undefined,
+      });
       return;
     }
     for (const part of foldedPartsThrough(this.current, path)) emit(part);
@@ -510,18 +529,6 @@ export class AnalysisSession {
       this.symbolFiles.push(f);
     }
   }
-}
-
-/** The baseline's counts scaled to the comparison's total, rounded to whole samples. */
-function normalizedTo(base: Float64Array, comp: Float64Array): Float64Array {
-  let b = 0;
-  let c = 0;
-  for (let s = 0; s < base.length; s++) {
-    b += base[s];
-    c += comp[s];
-  }
-  const k = b > 0 ? c / b : 1;
-  return base.map((v) => Math.round(v * k));
 }
 
 /** The view's placed ELF files, with their load addresses read (unreadable ones left out). */

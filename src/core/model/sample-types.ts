@@ -19,6 +19,11 @@ const TIME_UNIT_US: Record<string, number> = {
   s: 1e6,
 };
 
+/** Whether a sample type's unit is a time (nanoseconds, ms…: values add up to a duration). */
+export function isTimeUnit(unit: string): boolean {
+  return TIME_UNIT_US[unit.toLowerCase()] !== undefined;
+}
+
 /** The profile's sample types; one (`samples`/`count`) for formats that only count samples. */
 export function sampleTypesOf(raw: Pick<RawProfile, 'sampleTypes'>): SampleType[] {
   return raw.sampleTypes && raw.sampleTypes.length > 0 ? raw.sampleTypes : [SAMPLES_COUNT];
