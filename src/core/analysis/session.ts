@@ -22,12 +22,14 @@ import {
   keptStacks,
   stacksThrough,
 } from '../model/serialize';
+import { applyTransformsTraced } from '../model/transforms';
 import {
   type Analysis,
   analyze,
   analyzeDiff,
   derive,
   diffSandwichAnalysis,
+  type FoldSpec,
   fold,
   type Loaded,
   type Progress,
@@ -311,19 +313,25 @@ export class AnalysisSession {
     if (this.loadedBase) this.baseSymbols = symbolize(this.loadedBase.raw, this.symbolFiles, common);
   }
 
-  /** The folded profile (and baseline) with the view's value, labels, granularity and names. */
-  private fold(progress?: Progress): void {
-    progress?.('fold', 0);
+  /** What the view asks of a fold, but for the sample type (each side has its own). */
+  private foldSpec(): FoldSpec {
     const v = this.view;
-    const spec = {
+    return {
       labelFilters: v.labelFilters,
       groupBy: v.groupBy,
       keepDropFrames: v.keepDropFrames,
       granularity: v.granularity,
-      names: v.fullNames ? ('full' as const) : ('short' as const),
+      names: v.fullNames ? 'full' : 'short',
       inlines: v.inlines,
       unnamedPerAddress: v.unnamedPerAddress === true,
     };
+  }
+
+  /** The folded profile (and baseline) with the view's value, labels, granularity and names. */
+  private fold(progress?: Progress): void {
+    progress?.('fold', 0);
+    const v = this.view;
+    const spec = this.foldSpec();
     const loaded = this.loaded!;
     const r = fold(loaded, {
       ...spec,
@@ -487,12 +495,27 @@ export class AnalysisSession {
   }
 
   /**
-   * The shown profile as gzipped pprof profile.proto: symbolized as shown, transforms applied,
-   * never inverted (a comparison: its comparison side).
+   * The shown profile as gzipped pprof profile.proto: symbolized and folded as shown (granularity,
+   * names, label filters, group-by), transforms applied, never inverted (a comparison: its
+   * comparison side), with every sample type and label of the parsed profile: its samples are
+   * folded again, each to be followed to its stack.
    */
   proto(): Uint8Array {
-    if (!this.base) throw noProfile();
-    return writePprof(derive(this.base, this.view).table);
+    if (!this.loaded || !this.base) throw noProfile();
+    const loaded = this.loaded;
+    const raw = loaded.raw;
+    const sampleType = sampleTypeIndex(raw, this.view.sampleType);
+    const sampleStacks = new Int32Array(raw.samples.count);
+    const folded = fold(loaded, {
+      ...this.foldSpec(),
+      symbols: this.symbols,
+      sampleType: this.view.sampleType,
+      sampleStacks,
+    }).profile;
+    const { profile, stackOf } = applyTransformsTraced(folded, this.view.transforms);
+    for (let s = 0; s < sampleStacks.length; s++)
+      if (sampleStacks[s] >= 0) sampleStacks[s] = stackOf[sampleStacks[s]];
+    return writePprof(profile, { source: { raw, stackOf: sampleStacks, sampleType } });
   }
 
   /**
