@@ -151,6 +151,13 @@ const OPTIONS: OptionSpec[] = [
     help: "find the files the profile maps (and their debug files) under DIR, a copy of the recording machine's files (bundle: instead of /)",
   },
   {
+    name: 'fallback-to-host',
+    value: false,
+    repeatable: false,
+    commands: 'all',
+    help: 'with --root: what is not under DIR, take from this machine (at the same path), unless the profile records another build-id for it',
+  },
+  {
     name: 'noinlines',
     value: false,
     repeatable: false,

@@ -150,6 +150,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`flamelens: only one file can be read from standard input (-)\n${usageLine(args.command)}`);
     return 2;
   }
+  if (args.options.has('fallback-to-host') && !args.options.has('root')) {
+    io.stderr(`flamelens: --fallback-to-host goes with --root DIR\n${usageLine(args.command)}`);
+    return 2;
+  }
   if (args.command === 'bundle') return bundleCommand(args, io);
   const files = args.command === 'diff' || args.command === 'list' ? 2 : 1;
   if (args.positional.length !== files) {
@@ -179,6 +183,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
         ...(args.command === 'diff' && { base: args.positional[0] }),
         symbolFiles: [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])],
         root: args.options.get('root')?.[0],
+        fallbackToHost: args.options.has('fallback-to-host'),
         profile: args.options.get('profile')?.[0],
         view,
       },
@@ -331,6 +336,7 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
     made = makeBundle(profiles, {
       root: args.options.get('root')?.[0] ?? '',
       debug: !args.options.has('no-debug'),
+      fallbackToHost: args.options.has('fallback-to-host'),
       ...(maxSize !== undefined && { maxSize }),
       host: hostname(),
     });
@@ -340,6 +346,10 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
     return 1;
   }
   for (const m of made.missing) io.stderr(`flamelens: warning: not bundled: ${m.path}: ${m.why}\n`);
+  for (const p of made.fromHost)
+    io.stderr(
+      `flamelens: note: ${p}: not under ${args.options.get('root')![0]}: this machine's file bundled\n`,
+    );
   try {
     (io.writeFile ?? writeFileSync)(output, made.bytes);
   } catch (e) {

@@ -71,6 +71,8 @@ export interface OpenRequest {
   symbolFiles: readonly string[];
   /** `--root`: where the mapped files are found. */
   root?: string;
+  /** `--fallback-to-host`: what the root lacks, from this machine. */
+  fallbackToHost?: boolean;
   /** `--profile`: of a bundle holding several profiles, the one to open. */
   profile?: string;
   view: WorkerView;
@@ -120,19 +122,29 @@ export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opene
   }
   if (req.root !== undefined) {
     // Both sides' mapped files: symbol files serve both, each mapping taking the one matching it.
-    const found = fromRoot(session, req.root, io);
+    const found = fromRoot(session, req.root, req.fallbackToHost === true, io);
     if (found.length > 0) result = (await add(req.root, found, req.view, 'main')) ?? result;
   }
   return { session, result };
 }
 
 /**
- * The files the open profile maps (and their debug files) found under `root`, named by the paths
- * the profile maps them from (as a bundle's are); what is not found is said.
+ * The files the open profile maps (and their debug files) found under `root` (and, with
+ * `fallbackToHost`, on this machine for what it lacks), named by the paths the profile maps them
+ * from (as a bundle's are); what is not found, or found on this machine, is said.
  */
-function fromRoot(session: AnalysisSession, root: string, io: CliIo): DroppedFile[] {
-  const paths = [...new Set((session.mappings() ?? []).map((m) => m.path))];
-  const found = findMappedFiles(paths, { root, debug: true });
+function fromRoot(session: AnalysisSession, root: string, fallbackToHost: boolean, io: CliIo): DroppedFile[] {
+  const mappings = session.mappings() ?? [];
+  const paths = [...new Set(mappings.map((m) => m.path))];
+  const buildIds = new Map<string, string>();
+  for (const m of mappings) if (m.buildId !== undefined) buildIds.set(m.path, m.buildId);
+  const found = findMappedFiles(paths, {
+    root,
+    debug: true,
+    ...(fallbackToHost && { fallback: '', buildIds }),
+  });
   for (const m of found.missing) io.stderr(`flamelens: note: ${m.path}: ${m.why}\n`);
+  for (const p of found.fromFallback)
+    io.stderr(`flamelens: note: ${p}: not under ${root}: this machine's file used\n`);
   return found.files.map((f) => ({ name: f.path, bytes: f.bytes }));
 }
