@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandBundles, MANIFEST, openBundle, writeBundle } from '../src/core/bundle/bundle';
 import { readTar } from '../src/core/bundle/tar';
 import { readZip } from '../src/core/bundle/zip';
+import { writePprof } from '../src/core/formats/pprof-write';
+import { foldProfile } from '../src/core/model/fold';
 import { parse } from '../src/core/pipeline';
 import { symbolizerFromFiles } from '../src/core/symbols/symbolize';
 import { ProfileError } from '../src/core/types';
@@ -309,5 +311,65 @@ describe('tar bundles (the README’s shell script)', () => {
     const cut = readTar(t.subarray(0, elfAt + 100), 'cut.tar');
     expect(cut.members.map((m) => m.name)).toEqual(['profiles/tiny.prof']);
     expect(cut.errors[0].message).toMatch(/tiny: damaged: cut short/);
+  });
+
+  it('--fallback-to-host: what the root lacks comes from this machine, unless of another build', async () => {
+    const { execFileSync } = await import('node:child_process');
+    // A profile mapping a file this machine has (a fixture binary, by its absolute path) and one
+    // it has not; the root has neither.
+    const bin = join(FIX, 'gperf/bin/tiny');
+    const prof = join(tmp, 'host.perf.txt');
+    writeFileSync(
+      prof,
+      `prog 10 1.000001: 1000 cpu-clock: \n\t1000 f+0x1 (${bin})\n\t2000 g+0x1 (/nonexistent/lib.so)\n\n`,
+    );
+    const empty = join(tmp, 'empty-root');
+    mkdirSync(empty, { recursive: true });
+    const zip = join(tmp, 'host.zip');
+    const plain = await runCli(['bundle', prof, '-o', zip, '--root', empty]);
+    expect(plain.code).toBe(0);
+    expect(plain.err).toContain(`not bundled: ${bin}: not found under ${empty}\n`);
+    const r = await runCli(['bundle', prof, '-o', zip, '--root', empty, '--fallback-to-host']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain(`note: ${bin}: not under ${empty}: this machine's file bundled\n`);
+    expect(r.err).toContain(
+      `not bundled: /nonexistent/lib.so: not found under ${empty} or on this machine\n`,
+    );
+    const m = openBundle({ name: 'b', bytes: new Uint8Array(readFileSync(zip)) }).manifest!;
+    const buildId = /Build ID: ([0-9a-f]+)/.exec(
+      execFileSync('readelf', ['-n', bin], { encoding: 'utf8' }),
+    )![1];
+    expect(m.files).toEqual([expect.objectContaining({ path: bin, buildId })]);
+    // The manifest names no path of this machine's root.
+    expect(m.missing).toEqual([
+      { path: '/nonexistent/lib.so', why: 'not found under the root given or on this machine' },
+    ]);
+    // --root with the other commands too.
+    const fold = await runCli(['fold', prof, '--root', empty, '--fallback-to-host']);
+    expect(fold.code).toBe(0);
+    expect(fold.err).toContain(`note: ${bin}: not under ${empty}: this machine's file used\n`);
+    // A profile that records another build-id for that path: this machine's file is not that build.
+    const { raw } = parse(new Uint8Array(readFileSync(prof)), 'host.perf.txt');
+    raw.meta.mappings = raw.meta.mappings.map((x) => (x.path === bin ? { ...x, buildId: 'deadbeef' } : x));
+    const folded = foldProfile(raw, { fileName: 'other.pb.gz' });
+    const other = join(tmp, 'other-build.pb.gz');
+    writeFileSync(other, writePprof(folded));
+    const o = await runCli([
+      'bundle',
+      other,
+      '-o',
+      join(tmp, 'other.zip'),
+      '--root',
+      empty,
+      '--fallback-to-host',
+    ]);
+    expect(o.code, o.err).toBe(0);
+    expect(o.err).toContain(
+      `not bundled: ${bin}: not found under ${empty}; this machine's is another build (build-id ${buildId}, the profile's deadbeef)\n`,
+    );
+    // Without --root there is nothing to fall back from.
+    const bad = await runCli(['bundle', prof, '-o', zip, '--fallback-to-host']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^flamelens: --fallback-to-host goes with --root DIR\n/);
   });
 });

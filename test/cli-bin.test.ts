@@ -1,8 +1,8 @@
 // The built command line (dist-cli/flamelens.mjs, what the package's `bin` names) gives what the
 // CLI gives in-process: folded stacks, demangled symbols (its wasm travels beside it), exit codes.
 
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ import { runCli } from './helpers/cli';
 const BIN = 'dist-cli/flamelens.mjs';
 const PROF = 'test/fixtures/gperf/cxx_demangle.prof';
 const ELF = 'test/fixtures/gperf/bin/cxx_demangle';
+/** A profile whose folded text (1.1 MB one frame per address) is many times what a pipe holds. */
+const BIG = 'test/fixtures/pprof/corpus/big_synth_small.pb.gz';
 
 beforeAll(() => {
   execFileSync('node', ['scripts/build-cli.mjs'], { stdio: 'inherit' });
@@ -54,5 +56,44 @@ describe('the built flamelens binary', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/empty file \(at byte 0\)/);
     expect(spawnSync('node', [BIN, 'frobnicate'], { encoding: 'utf8' }).status).toBe(2);
+  });
+
+  it('a pipe closed early (`fold big.pb.gz | head -1`) ends quietly with status 0', async () => {
+    const whole = await runCli(['fold', '--addresses', BIG]);
+    expect(whole.out.length).toBeGreaterThan(1 << 20);
+    const r = spawnSync('bash', ['-c', `set -o pipefail; node ${BIN} fold --addresses ${BIG} | head -1`], {
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(whole.out.slice(0, whole.out.indexOf('\n') + 1));
+  });
+
+  it('stops writing when its reader goes, and exits 0 without a word', async () => {
+    const child = spawn('node', [BIN, 'fold', '--addresses', BIG], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    let read = 0;
+    const status = await new Promise<number | null>((done) => {
+      child.stdout.on('data', (d: Buffer) => {
+        read += d.length;
+        // The first chunk read, the reader leaves.
+        child.stdout.destroy();
+      });
+      child.on('close', (code) => done(code));
+    });
+    expect(err).toBe('');
+    expect(status).toBe(0);
+    expect(read).toBeLessThan(1 << 20);
+  });
+
+  it('reads a profile piped to it as `-`', async () => {
+    const args = ['fold', '-', '--binary', ELF];
+    const r = spawnSync('node', [BIN, ...args], { input: readFileSync(PROF), encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe((await runCli(['fold', PROF, '--binary', ELF])).out);
   });
 });

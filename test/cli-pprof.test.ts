@@ -40,15 +40,48 @@ describe('flamelens CLI on pprof profiles', () => {
     expect(total(heap.out)).toBe(raw.samples.values![0].reduce((a, b) => a + b, 0));
   });
 
-  it('an unknown sample type exits 1 and names the ones there are', async () => {
+  it('fold leaves out the stacks of weight zero, as the independent reader (pprof_ref.py)', async () => {
+    // Go's heap profile: most stacks allocated and freed everything, no in-use weight.
+    const ref = readFileSync(fix('pprof/go/heap.ref.txt'), 'utf8').split(/^# /m).slice(1);
+    expect(ref.map((section) => section.slice(0, section.indexOf('\n')))).toEqual([
+      'alloc_objects/count',
+      'alloc_space/bytes',
+      'inuse_objects/count',
+      'inuse_space/bytes',
+    ]);
+    for (const section of ref) {
+      const [type, ...lines] = section.trim().split('\n');
+      const r = await runCli(['fold', '--sample-type', type, fix('pprof/go/heap.pb.gz')]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out.trim().split('\n').sort(), type).toEqual(lines.sort());
+    }
+    const inuse = await runCli(['fold', '--sample-type', 'inuse_space', fix('pprof/go/heap.pb.gz')]);
+    const stacks = JSON.parse(
+      (await runCli(['info', '--sample-type', 'inuse_space', fix('pprof/go/heap.pb.gz')])).out,
+    ).stacks;
+    expect(inuse.out.trim().split('\n').length).toBeLessThan(stacks);
+  });
+
+  it('an unknown sample type is bad usage (exit 2, issue 32) and names the ones there are', async () => {
     const r = await runCli(['fold', '--sample-type', 'wall', fix('pprof/corpus/tiny.pb.gz')]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
     expect(r.err).toMatch(
-      /no sample type "wall" in this profile \(it has 0: samples\/count, 1: cpu\/nanoseconds\)/,
+      /^flamelens: \S+tiny\.pb\.gz: no sample type "wall" in this profile \(it has 0: samples\/count, 1: cpu\/nanoseconds\)\nusage: flamelens fold /,
     );
     const g = await runCli(['fold', '--sample-type', '1', fix('gperf/tiny.prof')]);
-    expect(g.code).toBe(1);
+    expect(g.code).toBe(2);
     expect(g.err).toMatch(/0: samples\/count/);
+    // The baseline of a comparison is held to it too.
+    const d = await runCli([
+      'diff',
+      '--sample-type',
+      'cpu',
+      fix('gperf/tiny.prof'),
+      fix('pprof/corpus/tiny.pb.gz'),
+    ]);
+    expect(d.code).toBe(2);
+    expect(d.err).toMatch(/tiny\.prof: no sample type "cpu" in this profile \(it has 0: samples\/count\)/);
   });
 
   it('info shows the sample type, the period and the sampling time', async () => {
@@ -58,6 +91,9 @@ describe('flamelens CLI on pprof profiles', () => {
     expect(info.sampleType).toEqual({ type: 'cpu', unit: 'nanoseconds' });
     expect(info.period).toEqual({ value: 10_000_000, type: { type: 'cpu', unit: 'nanoseconds' } });
     expect(info.samplingTimeUs).toBe(180_000);
+    // 18 samples of 10 ms: cpu/nanoseconds sums to 180 000 000 (tiny.ref.txt: Go's conversion).
+    expect(info.samples).toBe(18);
+    expect(info.total).toBe(180_000_000);
     const c = JSON.parse(
       (await runCli(['info', '--sample-type', 'samples', fix('pprof/corpus/tiny.pb.gz')])).out,
     );

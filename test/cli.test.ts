@@ -90,6 +90,32 @@ describe('flamelens CLI', () => {
     expect(w.warnings[0].message).toMatch(/^corrupt record at byte 120/);
   });
 
+  it("info: samples counts samples, total sums the sample type's values (perf report's header)", async () => {
+    for (const name of ['sorter-g', 'sorter-nog', 'inlined-dwarf']) {
+      const report = readFileSync(fix(`perf/shapes/${name}.report.txt`), 'utf8');
+      const samples = Number(/^# Samples: (\d+) +of event 'cpu-clock'$/m.exec(report)![1]);
+      const events = Number(/^# Event count \(approx\.\): (\d+)$/m.exec(report)![1]);
+      const r = await run(['info', fix(`perf/shapes/${name}.perf.txt`)]);
+      expect(r.code, r.err).toBe(0);
+      const j = JSON.parse(r.out);
+      // cpu-clock periods are nanoseconds: a time, in µs.
+      expect(j.sampleType, name).toEqual({ type: 'cpu-clock', unit: 'nanoseconds' });
+      expect(j, name).toMatchObject({ samples, total: events, periodUs: 0.001 });
+      expect(j.samplingTimeUs, name).toBeCloseTo(events / 1000, 6);
+      // Summing samples, the total is the count and the period the mean one.
+      const c = JSON.parse(
+        (await run(['info', '--sample-type', 'samples', fix(`perf/shapes/${name}.perf.txt`)])).out,
+      );
+      expect(c, name).toMatchObject({ samples, total: samples });
+      expect(c.periodUs * samples, name).toBeCloseTo(events / 1000, 0);
+    }
+    // A heap profile has no count of samples: one per record (allocation site), as pprof's Samples.
+    const heap = JSON.parse((await run(['info', fix('heap/xz.0001.heap')])).out);
+    expect(heap.sampleType).toEqual({ type: 'inuse_space', unit: 'bytes' });
+    expect(heap.samples).toBe(Number(heap.extra.samples));
+    expect(heap.total).toBeGreaterThan(heap.samples);
+  });
+
   it('--help, usage errors', async () => {
     const h = await run(['--help']);
     expect(h.code).toBe(0);
@@ -98,6 +124,93 @@ describe('flamelens CLI', () => {
     expect((await run(['frobnicate', 'x'])).code).toBe(2);
     expect((await run(['fold', '--nope', 'x'])).code).toBe(2);
     expect((await run(['fold'])).code).toBe(2);
+  });
+
+  it('the help is laid out in two columns: no description runs into its command or option', async () => {
+    const h = (await run(['--help'])).out;
+    // The issue's typo: `bundle PROFILE… -o OUT.zip` ran into its description.
+    expect(h).toMatch(/^ {2}bundle PROFILE… -o OUT\.zip {2,}pack the profile/m);
+    expect(h).not.toMatch(/OUT\.zippack/);
+    const lines = h.split('\n');
+    const rows = lines.filter((l) => /^ {2}(--)?[a-z]/.test(l));
+    expect(rows.length).toBeGreaterThan(20);
+    for (const row of rows) {
+      // A command or option, then at least two blanks and its description, or alone on its line
+      // (a long option) with its description on the next, indented to the column.
+      const m = /^ {2}(\S+(?: \S+)*?)( {2,}(\S.*))?$/.exec(row);
+      expect(m, row).not.toBeNull();
+      if (m![2] === undefined) {
+        const next = lines[lines.indexOf(row) + 1];
+        expect(next, row).toMatch(/^ {20,}\S/);
+      }
+    }
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(100);
+  });
+
+  it('help COMMAND and COMMAND --help print that command with only its options', async () => {
+    const a = await run(['help', 'bundle']);
+    const b = await run(['bundle', '--help']);
+    expect(a.code).toBe(0);
+    expect(b).toEqual(a);
+    expect(a.out).toMatch(/^usage: flamelens bundle \[OPTIONS\] PROFILE… -o OUT\.zip\n/);
+    const options = [...a.out.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
+    expect(options.sort()).toEqual(
+      ['--help', '--max-size', '--no-debug', '--output', '--root', '--fallback-to-host', '--version'].sort(),
+    );
+    const fold = await run(['help', 'fold']);
+    expect(fold.out).toMatch(/^usage: flamelens fold \[OPTIONS\] FILE\n/);
+    expect(fold.out).toMatch(/^ {2}--sample-type NAME\|INDEX/m);
+    expect(fold.out).not.toMatch(/--normalize|--max-size|--output/);
+    expect((await run(['diff', '-h'])).out).toMatch(/^ {2}--normalize/m);
+    // The whole help without a command; an unknown one is bad usage.
+    expect((await run(['help'])).out).toBe((await run(['--help'])).out);
+    const bad = await run(['help', 'frobnicate']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/unknown command 'frobnicate'/);
+    // What a command does not take is refused, with that command's help.
+    const misplaced = await run(['bundle', 'x.prof', '-o', 'x.zip', '--granularity', 'lines']);
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.err).toMatch(
+      /^flamelens: option --granularity does not apply to 'bundle'\nusage: flamelens bundle /,
+    );
+  });
+
+  it('`-` reads the profile from standard input', async () => {
+    const prof = new Uint8Array(readFileSync(fix('gperf/tiny.prof')));
+    const fromFile = await run(['fold', fix('gperf/tiny.prof')]);
+    expect(await run(['fold', '-'], { stdin: prof })).toEqual(fromFile);
+    const info = JSON.parse((await run(['info', '-'], { stdin: prof })).out);
+    const infoOfFile = JSON.parse((await run(['info', fix('gperf/tiny.prof')])).out);
+    expect(info).toEqual({ ...infoOfFile, file: 'stdin' });
+    // As a diff's either side; never both.
+    const base = fix('diff/workload_a.prof');
+    const newer = new Uint8Array(readFileSync(fix('diff/workload_b.prof')));
+    expect(await run(['diff', base, '-'], { stdin: newer })).toEqual(
+      await run(['diff', base, fix('diff/workload_b.prof')]),
+    );
+    const both = await run(['diff', '-', '-'], { stdin: newer });
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/^flamelens: only one file can be read from standard input \(-\)\n/);
+    // Messages name it stdin.
+    const empty = await run(['fold', '-'], { stdin: new Uint8Array(0) });
+    expect(empty).toEqual({ code: 1, out: '', err: 'flamelens: stdin: empty file (at byte 0)\n' });
+  });
+
+  it('a gzip stream cut at byte 5000 is reported at byte 5000', async () => {
+    const gz = new Uint8Array(readFileSync(fix('pprof/corpus/big_synth_small.pb.gz')));
+    const r = await run(['fold', '-'], { stdin: gz.subarray(0, 5000) });
+    expect(r).toEqual({
+      code: 1,
+      out: '',
+      err: 'flamelens: stdin: corrupt gzip data: cut short (the compressed stream stops before its last block) (at byte 5000)\n',
+    });
+  });
+
+  it('--version prints the version of the package', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const v = await run(['--version']);
+    expect(v).toEqual({ code: 0, out: `flamelens ${pkg.version}\n`, err: '' });
+    expect((await run(['fold', '--version'])).out).toBe(v.out);
   });
 
   it('fold --place: a maps-less profile named by binaries placed at their load addresses', async () => {

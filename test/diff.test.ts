@@ -177,7 +177,63 @@ describe('differential folded text (difffolded.pl) and `flamelens diff`', () => 
         .trim()
         .split('\n')
         .reduce((t, l) => t + Number(l.split(' ').at(i)), 0);
-    expect(Math.abs(sum(-2) - sum(-1))).toBeLessThanOrEqual(lines.length); // rounding per line
+    // Truncated per line: short of the comparison's total by less than one per line.
+    expect(sum(-1) - sum(-2)).toBeGreaterThanOrEqual(0);
+    expect(sum(-1) - sum(-2)).toBeLessThan(lines.length);
+  });
+
+  it('equals difffolded.pl on the same stacks; --normalize truncates as its -n does', async () => {
+    const { runCli } = await import('./helpers/cli');
+    const A = `${DIR}/workload_a.pprof-collapsed.txt`;
+    const B = `${DIR}/workload_b.pprof-collapsed.txt`;
+    // difffolded.pl's lines (make_difffolded_fixtures.sh), names without google-pprof's address
+    // tags (`main<00000000000011f9>`), which the folded reader leaves out.
+    const lines = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(/<[0-9a-f]{16}>/g, ''))
+        .sort();
+    for (const [flags, oracle] of [
+      [[], 'workload.difffolded.txt'],
+      [['--normalize'], 'workload.difffolded-n.txt'],
+    ] as const) {
+      const r = await runCli(['diff', ...flags, A, B]);
+      expect(r.code, r.err).toBe(0);
+      expect(lines(r.out), oracle).toEqual(lines(readFileSync(`${DIR}/${oracle}`, 'utf8')));
+    }
+    // The totals differ (146 vs 116 samples), so -n scaled: a line that rounding would give 89
+    // and truncation 88 tells them apart.
+    expect(readFileSync(`${DIR}/workload.difffolded-n.txt`, 'utf8')).toMatch(
+      /;hash_blocks<[0-9a-f]+>;mix<[0-9a-f]+> 88 27$/m,
+    );
+  });
+
+  it('warns when the sides measure different things: CPU time against heap bytes, nanoseconds against samples', async () => {
+    const { runCli } = await import('./helpers/cli');
+    const F = 'test/fixtures';
+    const cases: [string[], RegExp | null][] = [
+      [
+        [`${F}/gperf/tiny.prof`, `${F}/heap/xz.0001.heap`],
+        /the baseline sums samples \(count\), the comparison inuse_space \(bytes\)/,
+      ],
+      [[`${F}/heap/xz.0001.heap`, `${F}/heap/xz.0001.heap`, '--sample-type', 'alloc_space'], null],
+      [
+        [`${F}/gperf/tiny.prof`, `${F}/perf/sorter.perf.txt`],
+        /the baseline sums samples \(count\), the comparison cpu-clock \(nanoseconds\)/,
+      ],
+      // Both sides counting samples, or both CPU nanoseconds under their own names, compare.
+      [[`${F}/gperf/tiny.prof`, `${F}/perf/sorter.perf.txt`, '--sample-type', 'samples'], null],
+      [[`${F}/pprof/corpus/tiny.pb.gz`, `${F}/perf/sorter.perf.txt`], null],
+      [[`${DIR}/workload_a.prof`, `${DIR}/workload_b.prof`], null],
+    ];
+    for (const [args, warning] of cases) {
+      const r = await runCli(['diff', ...args]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).not.toBe('');
+      if (warning === null) expect(r.err, args.join(' ')).toBe('');
+      else expect(r.err, args.join(' ')).toMatch(new RegExp(`^flamelens: warning: ${warning.source}.*\n$`));
+    }
   });
 
   it('a two-count folded file opens as the comparison it describes', async () => {

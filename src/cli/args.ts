@@ -1,5 +1,5 @@
 // The command line's grammar: its commands, its options (each declared once, with the commands it
-// applies to), the parser and the help text built from them.
+// applies to), the parser and the help texts built from them (the whole, and each command's).
 
 export type CommandName = 'fold' | 'info' | 'proto' | 'diff' | 'list' | 'bundle' | 'dot' | 'disasm';
 
@@ -10,8 +10,11 @@ interface OptionSpec {
   value: boolean;
   /** May be given several times (values collected in order). */
   repeatable: boolean;
-  /** Commands that accept it; empty = all. */
-  commands: CommandName[];
+  /**
+   * Commands that accept it: empty = every command that reads a profile (all but `bundle`, which
+   * takes only the options that name it); 'all' = every command, `bundle` too.
+   */
+  commands: CommandName[] | 'all';
   help: string;
   /** Placeholder shown in the help, e.g. PATH. */
   meta?: string;
@@ -22,7 +25,14 @@ interface OptionSpec {
  * here and read `args.options.get(name)` in the command; the parser and help need no change.
  */
 const OPTIONS: OptionSpec[] = [
-  { name: 'help', value: false, repeatable: false, commands: [], help: 'show help' },
+  {
+    name: 'help',
+    value: false,
+    repeatable: false,
+    commands: 'all',
+    help: "show help: every command's, or with a command that command's (also -h)",
+  },
+  { name: 'version', value: false, repeatable: false, commands: 'all', help: "print flamelens' version" },
   {
     name: 'binary',
     value: true,
@@ -46,14 +56,14 @@ const OPTIONS: OptionSpec[] = [
     repeatable: false,
     commands: [],
     meta: 'functions|lines|addresses',
-    help: 'what a frame is: a function (default), `function file:line` (DWARF), or `function+0xOFFSET`',
+    help: 'what a frame is: a function (default), a source line (`function file:line`, from DWARF), or an address (`function+0xOFFSET`)',
   },
   {
     name: 'normalize',
     value: false,
     repeatable: false,
     commands: ['diff'],
-    help: "scale the baseline's counts to the comparison's total (difffolded.pl -n)",
+    help: "scale the baseline's counts to the comparison's total, truncated to whole counts (difffolded.pl -n)",
   },
   {
     name: 'sample-type',
@@ -106,7 +116,7 @@ const OPTIONS: OptionSpec[] = [
     value: false,
     repeatable: false,
     commands: [],
-    help: 'one frame per address for code no symbol names (MODULE+0xOFFSET; default: one per module, [MODULE])',
+    help: 'one frame per address for code that no symbol names (MODULE+0xOFFSET; default: one per module, [MODULE])',
   },
   {
     name: 'place',
@@ -136,9 +146,16 @@ const OPTIONS: OptionSpec[] = [
     name: 'root',
     value: true,
     repeatable: false,
-    commands: [],
+    commands: 'all',
     meta: 'DIR',
-    help: 'find the files the profile maps (and their debug files) under DIR, a copy of the recording machine’s files (bundle: instead of /)',
+    help: "find the files the profile maps (and their debug files) under DIR, a copy of the recording machine's files (bundle: instead of /)",
+  },
+  {
+    name: 'fallback-to-host',
+    value: false,
+    repeatable: false,
+    commands: 'all',
+    help: 'with --root: what is not under DIR, take from this machine (at the same path), unless the profile records another build-id for it',
   },
   {
     name: 'noinlines',
@@ -192,7 +209,10 @@ const COMMANDS: Record<CommandName, { args: string; help: string }> = {
     args: 'FILE',
     help: 'print metadata as JSON: format, word size, period, samples, mappings, labels, warnings',
   },
-  proto: { args: 'FILE -o OUT', help: 'write the folded profile as gzipped pprof profile.proto' },
+  proto: {
+    args: 'FILE -o OUT',
+    help: 'write the profile as gzipped pprof profile.proto, with every sample type and label',
+  },
   list: {
     args: 'REGEX FILE',
     help: 'per-line flat/cum samples of the functions matching REGEX, with their source (as pprof -list)',
@@ -222,11 +242,30 @@ export interface ParsedArgs {
   options: Map<string, string[]>;
 }
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** The command the arguments named, when they named one: its help is the one to show. */
+  command?: CommandName;
+}
 
+function applies(spec: OptionSpec, cmd: CommandName): boolean {
+  if (spec.commands === 'all') return true;
+  if (spec.commands.length === 0) return cmd !== 'bundle';
+  return spec.commands.includes(cmd);
+}
+
+/**
+ * Reads the arguments. `flamelens help COMMAND` is `flamelens COMMAND --help`. Throws UsageError
+ * for an unknown command or option, a missing value, an option given twice or one the command
+ * does not take.
+ */
 export function parseArgs(argv: string[]): ParsedArgs {
   const out: ParsedArgs = { positional: [], options: new Map() };
   let onlyPositional = false;
+  const fail = (message: string): never => {
+    const e = new UsageError(message);
+    if (out.command) e.command = out.command;
+    throw e;
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!onlyPositional && a === '--') {
@@ -237,23 +276,27 @@ export function parseArgs(argv: string[]): ParsedArgs {
       const eq = a in SHORT ? -1 : a.indexOf('=');
       const name = SHORT[a] ?? a.slice(2, eq < 0 ? undefined : eq);
       const spec = OPTIONS.find((o) => o.name === name);
-      if (!spec) throw new UsageError(`unknown option ${a}`);
+      if (!spec) fail(`unknown option ${a}`);
       let value = '';
-      if (spec.value) {
+      if (spec!.value) {
         if (eq >= 0) value = a.slice(eq + 1);
         else if (i + 1 < argv.length) value = argv[++i];
-        else throw new UsageError(`option --${name} needs a value`);
+        else fail(`option --${name} needs a value`);
       } else if (eq >= 0) {
-        throw new UsageError(`option --${name} takes no value`);
+        fail(`option --${name} takes no value`);
       }
       const list = out.options.get(name) ?? [];
-      if (list.length > 0 && !spec.repeatable) throw new UsageError(`option --${name} given twice`);
+      if (list.length > 0 && !spec!.repeatable) fail(`option --${name} given twice`);
       list.push(value);
       out.options.set(name, list);
       continue;
     }
     if (out.command === undefined && out.positional.length === 0) {
-      if (!(a in COMMANDS)) throw new UsageError(`unknown command '${a}'`);
+      if (a === 'help' && !out.options.has('help')) {
+        out.options.set('help', ['']);
+        continue;
+      }
+      if (!(a in COMMANDS)) fail(`unknown command '${a}'`);
       out.command = a as CommandName;
       continue;
     }
@@ -262,27 +305,95 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (out.command) {
     const cmd = out.command;
     for (const name of out.options.keys()) {
-      const spec = OPTIONS.find((o) => o.name === name)!;
-      if (spec.commands.length > 0 && !spec.commands.includes(cmd)) {
-        throw new UsageError(`option --${name} does not apply to '${cmd}'`);
-      }
+      if (!applies(OPTIONS.find((o) => o.name === name)!, cmd))
+        fail(`option --${name} does not apply to '${cmd}'`);
     }
   }
   return out;
 }
 
-export function usage(): string {
-  const lines = ['usage: flamelens COMMAND [OPTIONS] FILE', '', 'commands:'];
-  for (const [name, c] of Object.entries(COMMANDS))
-    lines.push(`  ${`${name} ${c.args}`.padEnd(22)}${c.help}`);
-  lines.push('', 'options:');
-  for (const o of OPTIONS) {
-    const left = `--${o.name}${o.value ? ` ${o.meta ?? 'VALUE'}` : ''}`;
-    lines.push(
-      `  ${left.padEnd(Math.max(22, left.length + 1))}${o.help}${o.repeatable ? ' (repeatable)' : ''}`,
-    );
+/** Width of the text of the help (its lines are wrapped to it). */
+const WIDTH = 100;
+
+/** `text` in lines of at most WIDTH − `indent` characters (a longer word gets a line of its own). */
+function wrap(text: string, indent: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + 1 + word.length > WIDTH) {
+      lines.push(line);
+      line = '';
+    }
+    line = line === '' ? word : `${line} ${word}`;
   }
-  lines.push('', 'Input may be gzip-compressed. Exit status: 0 ok (warnings on stderr), 1 unreadable input,');
-  lines.push('2 bad usage.');
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * Two columns: each `left` padded to the widest (up to `limit`; a longer one has a line of its
+ * own), `right` wrapped beside it.
+ */
+function table(rows: [string, string][], limit: number): string[] {
+  const col = 2 + Math.min(Math.max(...rows.map(([l]) => l.length)), limit) + 2;
+  const out: string[] = [];
+  for (const [left, right] of rows) {
+    const text = wrap(right, col);
+    if (2 + left.length + 2 > col) out.push(`  ${left}`);
+    else text[0] = `  ${left}`.padEnd(col) + text[0];
+    out.push(...text.map((t, i) => (i === 0 && 2 + left.length + 2 <= col ? t : ' '.repeat(col) + t)));
+  }
+  return out;
+}
+
+function optionRows(cmd?: CommandName): [string, string][] {
+  return OPTIONS.filter((o) => cmd === undefined || applies(o, cmd)).map((o) => [
+    `--${o.name}${o.value ? ` ${o.meta ?? 'VALUE'}` : ''}`,
+    `${o.help}${o.repeatable ? ' (repeatable)' : ''}`,
+  ]);
+}
+
+const EXIT_STATUS = [
+  '',
+  'A profile may be gzip-compressed; `-` as its file reads standard input. Exit status: 0 ok',
+  '(warnings on stderr), 1 unreadable input, 2 bad usage, 3 internal error.',
+];
+
+/** The usage line a usage error ends with, and where the whole help is. */
+export function usageLine(cmd?: CommandName): string {
+  if (cmd === undefined)
+    return 'usage: flamelens COMMAND [OPTIONS] ARGUMENTS…  (`flamelens help` lists the commands)\n';
+  return `usage: flamelens ${cmd} [OPTIONS] ${COMMANDS[cmd].args}  (\`flamelens help ${cmd}\` lists its options)\n`;
+}
+
+/** The help: every command and every option; with a command, that command's and its options. */
+export function usage(cmd?: CommandName): string {
+  if (cmd !== undefined) {
+    const c = COMMANDS[cmd];
+    const lines = [
+      `usage: flamelens ${cmd} [OPTIONS] ${c.args}`,
+      '',
+      ...wrap(`${c.help[0].toUpperCase()}${c.help.slice(1)}.`, 0),
+      '',
+      'options:',
+      ...table(optionRows(cmd), 26),
+      ...EXIT_STATUS,
+    ];
+    return `${lines.join('\n')}\n`;
+  }
+  const lines = [
+    'usage: flamelens COMMAND [OPTIONS] ARGUMENTS…',
+    '       flamelens help COMMAND      (or flamelens COMMAND --help: that command and its options)',
+    '',
+    'commands:',
+    ...table(
+      Object.entries(COMMANDS).map(([name, c]) => [`${name} ${c.args}`, c.help]),
+      26,
+    ),
+    '',
+    'options (each command takes those its help lists):',
+    ...table(optionRows(), 26),
+    ...EXIT_STATUS,
+  ];
   return `${lines.join('\n')}\n`;
 }

@@ -15,6 +15,8 @@ export interface BundleOptions {
   debug: boolean;
   /** Leave out files larger than this many bytes. */
   maxSize?: number;
+  /** Look for what `root` lacks on this machine too (root.ts FindOptions.fallback). */
+  fallbackToHost?: boolean;
   host?: string;
 }
 
@@ -22,6 +24,8 @@ export interface BundleResult {
   bytes: Uint8Array;
   /** What the bundle lacks, and why: printed as warnings. */
   missing: { path: string; why: string }[];
+  /** The files packed from this machine, the root lacking them (`fallbackToHost`). */
+  fromHost: string[];
   files: { path: string; size: number; buildId?: string; debugFor?: string }[];
 }
 
@@ -34,16 +38,25 @@ export function makeBundle(
   opts: BundleOptions,
 ): BundleResult {
   const paths: string[] = [];
+  const buildIds = new Map<string, string>();
   for (const p of profiles) {
     const { raw } = parse(p.bytes, p.path.split('/').pop()!);
-    for (const m of raw.meta.mappings) if (!paths.includes(m.path)) paths.push(m.path);
+    for (const m of raw.meta.mappings) {
+      if (!paths.includes(m.path)) paths.push(m.path);
+      if (m.buildId !== undefined) buildIds.set(m.path, m.buildId);
+    }
   }
-  const found = findMappedFiles(paths, opts);
+  const found = findMappedFiles(paths, {
+    root: opts.root,
+    debug: opts.debug,
+    ...(opts.maxSize !== undefined && { maxSize: opts.maxSize }),
+    ...(opts.fallbackToHost && { fallback: '', buildIds }),
+  });
   // The manifest travels: it names no path of this machine (the root's).
   const root = opts.root.replace(/\/+$/, '');
   const told = found.missing.map((m) => ({
     path: m.path,
-    why: root === '' ? m.why : m.why.replace(`under ${root}`, 'under the root given'),
+    why: root === '' ? m.why : m.why.replaceAll(`under ${root}`, 'under the root given'),
   }));
   const input: BundleInput = {
     profiles: profiles.map((p) => ({ name: p.path.split('/').pop()!, bytes: p.bytes })),
@@ -54,6 +67,7 @@ export function makeBundle(
   return {
     bytes: writeBundle(input),
     missing: found.missing,
+    fromHost: found.fromFallback,
     files: input.files.map((f) => ({
       path: f.path,
       size: f.bytes.length,

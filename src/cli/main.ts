@@ -4,9 +4,10 @@
 //   flamelens proto FILE -o OUT.pb.gz   the folded profile as gzipped pprof profile.proto
 // Options are declared in OPTIONS; a command reads them from `args.options`.
 
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, readSync, realpathSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import pkg from '../../package.json' with { type: 'json' };
 import type { AnalysisSession } from '../core/analysis/session.ts';
 import type { LabelSummary } from '../core/model/labels.ts';
 import { parseLabelFilter } from '../core/model/labels.ts';
@@ -19,11 +20,19 @@ import { basename } from '../core/text/names.ts';
 import type { FoldedProfile, Granularity, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema.ts';
-import { type ParsedArgs, parseArgs, UsageError, usage } from './args.ts';
+import { type ParsedArgs, parseArgs, UsageError, usage, usageLine } from './args.ts';
 import { type BundleResult, makeBundle } from './bundle.ts';
 import { disasmCommand } from './disasm.ts';
 import { dotOptions, dotText } from './dot.ts';
-import { type CliIo, nodeDemangler, openForCommand, readOrReport } from './open.ts';
+import {
+  type CliIo,
+  nodeDemangler,
+  OutputClosed,
+  openForCommand,
+  readOrReport,
+  STDIN,
+  shownName,
+} from './open.ts';
 
 function where(w: ProfileWarning): string {
   if (w.offset !== undefined && w.line !== undefined) return ` (at line ${w.line}, byte ${w.offset})`;
@@ -68,8 +77,14 @@ function listingText(l: SourceListing, whole: number, io: CliIo): string {
   return out;
 }
 
+/**
+ * `info`'s JSON: `samples` counts samples (`samples`, from the session), `total` sums the sample
+ * type's values (nanoseconds, bytes…: `sampleType` says which), `samplingTimeUs` is that total as
+ * time where the period is one.
+ */
 export function infoJson(
   p: FoldedProfile,
+  samples: number,
   symbols?: SymbolizeReport,
   labels: LabelSummary[] = [],
 ): Record<string, unknown> {
@@ -80,7 +95,8 @@ export function infoJson(
     wordSize: m.wordSize ?? null,
     byteOrder: m.byteOrder ?? null,
     periodUs: m.periodUs,
-    samples: m.totalSamples,
+    samples,
+    total: m.totalSamples,
     samplingTimeUs: m.samplingTimeUs ?? null,
     sampleType: m.sampleType,
     sampleTypes: m.sampleTypes,
@@ -107,70 +123,107 @@ export function infoJson(
 
 /** Runs the CLI; resolves to the exit status. */
 export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (e) {
+    if (e instanceof OutputClosed) return 0;
+    throw e;
+  }
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(`flamelens: ${e.message}\n${usage()}`);
+    io.stderr(`flamelens: ${e.message}\n${usageLine(e.command)}`);
     return 2;
   }
-  if (args.options.has('help') || (!args.command && args.positional.length === 0)) {
-    if (args.options.has('help')) {
-      io.stdout(usage());
-      return 0;
-    }
+  if (args.options.has('help')) {
+    io.stdout(usage(args.command));
+    return 0;
+  }
+  if (args.options.has('version')) {
+    io.stdout(`flamelens ${pkg.version}\n`);
+    return 0;
+  }
+  if (!args.command) {
     io.stderr(usage());
+    return 2;
+  }
+  const fromStdin = [
+    ...args.positional,
+    ...(args.options.get('binary') ?? []),
+    ...(args.options.get('symbols') ?? []),
+  ];
+  if (fromStdin.filter((f) => f === STDIN).length > 1) {
+    io.stderr(`flamelens: only one file can be read from standard input (-)\n${usageLine(args.command)}`);
+    return 2;
+  }
+  if (args.options.has('fallback-to-host') && !args.options.has('root')) {
+    io.stderr(`flamelens: --fallback-to-host goes with --root DIR\n${usageLine(args.command)}`);
     return 2;
   }
   if (args.command === 'bundle') return bundleCommand(args, io);
   const files = args.command === 'diff' || args.command === 'list' || args.command === 'disasm' ? 2 : 1;
-  if (!args.command || args.positional.length !== files) {
+  if (args.positional.length !== files) {
     const what =
       args.command === 'list' || args.command === 'disasm'
         ? 'REGEX and FILE'
         : files === 2
           ? 'two files, BASE and NEW'
           : 'one FILE';
-    io.stderr(`flamelens: expected ${what}\n${usage()}`);
+    io.stderr(`flamelens: expected ${what}\n${usageLine(args.command)}`);
     return 2;
   }
   const output = args.options.get('output')?.[0];
   if (args.command === 'proto' && (output === undefined || output === '')) {
-    io.stderr(`flamelens: proto needs -o OUT.pb.gz\n${usage()}`);
+    io.stderr(`flamelens: proto needs -o OUT.pb.gz\n${usageLine(args.command)}`);
     return 2;
   }
   let view: WorkerView;
   try {
     view = viewOfOptions(args);
   } catch (e) {
-    io.stderr(`flamelens: ${e instanceof Error ? e.message : String(e)}\n${usage()}`);
+    io.stderr(`flamelens: ${e instanceof Error ? e.message : String(e)}\n${usageLine(args.command)}`);
     return 2;
   }
   const file = args.positional[files - 1];
-  const opened = await openForCommand(
-    {
-      file,
-      ...(args.command === 'diff' && { base: args.positional[0] }),
-      symbolFiles: [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])],
-      root: args.options.get('root')?.[0],
-      profile: args.options.get('profile')?.[0],
-      view,
-    },
-    io,
-  );
+  let opened: Awaited<ReturnType<typeof openForCommand>>;
+  try {
+    opened = await openForCommand(
+      {
+        file,
+        ...(args.command === 'diff' && { base: args.positional[0] }),
+        symbolFiles: [...(args.options.get('binary') ?? []), ...(args.options.get('symbols') ?? [])],
+        root: args.options.get('root')?.[0],
+        fallbackToHost: args.options.has('fallback-to-host'),
+        profile: args.options.get('profile')?.[0],
+        view,
+      },
+      io,
+    );
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`flamelens: ${e.message}\n${usageLine(args.command)}`);
+    return 2;
+  }
   if (!opened) return 1;
   reportSymbols(opened.result.symbols, io);
   const { session } = opened;
   switch (args.command) {
-    case 'diff':
+    case 'diff': {
+      const mismatch = session.comparisonWarning();
+      if (mismatch !== null) io.stderr(`flamelens: warning: ${mismatch}\n`);
       session.writeFolded([], io.stdout, { normalize: args.options.has('normalize') });
       return 0;
+    }
     case 'list':
       return listCommand(session, args.positional[0], io);
     case 'fold': {
       for (const w of session.folded().meta.warnings)
-        io.stderr(`flamelens: ${file}: warning: ${w.message}${where(w)}\n`);
+        io.stderr(`flamelens: ${shownName(file)}: warning: ${w.message}${where(w)}\n`);
       // Written as it is made: with DWARF's inline frames the text can be gigabytes.
       session.writeFolded([], io.stdout);
       return 0;
@@ -210,7 +263,7 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
     }
     case 'info':
       io.stdout(
-        `${JSON.stringify(infoJson(session.folded(), opened.result.symbols?.report, session.labels(INFO_LABEL_VALUES)), null, 2)}\n`,
+        `${JSON.stringify(infoJson(session.folded(), session.sampleCount(), opened.result.symbols?.report, session.labels(INFO_LABEL_VALUES)), null, 2)}\n`,
       );
       return 0;
     case 'proto': {
@@ -311,26 +364,27 @@ export function parseSize(t: string): number | null {
 function bundleCommand(args: ParsedArgs, io: CliIo): number {
   const output = args.options.get('output')?.[0];
   if (args.positional.length === 0 || output === undefined || output === '') {
-    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip\n${usage()}`);
+    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip\n${usageLine('bundle')}`);
     return 2;
   }
   const sizeText = args.options.get('max-size')?.[0];
   const maxSize = sizeText === undefined ? undefined : parseSize(sizeText);
   if (maxSize === null) {
-    io.stderr(`flamelens: --max-size ${sizeText}: expected a size like 200M\n${usage()}`);
+    io.stderr(`flamelens: --max-size ${sizeText}: expected a size like 200M\n${usageLine('bundle')}`);
     return 2;
   }
   const profiles: { path: string; bytes: Uint8Array }[] = [];
   for (const p of args.positional) {
     const bytes = readOrReport(p, io);
     if (!bytes) return 1;
-    profiles.push({ path: p, bytes });
+    profiles.push({ path: shownName(p), bytes });
   }
   let made: BundleResult;
   try {
     made = makeBundle(profiles, {
       root: args.options.get('root')?.[0] ?? '',
       debug: !args.options.has('no-debug'),
+      fallbackToHost: args.options.has('fallback-to-host'),
       ...(maxSize !== undefined && { maxSize }),
       host: hostname(),
     });
@@ -340,6 +394,10 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
     return 1;
   }
   for (const m of made.missing) io.stderr(`flamelens: warning: not bundled: ${m.path}: ${m.why}\n`);
+  for (const p of made.fromHost)
+    io.stderr(
+      `flamelens: note: ${p}: not under ${args.options.get('root')![0]}: this machine's file bundled\n`,
+    );
   try {
     (io.writeFile ?? writeFileSync)(output, made.bytes);
   } catch (e) {
@@ -354,16 +412,61 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
   return 0;
 }
 
+/**
+ * Writes all of `text` to file descriptor `fd` before returning: so a command writes no faster
+ * than its reader reads (process.stdout queues what a pipe cannot take yet, gigabytes of folded
+ * text in memory) and learns at once that the reader is gone (EPIPE: OutputClosed).
+ */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += writeSync(fd, bytes, done);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'EPIPE') throw new OutputClosed('standard output closed');
+      // A non-blocking descriptor (its opener made it so) that is full: wait a millisecond.
+      if (code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
 export function nodeIo(): CliIo {
   return {
-    stdout: (t) => process.stdout.write(t),
+    stdout: (t) => writeAll(1, t),
     stderr: (t) => process.stderr.write(t),
     readFile: (p) => {
       const b = readFileSync(p);
       return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     },
     writeFile: (p, bytes) => writeFileSync(p, bytes),
+    stdin: () => readAll(0),
   };
+}
+
+/** Everything that can be read from file descriptor `fd` (standard input: until its end). */
+function readAll(fd: number): Uint8Array {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const part = Buffer.allocUnsafe(1 << 20);
+    let n: number;
+    try {
+      n = readSync(fd, part, 0, part.length, null);
+    } catch (e) {
+      // A non-blocking descriptor with nothing to read yet: wait a millisecond.
+      if ((e as { code?: string }).code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      continue;
+    }
+    if (n === 0) break;
+    parts.push(part.subarray(0, n));
+    size += n;
+  }
+  const all = Buffer.concat(parts, size);
+  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
 }
 
 /** True when this module is the program run (also through a symlink, as npx and npm bin links do). */

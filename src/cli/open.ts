@@ -7,25 +7,47 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { AnalysisSession, type SessionResult } from '../core/analysis/session.ts';
 import type { DroppedFile } from '../core/formats/importer.ts';
+import { UnknownSampleType } from '../core/model/sample-types.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
 import { basename } from '../core/text/names.ts';
 import { ProfileError } from '../core/types.ts';
 import type { WorkerView } from '../core/view/schema.ts';
+import { UsageError } from './args.ts';
 import { findMappedFiles } from './root.ts';
 
 export interface CliIo {
+  /** Writes to standard output; throws OutputClosed once its reader is gone. */
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readFile: (path: string) => Uint8Array;
+  /** Reads all of standard input (a FILE given as `-`); absent where there is none. */
+  stdin?: () => Uint8Array;
   writeFile?: (path: string, bytes: Uint8Array) => void;
 }
 
+/**
+ * Standard output's reader closed it (`flamelens fold big.pb.gz | head -1`): the command stops
+ * there and exits 0, quietly, as Unix tools do.
+ */
+export class OutputClosed extends Error {}
+
+/** A FILE that is standard input. */
+export const STDIN = '-';
+
+/** A file as messages and the session name it: standard input as `stdin`. */
+export function shownName(file: string): string {
+  return file === STDIN ? 'stdin' : file;
+}
+
+/** The bytes of a file (of standard input for `-`), or null after saying why they cannot be read. */
 export function readOrReport(file: string, io: CliIo): Uint8Array | null {
   try {
-    return io.readFile(file);
+    if (file !== STDIN) return io.readFile(file);
+    if (!io.stdin) throw new Error('no standard input');
+    return io.stdin();
   } catch (e) {
     const code = (e as { code?: string }).code;
-    io.stderr(`flamelens: ${file}: cannot read file${code ? ` (${code})` : ''}\n`);
+    io.stderr(`flamelens: ${shownName(file)}: cannot read file${code ? ` (${code})` : ''}\n`);
     return null;
   }
 }
@@ -49,6 +71,8 @@ export interface OpenRequest {
   symbolFiles: readonly string[];
   /** `--root`: where the mapped files are found. */
   root?: string;
+  /** `--fallback-to-host`: what the root lacks, from this machine. */
+  fallbackToHost?: boolean;
   /** `--profile`: of a bundle holding several profiles, the one to open. */
   profile?: string;
   view: WorkerView;
@@ -60,50 +84,67 @@ export interface Opened {
   result: SessionResult;
 }
 
-/** Opens what a command asks for; null (after printing why) when something cannot be read. */
+/**
+ * Opens what a command asks for; null (after printing why) when something cannot be read. Throws a
+ * UsageError for a sample type a profile does not have.
+ */
 export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opened | null> {
   const given: DroppedFile[] = [];
   for (const f of req.symbolFiles) {
     const bytes = readOrReport(f, io);
     if (!bytes) return null;
-    given.push({ name: basename(f), bytes });
+    given.push({ name: basename(shownName(f)), bytes });
   }
   const session = new AnalysisSession({ loadDemangler: nodeDemangler });
   const add = async (path: string, files: DroppedFile[], view: WorkerView, slot: 'main' | 'base') => {
     try {
       return await session.add(files, view, { slot, profile: req.profile, strictSampleType: true });
     } catch (e) {
+      // A --sample-type the profile lacks is bad usage: the message names those it has.
+      if (e instanceof UnknownSampleType) throw new UsageError(`${shownName(path)}: ${e.message}`);
       if (!(e instanceof ProfileError)) throw e;
-      io.stderr(`flamelens: ${path}: ${e.describe()}\n`);
+      io.stderr(`flamelens: ${shownName(path)}: ${e.describe()}\n`);
       return null;
     }
   };
   const bytes = readOrReport(req.file, io);
   if (!bytes) return null;
   const mainView = req.base === undefined ? req.view : { ...req.view, mode: 'graph' as const };
-  let result = await add(req.file, [{ name: basename(req.file), bytes }, ...given], mainView, 'main');
+  const name = basename(shownName(req.file));
+  let result = await add(req.file, [{ name, bytes }, ...given], mainView, 'main');
   if (!result) return null;
   if (req.base !== undefined) {
     const baseBytes = readOrReport(req.base, io);
     if (!baseBytes) return null;
-    result = await add(req.base, [{ name: basename(req.base), bytes: baseBytes }], req.view, 'base');
+    const baseName = basename(shownName(req.base));
+    result = await add(req.base, [{ name: baseName, bytes: baseBytes }], req.view, 'base');
     if (!result) return null;
   }
   if (req.root !== undefined) {
     // Both sides' mapped files: symbol files serve both, each mapping taking the one matching it.
-    const found = fromRoot(session, req.root, io);
+    const found = fromRoot(session, req.root, req.fallbackToHost === true, io);
     if (found.length > 0) result = (await add(req.root, found, req.view, 'main')) ?? result;
   }
   return { session, result };
 }
 
 /**
- * The files the open profile maps (and their debug files) found under `root`, named by the paths
- * the profile maps them from (as a bundle's are); what is not found is said.
+ * The files the open profile maps (and their debug files) found under `root` (and, with
+ * `fallbackToHost`, on this machine for what it lacks), named by the paths the profile maps them
+ * from (as a bundle's are); what is not found, or found on this machine, is said.
  */
-function fromRoot(session: AnalysisSession, root: string, io: CliIo): DroppedFile[] {
-  const paths = [...new Set((session.mappings() ?? []).map((m) => m.path))];
-  const found = findMappedFiles(paths, { root, debug: true });
+function fromRoot(session: AnalysisSession, root: string, fallbackToHost: boolean, io: CliIo): DroppedFile[] {
+  const mappings = session.mappings() ?? [];
+  const paths = [...new Set(mappings.map((m) => m.path))];
+  const buildIds = new Map<string, string>();
+  for (const m of mappings) if (m.buildId !== undefined) buildIds.set(m.path, m.buildId);
+  const found = findMappedFiles(paths, {
+    root,
+    debug: true,
+    ...(fallbackToHost && { fallback: '', buildIds }),
+  });
   for (const m of found.missing) io.stderr(`flamelens: note: ${m.path}: ${m.why}\n`);
+  for (const p of found.fromFallback)
+    io.stderr(`flamelens: note: ${p}: not under ${root}: this machine's file used\n`);
   return found.files.map((f) => ({ name: f.path, bytes: f.bytes }));
 }

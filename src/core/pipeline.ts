@@ -244,6 +244,8 @@ export interface FoldSpec {
    * analysis does not need.
    */
   mappingSamplesLater?: boolean;
+  /** Filled with each sample's folded stack (FoldOptions.sampleStacks). */
+  sampleStacks?: Int32Array;
 }
 
 export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
@@ -269,6 +271,7 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
     // samples object of its own over the same array: written over there, the parsed one's would
     // be wrong).
     consume: spec.consume === true && raw.samples === loaded.raw.samples,
+    ...(spec.sampleStacks && { sampleStacks: spec.sampleStacks }),
   });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
   const held = early ?? (stacksLent(raw.samples) ? null : samplesByMapping(placed));

@@ -4,7 +4,11 @@ import { readFileSync } from 'node:fs';
 import { main } from '../../src/cli/main.ts';
 import type { CliIo } from '../../src/cli/open.ts';
 
-export async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+/** Runs the CLI with `argv`; `stdin` is what it reads from standard input (`-`), none by default. */
+export async function runCli(
+  argv: string[],
+  opts: { stdin?: Uint8Array } = {},
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const io: CliIo = {
@@ -15,6 +19,7 @@ export async function runCli(argv: string[]): Promise<{ code: number; out: strin
       err += t;
     },
     readFile: (p) => new Uint8Array(readFileSync(p)),
+    ...(opts.stdin && { stdin: () => opts.stdin! }),
   };
   const code = await main(argv, io);
   return { code, out, err };

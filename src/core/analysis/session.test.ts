@@ -241,3 +241,25 @@ describe('AnalysisSession', () => {
     expect(names(await fromLines.apply(V()))).toEqual(expect.arrayContaining(inlined));
   });
 });
+
+describe('AnalysisSession.proto', () => {
+  it('exports the view (transforms applied) with every sample type: it folds again to the view', async () => {
+    const s = new AnalysisSession();
+    const transforms = [
+      { kind: 'hide-function' as const, name: 'main.main' },
+      { kind: 'merge-module' as const, module: 'goprog' },
+    ];
+    await s.add([file('pprof/go/heap.pb.gz')], V({ transforms }));
+    const shown = s.foldedParts([]).join('');
+    expect(shown).toMatch(/^goprog \d+$/m); // the module merged into one frame
+    expect(shown).not.toMatch(/main\.main/);
+    const back = new AnalysisSession();
+    await back.add([{ name: 'back.pb.gz', bytes: s.proto() }], V());
+    expect(back.foldedParts([]).join('')).toBe(shown);
+    expect(back.folded().meta.sampleTypes).toHaveLength(4);
+    // Another sample type of the export is that type of the view.
+    await s.apply(V({ transforms, sampleType: 'alloc_objects' }));
+    await back.apply(V({ sampleType: 'alloc_objects' }));
+    expect(back.foldedParts([]).join('')).toBe(s.foldedParts([]).join(''));
+  });
+});

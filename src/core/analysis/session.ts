@@ -10,18 +10,26 @@
 import type { DroppedFile } from '../formats/importer';
 import { writePprof } from '../formats/pprof-write';
 import { writeSnapshot } from '../formats/snapshot';
-import { mergeSides } from '../model/diff';
-import { type LabelSummary, labelSummary } from '../model/labels';
+import { comparisonMismatch, mergeSides } from '../model/diff';
+import { type LabelSummary, labelKeepMask, labelSummary } from '../model/labels';
 import { matchSources, type SourceListing, sourceListing } from '../model/lines';
-import { sampleTypeIndex, withSampleType } from '../model/sample-types';
+import { sampleCount, sampleTypeIndex, withSampleType } from '../model/sample-types';
 import { type SearchQuery, type SearchResult, searchProfile } from '../model/search';
-import { foldedChunks, foldedPartsThrough, keptStacks, stacksThrough } from '../model/serialize';
+import {
+  difffoldedNormalize,
+  foldedChunks,
+  foldedPartsThrough,
+  keptStacks,
+  stacksThrough,
+} from '../model/serialize';
+import { applyTransformsTraced } from '../model/transforms';
 import {
   type Analysis,
   analyze,
   analyzeDiff,
   derive,
   diffSandwichAnalysis,
+  type FoldSpec,
   fold,
   type Loaded,
   type Progress,
@@ -305,19 +313,25 @@ export class AnalysisSession {
     if (this.loadedBase) this.baseSymbols = symbolize(this.loadedBase.raw, this.symbolFiles, common);
   }
 
-  /** The folded profile (and baseline) with the view's value, labels, granularity and names. */
-  private fold(progress?: Progress): void {
-    progress?.('fold', 0);
+  /** What the view asks of a fold, but for the sample type (each side has its own). */
+  private foldSpec(): FoldSpec {
     const v = this.view;
-    const spec = {
+    return {
       labelFilters: v.labelFilters,
       groupBy: v.groupBy,
       keepDropFrames: v.keepDropFrames,
       granularity: v.granularity,
-      names: v.fullNames ? ('full' as const) : ('short' as const),
+      names: v.fullNames ? 'full' : 'short',
       inlines: v.inlines,
       unnamedPerAddress: v.unnamedPerAddress === true,
     };
+  }
+
+  /** The folded profile (and baseline) with the view's value, labels, granularity and names. */
+  private fold(progress?: Progress): void {
+    progress?.('fold', 0);
+    const v = this.view;
+    const spec = this.foldSpec();
     const loaded = this.loaded!;
     const r = fold(loaded, {
       ...spec,
@@ -372,6 +386,17 @@ export class AnalysisSession {
     return labelSummary(typed, limit === undefined ? {} : { limit });
   }
 
+  /**
+   * How many samples the view keeps of the open profile (model/sample-types.ts sampleCount: a
+   * count of samples, whatever the sample type sums), its label filters applied.
+   */
+  sampleCount(): number {
+    if (!this.loaded) throw noProfile();
+    const raw = this.loaded.raw;
+    const keep = labelKeepMask(raw, this.view.labelFilters).keep;
+    return sampleCount(raw, sampleTypeIndex(raw, this.view.sampleType), keep);
+  }
+
   /** The parsed profile shown (and its file name), for what reads it as it was parsed. */
   loadedProfile(): Loaded {
     if (!this.loaded) throw noProfile();
@@ -382,6 +407,17 @@ export class AnalysisSession {
   folded(): FoldedProfile {
     if (!this.base) throw noProfile();
     return this.base;
+  }
+
+  /**
+   * In a comparison, why its sides' weights do not compare (model/diff.ts comparisonMismatch: a
+   * CPU profile against a heap profile, nanoseconds against sample counts); null otherwise.
+   */
+  comparisonWarning(): string | null {
+    if (!this.base || !this.baseFolded || this.view.mode !== 'diff') return null;
+    // A two-count folded file's sides (`baseline`, `comparison`) count alike.
+    if (this.loaded?.raw.diffPair && this.loadedBase?.raw.diffPair) return null;
+    return comparisonMismatch(this.base.meta.sampleType, this.baseFolded.meta.sampleType);
   }
 
   /**
@@ -408,7 +444,7 @@ export class AnalysisSession {
   /**
    * `root;…;leaf COUNT` lines of the shown view (or of its stacks through a frame-id path), handed
    * to `emit` in parts of about a megabyte; a comparison's as difffolded.pl writes them, `BASE NEW`
-   * (`normalize`: the baseline's counts scaled to the comparison's total, difffolded.pl -n).
+   * (`normalize`: the baseline's counts scaled to the comparison's total, truncated as difffolded.pl -n).
    */
   writeFolded(
     path: readonly number[],
@@ -423,7 +459,9 @@ export class AnalysisSession {
       const pick = (w: Float64Array) => (keep ? Float64Array.from(keep, (s) => w[s]) : w);
       const comp = pick(merged.comp);
       const base = pick(merged.base);
-      foldedChunks(p, [opts.normalize ? normalizedTo(base, comp) : base, comp], emit);
+      foldedChunks(p, [base, comp], emit, {
+        adjust: opts.normalize ? difffoldedNormalize(base, comp) : undefined,
+      });
       return;
     }
     for (const part of foldedPartsThrough(this.current, path)) emit(part);
@@ -457,12 +495,27 @@ export class AnalysisSession {
   }
 
   /**
-   * The shown profile as gzipped pprof profile.proto: symbolized as shown, transforms applied,
-   * never inverted (a comparison: its comparison side).
+   * The shown profile as gzipped pprof profile.proto: symbolized and folded as shown (granularity,
+   * names, label filters, group-by), transforms applied, never inverted (a comparison: its
+   * comparison side), with every sample type and label of the parsed profile: its samples are
+   * folded again, each to be followed to its stack.
    */
   proto(): Uint8Array {
-    if (!this.base) throw noProfile();
-    return writePprof(derive(this.base, this.view).table);
+    if (!this.loaded || !this.base) throw noProfile();
+    const loaded = this.loaded;
+    const raw = loaded.raw;
+    const sampleType = sampleTypeIndex(raw, this.view.sampleType);
+    const sampleStacks = new Int32Array(raw.samples.count);
+    const folded = fold(loaded, {
+      ...this.foldSpec(),
+      symbols: this.symbols,
+      sampleType: this.view.sampleType,
+      sampleStacks,
+    }).profile;
+    const { profile, stackOf } = applyTransformsTraced(folded, this.view.transforms);
+    for (let s = 0; s < sampleStacks.length; s++)
+      if (sampleStacks[s] >= 0) sampleStacks[s] = stackOf[sampleStacks[s]];
+    return writePprof(profile, { source: { raw, stackOf: sampleStacks, sampleType } });
   }
 
   /**
@@ -499,18 +552,6 @@ export class AnalysisSession {
       this.symbolFiles.push(f);
     }
   }
-}
-
-/** The baseline's counts scaled to the comparison's total, rounded to whole samples. */
-function normalizedTo(base: Float64Array, comp: Float64Array): Float64Array {
-  let b = 0;
-  let c = 0;
-  for (let s = 0; s < base.length; s++) {
-    b += base[s];
-    c += comp[s];
-  }
-  const k = b > 0 ? c / b : 1;
-  return base.map((v) => Math.round(v * k));
 }
 
 /** The view's placed ELF files, with their load addresses read (unreadable ones left out). */

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +36,53 @@ describe('detectFormat', () => {
       expect(parseProfile(b).samples.count, `ISIZE ${isize}`).toBe(2);
     }
     expect(errorOf(() => parseProfile(gz.subarray(0, gz.length - 12))).message).toMatch(/corrupt gzip/);
+  });
+
+  it('says where a gzip member broke: where a cut one ends, where bad deflate data begins', () => {
+    const gz = fixture('pprof/corpus/big_synth_small.pb.gz');
+    for (const cut of [11, 5000, 65536, 65537, 100_000, gz.length - 9]) {
+      const e = errorOf(() => parseProfile(gz.subarray(0, cut)));
+      expect(e.describe(), `cut at ${cut}`).toBe(
+        `corrupt gzip data: cut short (the compressed stream stops before its last block) (at byte ${cut})`,
+      );
+    }
+    // Cut in its trailer, the data is whole.
+    expect(parseProfile(gz.subarray(0, gz.length - 8)).format).toBe('pprof');
+    expect(errorOf(() => parseProfile(gz.subarray(0, 6))).describe()).toBe(
+      'corrupt gzip data: header cut short (at byte 6)',
+    );
+    // A stored block of 300 bytes (header at byte 10, data from 15), then a block of type 3, which
+    // RFC 1951 reserves (an error): at byte 315.
+    const member = new Uint8Array(330);
+    member.set([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+    member.set([0, 300 & 0xff, 300 >> 8, ~300 & 0xff, (~300 >> 8) & 0xff], 10);
+    member.fill(0x61, 15, 315);
+    member[315] = 0b110;
+    const bad = errorOf(() => parseProfile(member));
+    expect(bad.describe()).toBe('corrupt gzip data: invalid block type (at byte 315)');
+  });
+
+  it('finds the byte zlib finds for a distance too far back (python3 zlib, fed byte by byte)', () => {
+    const gz = fixture('pprof/corpus/big_synth_small.pb.gz').slice();
+    gz[3991] ^= 0x5a;
+    const zlib = execFileSync(
+      'python3',
+      [
+        '-c',
+        [
+          'import sys, zlib',
+          'b = sys.stdin.buffer.read(); d = zlib.decompressobj(16 + 15)',
+          'for i in range(len(b)):',
+          '    try: d.decompress(b[i:i + 1])',
+          '    except zlib.error as e: print(i, e); break',
+        ].join('\n'),
+      ],
+      { input: gz, encoding: 'utf8' },
+    );
+    expect(zlib).toMatch(/^3997 .*invalid distance too far back/);
+    const e = errorOf(() => parseProfile(gz));
+    expect(e.message).toBe('corrupt gzip data: invalid distance');
+    expect(e.offset).toBe(3997);
   });
 });
 

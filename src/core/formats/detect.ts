@@ -1,7 +1,7 @@
 // Format detection by sniffing bytes (never the file name) and dispatch to the importers.
 // gzip input (1f 8b) is decompressed first.
 
-import { inflateSync } from 'fflate';
+import { Inflate, inflateSync } from 'fflate';
 import type { FormatId, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
@@ -60,10 +60,14 @@ export function isGzip(bytes: Uint8Array): boolean {
 /**
  * The data of a gzip member. The deflate stream is inflated on its own, its output growing as it
  * goes: fflate's gunzipSync sizes its output by the trailer's length field, so a damaged trailer
- * made it allocate up to 4 GB, or cut the data short without an error.
+ * made it allocate up to 4 GB, or cut the data short without an error. Throws a ProfileError at the
+ * byte where the member broke: where a cut file ends, or where its deflate data turns invalid.
  */
 function gunzip(bytes: Uint8Array): Uint8Array {
-  if (bytes[2] !== 8) throw new Error(`unknown compression method ${bytes[2]}`);
+  const broken = (why: string, offset: number) =>
+    new ProfileError(`corrupt gzip data: ${why}`, 'unknown', { offset });
+  if (bytes.length < 10) throw broken('header cut short', bytes.length);
+  if (bytes[2] !== 8) throw broken(`unknown compression method ${bytes[2]}`, 2);
   const flags = bytes[3];
   let start = 10;
   if (flags & 4) start += (bytes[10] | (bytes[11] << 8)) + 2; // FEXTRA
@@ -74,19 +78,57 @@ function gunzip(bytes: Uint8Array): Uint8Array {
     start++;
   }
   if (flags & 2) start += 2; // FHCRC
-  if (start + 8 > bytes.length) throw new Error('invalid gzip data');
-  return inflateSync(bytes.subarray(start, bytes.length - 8));
+  if (start >= bytes.length) throw broken('header cut short', bytes.length);
+  // The deflate data and what follows (the trailer): inflating stops at the stream's last block.
+  const data = bytes.subarray(start);
+  try {
+    return inflateSync(data);
+  } catch (e) {
+    const at = deflateBreak(data);
+    if (at === data.length)
+      throw broken('cut short (the compressed stream stops before its last block)', bytes.length);
+    throw broken(e instanceof Error ? e.message : String(e), start + at);
+  }
 }
 
-/** Decompresses gzip input; other input is returned as is. */
-export function maybeGunzip(bytes: Uint8Array): Uint8Array {
-  if (!isGzip(bytes)) return bytes;
-  try {
-    return gunzip(bytes);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    throw new ProfileError(`corrupt gzip data: ${why}`, 'unknown', { offset: 0 });
+/**
+ * Where deflate data that does not inflate breaks: the offset of the byte at which fflate's
+ * streaming inflater fails when given the data in ever smaller pieces (64 KB, 512 bytes, then
+ * byte by byte from the piece that failed: three inflations of what precedes it at most, where
+ * byte by byte from the start copied its 32 KB window once per byte), or `data.length` when no
+ * byte is invalid and the stream just ends too soon.
+ */
+function deflateBreak(data: Uint8Array): number {
+  let from = 0;
+  for (const step of [1 << 16, 1 << 9, 1]) {
+    const at = failingPiece(data, from, step);
+    if (at === null) return from === 0 ? data.length : from;
+    from = at;
   }
+  return from;
+}
+
+/** The start of the first piece of `step` bytes from `from` on whose inflation fails, or null. */
+function failingPiece(data: Uint8Array, from: number, step: number): number | null {
+  const inflater = new Inflate(() => {});
+  try {
+    if (from > 0) inflater.push(data.subarray(0, from));
+  } catch {
+    return null;
+  }
+  for (let at = from; at < data.length; at += step) {
+    try {
+      inflater.push(data.subarray(at, Math.min(at + step, data.length)));
+    } catch {
+      return at;
+    }
+  }
+  return null;
+}
+
+/** Decompresses gzip input; other input is returned as is. Throws a ProfileError for broken gzip. */
+export function maybeGunzip(bytes: Uint8Array): Uint8Array {
+  return isGzip(bytes) ? gunzip(bytes) : bytes;
 }
 
 /** A binary file starting with a zero word is sent to the gperftools importer for a precise error. */

@@ -378,7 +378,8 @@ describe('heap leaves are return addresses (PC − 1), as in pprof', () => {
       const key = `${m[1]}:${m[2]}`;
       if (want.has(key)) got.set(key, (got.get(key) ?? 0) + Number(line.slice(sp + 1)));
     }
-    expect(got).toEqual(want);
+    // fold leaves out stacks whose in-use weight is zero (allocations freed since).
+    expect(got).toEqual(new Map([...want].filter(([, w]) => w > 0)));
     expect(r.out).not.toMatch(/extend_alias_table \S+localealias\.c:403 /);
   });
 });

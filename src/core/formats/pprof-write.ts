@@ -4,13 +4,19 @@
 // whose mapping is known) gets its run-time address back and no Line, so pprof can symbolize it
 // with the binary and our reader names it as before; any other frame gets address 0, a Function
 // named after it and a Line. One Mapping per module (addresses from the profile's mappings when
-// known; has_functions set when all its locations are named, so pprof leaves them alone), one Sample per folded stack with its
-// weight as the one value. Sample type: the profile's own (FoldedMeta.sampleType) or samples/count.
-// Period: FoldedMeta.period, else cpu/nanoseconds from periodUs when it is known.
+// known; has_functions set when all its locations are named, so pprof leaves them alone).
+// Samples: with the parsed profile the folded one came from (`PprofWriteOptions.source`), one per
+// sample of it that the fold kept, on its folded stack, with every sample type's value and its
+// labels (so counts of samples per label stay), the view's type as default_sample_type; without
+// it, one per folded stack with its weight as the one value (the profile's sample type, or
+// samples/count).
+// Period: FoldedMeta.period, else cpu/nanoseconds from periodUs when it is known, else for a heap
+// profile space/bytes 1 (as Go's legacy heap reader: every allocation recorded).
 
 import { gzipSync } from 'fflate';
+import { sampleTypesOf } from '../model/sample-types.ts';
 import { basename } from '../text/names.ts';
-import type { FoldedProfile } from '../types.ts';
+import { type FoldedProfile, type RawProfile, SAMPLES_COUNT } from '../types.ts';
 
 /** A growable protobuf byte buffer (also the benchmark's generator of pprof files). */
 export class Writer {
@@ -89,6 +95,19 @@ export class Writer {
 export interface PprofWriteOptions {
   /** gzip the output (default true), as `.pb.gz`. */
   gzip?: boolean;
+  /**
+   * The parsed profile the folded one was folded from, and where each of its samples went: its
+   * samples are written, each with every sample type's value and its labels, not the folded weights.
+   */
+  source?: PprofSource;
+}
+
+export interface PprofSource {
+  raw: RawProfile;
+  /** Per sample of `raw`, its stack in the folded profile (−1: left out). */
+  stackOf: Int32Array;
+  /** The sample type shown, written as the default (default_sample_type). */
+  sampleType: number;
 }
 
 /**
@@ -118,16 +137,18 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
   const sub2 = new Writer();
   const meta = p.meta;
 
-  // sample_type
-  const st = meta.sampleType ?? { type: 'samples', unit: 'count' };
-  out.message(1, sub, (w) => {
-    w.uint(1, str(st.type));
-    w.uint(2, str(st.unit));
-  });
+  // sample_type: the source's every type, else the folded profile's own
+  const src = opts.source;
+  const types = src ? sampleTypesOf(src.raw) : [meta.sampleType ?? SAMPLES_COUNT];
+  for (const t of types)
+    out.message(1, sub, (w) => {
+      w.uint(1, str(t.type));
+      w.uint(2, str(t.unit));
+    });
 
-  // samples: location ids leaf first (location id = frame id + 1)
+  // samples: location ids leaf first (location id = frame id + 1), values, labels
   const { start, frames, weight } = p.stacks;
-  for (let s = 0; s < p.stacks.count; s++) {
+  const writeSample = (s: number, values: (w: Writer) => void, labels?: (w: Writer) => void) =>
     out.message(2, sub, (w) => {
       if (start[s + 1] > start[s]) {
         sub2.len = 0;
@@ -135,9 +156,46 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
         w.bytes(1, sub2.buf, sub2.len);
       }
       sub2.len = 0;
-      sub2.int64(weight[s]);
+      values(sub2);
       w.bytes(2, sub2.buf, sub2.len);
+      labels?.(w);
     });
+  if (!src) {
+    for (let s = 0; s < p.stacks.count; s++) writeSample(s, (v) => v.int64(weight[s]));
+  } else {
+    const raw = src.raw;
+    const columns = raw.samples.values ?? [raw.samples.weight];
+    const labels = (raw.labels ?? []).map((l) => ({
+      l,
+      key: str(l.key),
+      unit: l.kind === 'number' && l.unit !== undefined ? str(l.unit) : 0,
+    }));
+    const label = new Writer();
+    for (let s = 0; s < raw.samples.count; s++) {
+      const stack = src.stackOf[s];
+      if (stack < 0) continue;
+      writeSample(
+        stack,
+        (v) => {
+          for (const column of columns) v.int64(column[s]);
+        },
+        (w) => {
+          for (const { l, key, unit } of labels) {
+            const value = l.value[s];
+            if (l.kind === 'string' ? value < 0 : Number.isNaN(value)) continue;
+            w.message(3, label, (x) => {
+              x.uint(1, key);
+              if (l.kind === 'string') x.uint(2, str(raw.strings[value]));
+              else {
+                x.key(3, 0);
+                x.int64(value);
+                x.uint(4, unit);
+              }
+            });
+          }
+        },
+      );
+    }
   }
 
   // unsymbolized frames: their addresses, where the module's mapping is known
@@ -210,11 +268,19 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
   if (meta.period && meta.period.type.type !== '') {
     periodType = meta.period.type;
     period = meta.period.value;
-  } else if (meta.periodUs > 0) {
+  } else if (meta.periodUs > 0 && !src) {
     periodType = { type: 'cpu', unit: 'nanoseconds' };
     period = Math.round(meta.periodUs * 1000);
+  } else if (src && src.raw.meta.periodUs > 0 && !src.raw.sampleTypes) {
+    // A profile of sample counts with a sampling period (gperftools CPU): the period is time.
+    periodType = { type: 'cpu', unit: 'nanoseconds' };
+    period = Math.round(src.raw.meta.periodUs * 1000);
+  } else if (meta.format === 'heap') {
+    periodType = { type: 'space', unit: 'bytes' };
+    period = 1;
   }
   const periodIdx = periodType ? [str(periodType.type), str(periodType.unit)] : null;
+  const defaultType = src ? str(types[src.sampleType].type) : 0;
   const comment = str(`written by flamelens from ${meta.fileName} (${meta.format})`);
 
   const enc = new TextEncoder();
@@ -229,8 +295,20 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
       out.int64(period);
     }
   }
+  if (meta.timeNs !== undefined && meta.timeNs > 0) {
+    out.key(9, 0);
+    out.int64(meta.timeNs);
+  }
+  if (meta.durationNs !== undefined && meta.durationNs > 0) {
+    out.key(10, 0);
+    out.int64(meta.durationNs);
+  }
   out.key(13, 0);
   out.varint(comment);
+  if (defaultType !== 0) {
+    out.key(14, 0);
+    out.varint(defaultType);
+  }
 
   const bytes = out.finish();
   return opts.gzip === false ? bytes : gzipSync(bytes);

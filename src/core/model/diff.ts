@@ -7,7 +7,7 @@
 // Colour is the change in a path's share of its profile (normalized) or in its samples (absolute).
 
 import { basename } from '../text/names';
-import type { FoldedProfile } from '../types';
+import type { FoldedProfile, SampleType } from '../types';
 import {
   buildCallTree,
   type CallTree,
@@ -17,6 +17,7 @@ import {
   sortedStackOrder,
 } from './calltree';
 import { functionTableOf } from './functions';
+import { isTimeUnit } from './sample-types';
 import { StackSink } from './transforms';
 
 export type DiffWidth = 'comparison' | 'baseline' | 'both';
@@ -47,6 +48,18 @@ export interface MergedSides {
 
 const frameKey = (p: FoldedProfile, f: number) =>
   `${basename(p.modules[p.frames.module[f]] ?? '')}\0${p.frames.name[f]}`;
+
+/**
+ * Why the two sides' weights do not compare, or null when they do: their units differ (CPU
+ * nanoseconds against sample counts), or, in one unit, their kinds (heap bytes in use against
+ * bytes allocated, objects against samples). CPU time by other names (pprof's `cpu`, perf's
+ * `cpu-clock`, `task-clock`) in one time unit compares.
+ */
+export function comparisonMismatch(comp: SampleType, base: SampleType): string | null {
+  if (base.unit === comp.unit && (base.type === comp.type || isTimeUnit(base.unit))) return null;
+  const what = (t: SampleType) => `${t.type} (${t.unit})`;
+  return `the baseline sums ${what(base)}, the comparison ${what(comp)}: their counts do not compare (--sample-type chooses what each side sums)`;
+}
 
 /** Merges the comparison's and the baseline's stacks by frame names (and module names). */
 export function mergeSides(comp: FoldedProfile, base: FoldedProfile): MergedSides {

@@ -278,3 +278,25 @@ describe('dropFrames (pprof Prune)', () => {
     expect(simplifyFuncName('plain')).toBe('plain');
   });
 });
+
+describe('sampleStacks', () => {
+  it("gives each sample its folded stack, −1 for those left out (no stack, a label filter's)", () => {
+    const raw = parseFolded(new TextEncoder().encode('main;a 2\nmain;b 3\nmain;a 4\nmain;c 1\n'));
+    // A label per sample: the third sample is the one a filter drops.
+    raw.labels = [{ key: 'k', kind: 'number', value: Float64Array.of(1, 1, 2, 1) }];
+    const sampleStacks = new Int32Array(raw.samples.count).fill(7);
+    const p = foldProfile(raw, {
+      fileName: 'x',
+      labelFilters: [{ key: 'k', op: 'ignore', values: ['2'] }],
+      sampleStacks,
+      consume: true,
+    });
+    expect(raw.samples.count).toBe(4);
+    expect(sampleStacks[2]).toBe(-1);
+    const sums = new Float64Array(p.stacks.count);
+    for (let s = 0; s < raw.samples.count; s++)
+      if (sampleStacks[s] >= 0) sums[sampleStacks[s]] += raw.samples.weight[s];
+    expect([...sums]).toEqual([...p.stacks.weight]);
+    expect(toFoldedText(p)).toBe('main;a 2\nmain;b 3\nmain;c 1\n');
+  });
+});

@@ -63,6 +63,13 @@ export interface FoldOptions extends FrameNamingOptions {
    * `raw.samples.stackLocs` later makes them again.
    */
   consume?: boolean;
+  /**
+   * Filled with each sample's folded stack (`stacks` index), −1 for a sample left out (no stack,
+   * or dropped by a label filter): for what keeps per-sample values the fold sums away (every
+   * sample type, labels: the pprof export). Length `raw.samples.count`. The stacks are then never
+   * folded in place (`consume`).
+   */
+  sampleStacks?: Int32Array;
 }
 
 /**
@@ -252,9 +259,9 @@ class StackTable {
    * Adds the stack written at the end of `frames` (its `len` ids from `frames.length` on, not yet
    * counted in it): a new stack keeps them, a repeated one only adds its weight (the ids are left
    * to be overwritten). `fnv`: the caller's FNV-1a of the ids (see fnvStep), computed while it
-   * wrote them: hashing in a separate pass read every frame id a second time.
+   * wrote them: hashing in a separate pass read every frame id a second time. Returns the stack's id.
    */
-  addLast(len: number, w: number, fnv: number): void {
+  addLast(len: number, w: number, fnv: number): number {
     const h = stackHash(fnv, len);
     const mask = this.slots.length - 1;
     let p = h & mask;
@@ -271,7 +278,7 @@ class StackTable {
           while (k < len && frames[s + k] === frames[at + k]) k++;
           if (k === len) {
             this.weight.data[id] += w;
-            return;
+            return id;
           }
         }
       }
@@ -289,6 +296,7 @@ class StackTable {
     this.hashes[id] = h;
     this.slots[p] = id;
     if (this.count * 2 > this.slots.length) this.rehash();
+    return id;
   }
 
   private rehash(): void {
@@ -689,7 +697,17 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   const inAddressOrder = (symbolizer || embedded) && !flat && lines === undefined;
   const uses = inAddressOrder ? resolveInAddressOrder() : null;
 
-  if (opts.consume && !flat && lines === undefined && dropTest === null && keep === null && group === null) {
+  const sampleStacks = opts.sampleStacks ?? null;
+  sampleStacks?.fill(-1);
+  if (
+    opts.consume &&
+    sampleStacks === null &&
+    !flat &&
+    lines === undefined &&
+    dropTest === null &&
+    keep === null &&
+    group === null
+  ) {
     const folded = foldInPlace();
     if (folded !== null) return folded;
     table = new TableBuilder(); // it saw the stacks before the one that could not be folded so
@@ -832,7 +850,8 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
     }
     const w = weight[s];
     table.add(od, base, end, w, s, frames.count);
-    stacks.addLast(end - base, w, h);
+    const id = stacks.addLast(end - base, w, h);
+    if (sampleStacks !== null) sampleStacks[s] = id;
     total += w;
   }
 

@@ -19,6 +19,11 @@ const TIME_UNIT_US: Record<string, number> = {
   s: 1e6,
 };
 
+/** Whether a sample type's unit is a time (nanoseconds, ms…: values add up to a duration). */
+export function isTimeUnit(unit: string): boolean {
+  return TIME_UNIT_US[unit.toLowerCase()] !== undefined;
+}
+
 /** The profile's sample types; one (`samples`/`count`) for formats that only count samples. */
 export function sampleTypesOf(raw: Pick<RawProfile, 'sampleTypes'>): SampleType[] {
   return raw.sampleTypes && raw.sampleTypes.length > 0 ? raw.sampleTypes : [SAMPLES_COUNT];
@@ -31,10 +36,13 @@ export function defaultSampleTypeIndex(raw: Pick<RawProfile, 'sampleTypes' | 'de
   return d !== undefined && d >= 0 && d < n ? d : n - 1;
 }
 
+/** A sample type asked for that the profile does not have (the CLI: a usage error). */
+export class UnknownSampleType extends ProfileError {}
+
 /**
  * The index of a sample type named by its type (`cpu`, `inuse_space`), `type/unit`, or its index;
- * the default for undefined or ''. Throws a ProfileError naming the types the profile has for an
- * unknown one.
+ * the default for undefined or ''. Throws an UnknownSampleType naming the types the profile has
+ * for an unknown one.
  */
 export function sampleTypeIndex(
   raw: Pick<RawProfile, 'sampleTypes' | 'defaultSampleType' | 'format'>,
@@ -50,7 +58,7 @@ export function sampleTypeIndex(
     if (i >= 0) return i;
   }
   const list = types.map((t, i) => `${i}: ${t.type}/${t.unit}`).join(', ');
-  throw new ProfileError(`no sample type "${spec}" in this profile (it has ${list})`, raw.format);
+  throw new UnknownSampleType(`no sample type "${spec}" in this profile (it has ${list})`, raw.format);
 }
 
 /**
@@ -94,4 +102,33 @@ export function withSampleType(raw: RawProfile, index: number): RawProfile {
   };
   out.meta.periodUs = raw.sampleTypes ? periodUsFor(out, index) : raw.meta.periodUs;
   return out;
+}
+
+/**
+ * How many samples a profile holds, of those `keep` keeps (all when null) that have a stack: the
+ * sum of its `samples`/`count` column where it has one (gperftools, DCPI, folded stacks and pprof
+ * and perf CPU profiles count samples there), or, of a two-count folded file, of the column chosen
+ * (`index`: both count samples); else one per sample record (a heap profile's allocation sites,
+ * pprof samples without a count). Whatever the sample type sums (nanoseconds, bytes), this counts.
+ */
+export function sampleCount(raw: RawProfile, index: number, keep: Uint8Array | null): number {
+  const types = sampleTypesOf(raw);
+  const t = types[index];
+  const column =
+    (t && t.type === 'samples' && t.unit === 'count') || raw.diffPair
+      ? index
+      : types.findIndex((x) => x.type === 'samples' && x.unit === 'count');
+  const values =
+    column < 0
+      ? null
+      : column === defaultSampleTypeIndex(raw)
+        ? raw.samples.weight
+        : (raw.samples.values?.[column] ?? null);
+  const { stackStart, count } = raw.samples;
+  let n = 0;
+  for (let s = 0; s < count; s++) {
+    if (stackStart[s + 1] <= stackStart[s] || (keep !== null && keep[s] === 0)) continue;
+    n += values === null ? 1 : values[s];
+  }
+  return n;
 }

@@ -52,7 +52,9 @@ describe('folded text', () => {
     }
     const text = lines.join('\n');
     const chunks: string[] = [];
-    foldedChunks(profileFromText(text), [profileFromText(text).stacks.weight], (t) => chunks.push(t), 64);
+    foldedChunks(profileFromText(text), [profileFromText(text).stacks.weight], (t) => chunks.push(t), {
+      chunk: 64,
+    });
     expect(chunks.length).toBeGreaterThan(3);
     expect(chunks.join('')).toBe(naive(text));
   });

@@ -53,13 +53,20 @@ function stackText(p: FoldedProfile, s: number): string {
 /**
  * `stack c1 c2 …` lines for weight columns over the same stacks, sorted, stacks with equal texts
  * summed, handed to `emit` about `chunk` characters at a time (never the whole text at once).
+ * A stack whose every count is zero has no line (a heap profile's freed allocations in use, a
+ * pprof sample with no value of the type chosen): folded text is what was sampled.
  */
 export function foldedChunks(
   p: FoldedProfile,
   columns: readonly Float64Array[],
   emit: (text: string) => void,
-  chunk = 1 << 20,
+  opts: {
+    chunk?: number;
+    /** Rewrites a line's counts (summed over its equal texts) before it is written. */
+    adjust?: (sums: number[]) => void;
+  } = {},
 ): void {
+  const chunk = opts.chunk ?? 1 << 20;
   const n = p.stacks.count;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareStackTexts(p, a, b) || a - b);
   let out = '';
@@ -70,7 +77,10 @@ export function foldedChunks(
     let j = i;
     for (; j < n && (j === i || compareStackTexts(p, s, order[j]) === 0); j++)
       for (let c = 0; c < columns.length; c++) sums[c] += columns[c][order[j]];
-    out += `${stackText(p, s)} ${sums.join(' ')}\n`;
+    if (sums.some((v) => v !== 0)) {
+      opts.adjust?.(sums);
+      out += `${stackText(p, s)} ${sums.join(' ')}\n`;
+    }
     if (out.length >= chunk) {
       emit(out);
       out = '';
@@ -93,26 +103,25 @@ export function toFoldedText(p: FoldedProfile): string {
 }
 
 /**
- * The differential folded text of two sides merged over the same stacks (model/diff.ts
- * mergeSides): `stack BASE NEW` per line. `normalize` scales the baseline's counts to the
- * comparison's total (difffolded.pl -n), rounded to whole samples.
+ * difffolded.pl -n over `BASE NEW` lines: when the two sides' totals differ, each line's baseline
+ * count becomes `int(BASE × total NEW / total BASE)`, truncated as Perl's int() (so the scaled
+ * total can fall short of the comparison's); with equal totals (or an empty baseline), nothing
+ * changes. For foldedChunks' `adjust`, over columns [base, comp].
  */
-export function toDiffFoldedText(
-  merged: { profile: FoldedProfile; base: Float64Array; comp: Float64Array },
-  normalize = false,
-): string {
-  let base = merged.base;
-  if (normalize) {
-    let b = 0;
-    let c = 0;
-    for (let s = 0; s < base.length; s++) {
-      b += base[s];
-      c += merged.comp[s];
-    }
-    const k = b > 0 ? c / b : 1;
-    base = base.map((v) => Math.round(v * k));
+export function difffoldedNormalize(
+  base: Float64Array,
+  comp: Float64Array,
+): ((sums: number[]) => void) | undefined {
+  let b = 0;
+  let c = 0;
+  for (let s = 0; s < base.length; s++) {
+    b += base[s];
+    c += comp[s];
   }
-  return foldedLines(merged.profile, [base, merged.comp]);
+  if (b === c || b === 0) return undefined;
+  return (sums) => {
+    sums[0] = Math.trunc((sums[0] * c) / b);
+  };
 }
 
 /** The ids of the stacks that begin with a root-first frame path. */

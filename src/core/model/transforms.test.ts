@@ -5,7 +5,13 @@ import { buildCallTree } from './calltree';
 import { functionsBySelf, functionTableOf } from './functions';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';
-import { applyTransform, applyTransforms, describeTransform, type Transform } from './transforms';
+import {
+  applyTransform,
+  applyTransforms,
+  applyTransformsTraced,
+  describeTransform,
+  type Transform,
+} from './transforms';
 import { invertProfile, sandwich } from './views';
 
 const tree = (p: FoldedProfile) => treeToText(buildCallTree(p), p);
@@ -423,3 +429,60 @@ describe('at scale', () => {
     console.log(`transforms at scale (${nStacks} × ${depth}):\n  ${timings.join('\n  ')}`);
   });
 });
+
+describe('applyTransformsTraced', () => {
+  it('says where each stack went, through every kind of transform, one after the other', () => {
+    const p = profileFromText(`
+      main;a;f;g 2
+      main;b;f 3
+      main;c 4
+      main;f;f;h 5
+      other;f 1
+      lib;x;y 6
+    `);
+    p.modules.push('/usr/lib/libz.so');
+    const lib = p.frames.name.indexOf('x');
+    p.frames.module[lib] = 0;
+    p.frames.module[p.frames.name.indexOf('y')] = 0;
+    const all: Transform[] = [
+      { kind: 'hide-function', name: 'c' },
+      { kind: 'collapse-direct-recursion', name: 'f' },
+      { kind: 'collapse-recursion', name: 'f' },
+      { kind: 'merge-module', module: 'libz.so' },
+      { kind: 'focus-subtree', path: ['main'] },
+      { kind: 'focus-function', name: 'f' },
+    ];
+    for (let n = 1; n <= all.length; n++) {
+      const ts = all.slice(0, n);
+      const { profile, stackOf } = applyTransformsTraced(p, ts);
+      expect(toFoldedText(profile)).toBe(toFoldedText(applyTransforms(p, ts)));
+      // The weights of the stacks sent to each result stack sum to its weight; each sent stack,
+      // transformed alone, is that stack.
+      const sums = new Float64Array(profile.stacks.count);
+      for (let s = 0; s < p.stacks.count; s++) {
+        const alone = applyTransforms(onlyStack(p, s), ts);
+        if (stackOf[s] < 0) {
+          expect(alone.stacks.count, `${ts.length}: ${stackText(p, s)}`).toBe(0);
+          continue;
+        }
+        sums[stackOf[s]] += p.stacks.weight[s];
+        expect(stackText(alone, 0)).toBe(stackText(profile, stackOf[s]));
+      }
+      expect([...sums]).toEqual([...profile.stacks.weight]);
+    }
+  });
+});
+
+/** `p` with its stack `s` alone (weight 1). */
+function onlyStack(p: FoldedProfile, s: number): FoldedProfile {
+  const frames = p.stacks.frames.slice(p.stacks.start[s], p.stacks.start[s + 1]);
+  return {
+    ...p,
+    stacks: { count: 1, start: Uint32Array.of(0, frames.length), frames, weight: Float64Array.of(1) },
+  };
+}
+
+function stackText(p: FoldedProfile, s: number): string {
+  const { start, frames } = p.stacks;
+  return Array.from(frames.subarray(start[s], start[s + 1]), (f) => p.frames.name[f]).join(';');
+}

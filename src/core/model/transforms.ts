@@ -37,21 +37,25 @@ export type Transform =
   | { kind: 'collapse-recursion'; name: string }
   | { kind: 'collapse-direct-recursion'; name: string };
 
-/** Applies one transform. The input is never modified. */
-export function applyTransform(p: FoldedProfile, t: Transform): FoldedProfile {
+/**
+ * Applies one transform. The input is never modified. With `trace` (one slot per stack of `p`,
+ * −1 each), each stack's id in the result is written to its slot (dropped stacks keep −1).
+ */
+export function applyTransform(p: FoldedProfile, t: Transform, trace?: Int32Array): FoldedProfile {
+  const sink = (extraFrames = 0) => new StackSink(p, extraFrames).tracing(trace);
   switch (t.kind) {
     case 'focus-function':
-      return focusFunction(p, t.name);
+      return focusFunction(p, t.name, sink());
     case 'focus-subtree':
-      return focusSubtree(p, t.path);
+      return focusSubtree(p, t.path, sink());
     case 'hide-function':
-      return hideFunction(p, t.name);
+      return hideFunction(p, t.name, sink());
     case 'merge-module':
-      return mergeModule(p, t.module);
+      return mergeModule(p, t.module, sink);
     case 'collapse-recursion':
-      return collapseRecursion(p, t.name);
+      return collapseRecursion(p, t.name, sink());
     case 'collapse-direct-recursion':
-      return collapseDirectRecursion(p, t.name);
+      return collapseDirectRecursion(p, t.name, sink());
   }
 }
 
@@ -60,6 +64,26 @@ export function applyTransforms(p: FoldedProfile, ts: readonly Transform[]): Fol
   let out = p;
   for (const t of ts) out = applyTransform(out, t);
   return out;
+}
+
+/**
+ * applyTransforms, also saying where each stack of `p` went: `stackOf[s]` is its stack in the
+ * result, −1 when it was dropped (for what follows samples through the transforms: the pprof
+ * export's per-sample values and labels).
+ */
+export function applyTransformsTraced(
+  p: FoldedProfile,
+  ts: readonly Transform[],
+): { profile: FoldedProfile; stackOf: Int32Array } {
+  const stackOf = new Int32Array(p.stacks.count);
+  for (let s = 0; s < stackOf.length; s++) stackOf[s] = s;
+  let out = p;
+  for (const t of ts) {
+    const trace = new Int32Array(out.stacks.count).fill(-1);
+    out = applyTransform(out, t, trace);
+    for (let s = 0; s < stackOf.length; s++) if (stackOf[s] >= 0) stackOf[s] = trace[stackOf[s]];
+  }
+  return { profile: out, stackOf };
 }
 
 /** A short label for the transform's chip, e.g. `Focus: main`, `Merge module: libc.so.6`. */
@@ -93,26 +117,24 @@ export function framesNamed(p: FoldedProfile, name: string): Uint8Array {
 // ---------------------------------------------------------------------------------------------
 // The transforms. Each is one loop over the stacks writing into a StackSink.
 
-function focusFunction(p: FoldedProfile, name: string): FoldedProfile {
+function focusFunction(p: FoldedProfile, name: string, sink: StackSink): FoldedProfile {
   const match = framesNamed(p, name);
   const { start, frames, weight } = p.stacks;
-  const sink = new StackSink(p);
   for (let s = 0; s < p.stacks.count; s++) {
     const e = start[s + 1];
     let i = start[s];
     while (i < e && match[frames[i]] === 0) i++;
     if (i === e) continue;
     sink.copy(frames, i, e);
-    sink.end(weight[s]);
+    sink.end(weight[s], s);
   }
   return sink.finish(p);
 }
 
-function focusSubtree(p: FoldedProfile, path: readonly string[]): FoldedProfile {
+function focusSubtree(p: FoldedProfile, path: readonly string[], sink: StackSink): FoldedProfile {
   const { start, frames, weight } = p.stacks;
   const names = p.frames.name;
   const n = path.length;
-  const sink = new StackSink(p);
   for (let s = 0; s < p.stacks.count; s++) {
     const b = start[s];
     const e = start[s + 1];
@@ -121,15 +143,14 @@ function focusSubtree(p: FoldedProfile, path: readonly string[]): FoldedProfile 
     while (k < n && names[frames[b + k]] === path[k]) k++;
     if (k < n) continue;
     sink.copy(frames, n > 0 ? b + n - 1 : b, e);
-    sink.end(weight[s]);
+    sink.end(weight[s], s);
   }
   return sink.finish(p);
 }
 
-function hideFunction(p: FoldedProfile, name: string): FoldedProfile {
+function hideFunction(p: FoldedProfile, name: string, sink: StackSink): FoldedProfile {
   const match = framesNamed(p, name);
   const { start, frames, weight } = p.stacks;
-  const sink = new StackSink(p);
   for (let s = 0; s < p.stacks.count; s++) {
     const e = start[s + 1];
     sink.reserve(e - start[s]);
@@ -140,12 +161,16 @@ function hideFunction(p: FoldedProfile, name: string): FoldedProfile {
       if (match[f] === 0) out[pos++] = f;
     }
     sink.pos = pos;
-    sink.end(weight[s]);
+    sink.end(weight[s], s);
   }
   return sink.finish(p);
 }
 
-function mergeModule(p: FoldedProfile, module: string): FoldedProfile {
+function mergeModule(
+  p: FoldedProfile,
+  module: string,
+  makeSink: (extraFrames: number) => StackSink,
+): FoldedProfile {
   const base = basename(module);
   // Module index → the id of its merged frame (p.frames.count + k), or -1 when not merged.
   const mergedId = new Int32Array(p.modules.length).fill(-1);
@@ -164,7 +189,7 @@ function mergeModule(p: FoldedProfile, module: string): FoldedProfile {
   for (let i = 0; i < p.frames.count; i++) if (modOf[i] >= 0) frameTo[i] = mergedId[modOf[i]];
 
   const { start, frames, weight } = p.stacks;
-  const sink = new StackSink(p, extraNames.length);
+  const sink = makeSink(extraNames.length);
   for (let s = 0; s < p.stacks.count; s++) {
     const e = start[s + 1];
     sink.reserve(e - start[s]);
@@ -179,15 +204,14 @@ function mergeModule(p: FoldedProfile, module: string): FoldedProfile {
       prev = m;
     }
     sink.pos = pos;
-    sink.end(weight[s]);
+    sink.end(weight[s], s);
   }
   return sink.finish(p, extraNames, extraModules);
 }
 
-function collapseRecursion(p: FoldedProfile, name: string): FoldedProfile {
+function collapseRecursion(p: FoldedProfile, name: string, sink: StackSink): FoldedProfile {
   const match = framesNamed(p, name);
   const { start, frames, weight } = p.stacks;
-  const sink = new StackSink(p);
   for (let s = 0; s < p.stacks.count; s++) {
     const b = start[s];
     const e = start[s + 1];
@@ -201,15 +225,14 @@ function collapseRecursion(p: FoldedProfile, name: string): FoldedProfile {
       sink.copy(frames, b, first + 1);
       sink.copy(frames, last + 1, e);
     }
-    sink.end(weight[s]);
+    sink.end(weight[s], s);
   }
   return sink.finish(p);
 }
 
-function collapseDirectRecursion(p: FoldedProfile, name: string): FoldedProfile {
+function collapseDirectRecursion(p: FoldedProfile, name: string, sink: StackSink): FoldedProfile {
   const match = framesNamed(p, name);
   const { start, frames, weight } = p.stacks;
-  const sink = new StackSink(p);
   for (let s = 0; s < p.stacks.count; s++) {
     const e = start[s + 1];
     sink.reserve(e - start[s]);
@@ -223,7 +246,7 @@ function collapseDirectRecursion(p: FoldedProfile, name: string): FoldedProfile 
       prev = f;
     }
     sink.pos = pos;
-    sink.end(weight[s]);
+    sink.end(weight[s], s);
   }
   return sink.finish(p);
 }
@@ -251,6 +274,8 @@ export class StackSink {
   private mask: number;
   /** 1 for every frame id used by a stack (marked while hashing, saving a pass in `finish`). */
   private used: Uint8Array;
+  /** Per source stack, the id `end` gave it (see `tracing`). */
+  private trace: Int32Array | null = null;
 
   constructor(
     src: FoldedProfile,
@@ -267,6 +292,12 @@ export class StackSink {
     while (size < maxStacks * 2) size *= 2;
     this.table = new Int32Array(size).fill(EMPTY);
     this.mask = size - 1;
+  }
+
+  /** Writes into `trace` (when given) each source stack's id in the result: see `end`'s `from`. */
+  tracing(trace: Int32Array | undefined): this {
+    this.trace = trace ?? null;
+    return this;
   }
 
   /** Makes room for `n` more frames in the current stack. */
@@ -294,9 +325,16 @@ export class StackSink {
 
   /**
    * Ends the current stack with `w`: dropped when empty (-1), summed into an identical earlier one.
-   * Returns the stack's id in the result.
+   * Returns the stack's id in the result (also written to the trace at `from`, the source stack's
+   * id, when tracing).
    */
-  end(w: number): number {
+  end(w: number, from = -1): number {
+    const id = this.endStack(w);
+    if (this.trace !== null && from >= 0) this.trace[from] = id;
+    return id;
+  }
+
+  private endStack(w: number): number {
     const b = this.begin;
     const e = this.pos;
     if (e === b) return -1;
