@@ -157,7 +157,8 @@ export default {
         path: '^src/',
         pathNot: ['^src/worker/(profile\\.worker|folder)\\.ts$', '^src/cli/', '^src/core/analysis/', TEST],
       },
-      to: { path: '^src/core/analysis/' },
+      // Its types may be named (what the worker answers with): they are erased from the bundle.
+      to: { path: '^src/core/analysis/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'worker-client-only-from-app-worker',

@@ -192,7 +192,7 @@ const CASES: { rule: string; file: string; add: string; cruise?: string[]; deep?
   {
     rule: 'analysis-not-in-page',
     file: 'src/flamegraph/layout.ts',
-    add: "import type { SessionResult } from '../core/analysis/session';",
+    add: "import { STAGES } from '../core/analysis/stages';",
   },
   { rule: 'worker-client-only-from-app-worker', file: 'src/app/store.ts', add: "import '../worker/client';" },
   { rule: 'no-unresolvable', file: 'src/core/model/search.ts', add: "import './no-such-module';" },

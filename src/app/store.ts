@@ -4,11 +4,17 @@
 // holds state and the setters that need no worker (open.ts and view.ts talk to it).
 
 import { create } from 'zustand';
+import type { CallGraphResult } from '../core/analysis/derivations';
 import type { LabelSummary } from '../core/model/labels';
 import { DEFAULT_VIEW, type ThemeName, type ViewState } from '../core/view/schema';
 import type { ChildOrder } from '../flamegraph/layout';
 import type { ColorMode } from '../flamegraph/paint';
 import type { FolderNote, PageAnalysis, PageSandwich, SearchReply, SymbolsState } from '../worker/protocol';
+
+/** The derived views' results the page holds (each null or absent when not shown). */
+export interface Derived {
+  callGraph?: CallGraphResult | null;
+}
 
 export interface LoadError {
   fileName: string;
@@ -40,6 +46,8 @@ export interface AppState {
   view: ViewState;
   /** The sandwich of `view.sandwich` while `view.mode` is `sandwich`. */
   sandwich: PageSandwich | null;
+  /** The derived views the worker sent (core/analysis/derivations.ts), by key: the call graph… */
+  derived: Derived;
   /** The profile's label keys and their heaviest values (pprof labels, perf's comm/pid/tid). */
   labels: LabelSummary[];
   /** The worker's answer to `view.search` over the shown analysis. */
@@ -92,6 +100,7 @@ export const useStore = create<AppState>()((set, get) => ({
   notice: null,
   view: DEFAULT_VIEW,
   sandwich: null,
+  derived: {},
   labels: [],
   searchResult: null,
   focusNode: 0,

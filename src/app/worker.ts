@@ -8,7 +8,7 @@ import { mergeViews, type ViewState } from '../core/view/schema';
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
 import type { PageAnalysis, ViewResult } from '../worker/protocol';
 import { carriedNode } from './carry';
-import { type AppState, useStore } from './store';
+import { type AppState, type Derived, useStore } from './store';
 
 export const client = new ProfileWorkerClient();
 export { CancelledError, WorkerFailure };
@@ -122,6 +122,9 @@ function applyResult(r: ViewResult, asked: ViewState, shown: ViewState, sizes?: 
     ...(r.newProfile ? { remembered: null } : {}),
     view,
     ...(r.sandwich !== undefined && { sandwich: r.sandwich }),
+    ...((r.derived || r.newProfile) && {
+      derived: { ...(r.newProfile ? {} : prev.derived), ...(r.derived as Derived | undefined) },
+    }),
     ...(r.labels ? { labels: r.labels } : {}),
     loadingName: null,
     progress: null,

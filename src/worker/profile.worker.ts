@@ -4,6 +4,7 @@
 // (bytes freed at once, tree memory made ready on another thread), reads dropped files and
 // folders, and turns results into messages. The page never parses.
 
+import { buffersOf } from '../core/analysis/derivations';
 import { AnalysisSession } from '../core/analysis/session';
 import { treeBuffers } from '../core/model/calltree';
 import type { Analysis, SandwichAnalysis } from '../core/pipeline';
@@ -152,6 +153,7 @@ function transferables(reply: Reply): ArrayBuffer[] {
             out.push(side.total.buffer as ArrayBuffer, side.self.buffer as ArrayBuffer);
       }
     }
+    if (reply.result.derived) out.push(...buffersOf(reply.result.derived));
   } else if (reply.kind === 'search') {
     out.push(reply.result.match.buffer as ArrayBuffer);
   } else if (reply.kind === 'bytes') {

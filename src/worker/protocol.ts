@@ -88,6 +88,8 @@ export interface ViewResult {
   folder?: FolderNote;
   /** With files added, the role each took (core/analysis/inputs.ts). */
   inputs?: InputNote[];
+  /** Derived views that changed, by key (core/analysis/derivations.ts; null: no longer shown). */
+  derived?: Record<string, unknown>;
 }
 
 /** What the worker took from a dropped folder, and how little of it it read. */

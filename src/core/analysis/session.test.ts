@@ -4,10 +4,12 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../test/helpers/cli';
 import { firstChildOf, nextSiblingOf, totalOf } from '../model/calltree';
 import { shortFunctionName } from '../text/names';
 import { FrameKind, ProfileError } from '../types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
+import type { CallGraphResult } from './derivations';
 import { AnalysisSession } from './session';
 
 const file = (path: string, name = path.split('/').pop()!) => ({
@@ -261,5 +263,37 @@ describe('AnalysisSession.proto', () => {
     await s.apply(V({ transforms, sampleType: 'alloc_objects' }));
     await back.apply(V({ sampleType: 'alloc_objects' }));
     expect(back.foldedParts([]).join('')).toBe(s.foldedParts([]).join(''));
+  });
+});
+
+describe('AnalysisSession derived views', () => {
+  it('derives the call graph only while it is shown, again when what it reads changes', async () => {
+    const s = new AnalysisSession();
+    const opened = await s.add([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
+    expect(opened.derived).toEqual({ callGraph: null }); // not shown
+    const settings = { nodeCount: 10, nodeFraction: 0.005, edgeFraction: 0.001 };
+    const shown = await s.apply(V({ callGraph: settings }));
+    const g = shown.derived?.callGraph as CallGraphResult;
+    expect(shown.analysis).toBeNull(); // the flame graph's analysis did not change
+    expect(g.names.length).toBeLessThanOrEqual(10);
+    expect(g.dot).toMatch(/^digraph "/);
+    expect(g.dot).toContain('N1 [label="');
+    // What the CLI prints for the same files and view (both go through this seam).
+    const cli = await runCli([
+      'dot',
+      'test/fixtures/gperf/cxx_demangle.prof',
+      '--binary',
+      'test/fixtures/gperf/bin/cxx_demangle',
+      '--nodecount',
+      '10',
+    ]);
+    expect(cli.out).toBe(g.dot.replace(/ style="dashed"/g, ''));
+    // Unchanged view: nothing derived again; a transform: derived again; hidden: null.
+    expect((await s.apply(V({ callGraph: settings }))).derived).toBeUndefined();
+    const hidden = await s.apply(
+      V({ callGraph: settings, transforms: [{ kind: 'hide-function', name: 'main' }] }),
+    );
+    expect((hidden.derived!.callGraph as CallGraphResult).names).not.toContain('main');
+    expect((await s.apply(V())).derived).toEqual({ callGraph: null });
   });
 });

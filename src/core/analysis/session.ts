@@ -45,6 +45,7 @@ import { type MappingSamples, samplesByModule } from '../symbols/modules';
 import { type Placement, parseBase } from '../symbols/placement';
 import { type FoldedProfile, type InputNote, type Mapping, ProfileError } from '../types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
+import { DERIVATIONS, type DerivationInput } from './derivations';
 import { sortInputs } from './inputs';
 import { readsDwarf, StageCache, type StageName } from './stages';
 
@@ -72,6 +73,11 @@ export interface SessionResult {
   labels?: LabelSummary[];
   /** With added files, the role each took (a profile, a binary, a source…). */
   inputs?: InputNote[];
+  /**
+   * The derived views (derivations.ts) that changed, by key: a result, or null when the view no
+   * longer shows it. Absent keys did not change.
+   */
+  derived?: Record<string, unknown>;
 }
 
 /** What the host gives a session: the demangler, and the worker's ways with memory. */
@@ -279,10 +285,12 @@ export class AnalysisSession {
     const frameBuffer = opts.memory ? await opts.memory() : null;
     const analysis = stale.has('graph') ? this.graph(progress, frameBuffer) : null;
     const sandwich = stale.has('sandwich') ? this.sandwich() : undefined;
+    const derived = this.derived(stale);
     for (const s of stale) this.stages.ran(s, view);
     return {
       analysis,
       ...(sandwich !== undefined && { sandwich }),
+      ...(derived && { derived }),
       symbols: this.symbols?.state ?? null,
       newProfile: opts.newProfile ?? false,
       mode: view.mode === 'diff' && !this.baseFolded ? 'graph' : view.mode,
@@ -374,6 +382,27 @@ export class AnalysisSession {
     if (mode === 'diff' && this.baseFolded)
       return diffSandwichAnalysis(this.base!, this.baseFolded, transforms, sandwich, diffWidth);
     return null;
+  }
+
+  /** The derived views whose stage is stale: each one's result, or null when not shown. */
+  private derived(stale: ReadonlySet<StageName>): Record<string, unknown> | null {
+    const due = DERIVATIONS.filter((d) => stale.has(`derived:${d.key}`));
+    if (due.length === 0) return null;
+    const out: Record<string, unknown> = {};
+    let input: DerivationInput | null = null;
+    for (const d of due) {
+      if (d.reads(this.view) === null) {
+        out[d.key] = null;
+        continue;
+      }
+      input ??= {
+        shown: this.current!,
+        table: derive(this.base!, this.view).table,
+        raw: withSampleType(this.loaded!.raw, sampleTypeIndex(this.loaded!.raw, this.view.sampleType)),
+      };
+      out[d.key] = d.derive(input, this.view);
+    }
+    return out;
   }
 
   /**

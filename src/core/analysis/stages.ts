@@ -2,13 +2,16 @@
 // view changes is derived from these declarations, never from a hand-kept list of view fields:
 // a stage runs again when the part of the view it declares changed, or a stage it comes after ran.
 //
-//   symbols ─► fold ─┬─► graph      (transforms, inversion, the comparison's widths)
+//   symbols ─► fold ─┬─► graph ─► each derived view (derivations.ts: the call graph…)
+//                    │            (transforms, inversion, the comparison's widths)
 //                    ├─► sandwich   (a function's callers and callees)
 //                    └─► labels     (the label picker's keys and values)
 
 import type { WorkerView } from '../view/schema';
+import { DERIVATIONS } from './derivations';
 
-export type StageName = 'symbols' | 'fold' | 'graph' | 'sandwich' | 'labels';
+/** The pipeline's stages, and each derived view's (`derived:KEY`, derivations.ts). */
+export type StageName = 'symbols' | 'fold' | 'graph' | 'sandwich' | 'labels' | `derived:${string}`;
 
 interface StageSpec {
   /** The stages whose results this one reads. */
@@ -26,7 +29,7 @@ export const readsDwarf = (v: WorkerView): boolean => v.inlines || v.granularity
 /** Whether the view shows a comparison: its graph and sandwich are both sides'. */
 const comparing = (v: WorkerView) => v.mode === 'diff';
 
-export const STAGES: Record<StageName, StageSpec> = {
+const PIPELINE_STAGES: Record<'symbols' | 'fold' | 'graph' | 'sandwich' | 'labels', StageSpec> = {
   // The symbolizer: demangled or not, short or full names, placed files, DWARF's inline frames.
   symbols: {
     after: [],
@@ -59,8 +62,26 @@ export const STAGES: Record<StageName, StageSpec> = {
   labels: { after: ['fold'], reads: () => null },
 };
 
+/** Every stage: the pipeline's, then each derived view's, which reads what the graph shows. */
+export const STAGES: Record<StageName, StageSpec> = {
+  ...PIPELINE_STAGES,
+  ...Object.fromEntries(
+    DERIVATIONS.map((d): [StageName, StageSpec] => [
+      `derived:${d.key}`,
+      { after: ['graph'], reads: d.reads },
+    ]),
+  ),
+};
+
 /** Stages in an order where each comes after those it reads. */
-export const STAGE_ORDER: readonly StageName[] = ['symbols', 'fold', 'graph', 'sandwich', 'labels'];
+export const STAGE_ORDER: readonly StageName[] = [
+  'symbols',
+  'fold',
+  'graph',
+  'sandwich',
+  'labels',
+  ...DERIVATIONS.map((d) => `derived:${d.key}` as const),
+];
 
 /**
  * What each stage last ran with. `stale` says which stages a view needs run; `ran` records that a

@@ -33,6 +33,8 @@ describe('view schema in the URL', () => {
       keepDropFrames: true,
       fullNames: true,
       inlines: false,
+      panel: 'callgraph',
+      callGraph: { nodeCount: 12, nodeFraction: 0.05, edgeFraction: 0 },
       theme: 'dark',
       diff: { width: 'both', normalized: false },
       labelFilters: [

@@ -8,6 +8,7 @@
 // Functions are named, never numbered (zoom path, transforms, the sandwich's function, the
 // selection), so the state survives re-parsing and re-symbolization.
 
+import { CALL_GRAPH_DEFAULTS } from '../model/callgraph';
 import type { DiffWidth } from '../model/diff';
 import { isLabelFilter } from '../model/labels';
 import type { SearchQuery } from '../model/search';
@@ -17,6 +18,16 @@ import type { Granularity, LabelFilter } from '../types';
 export type { DiffWidth };
 
 export type Mode = 'graph' | 'sandwich' | 'diff';
+/** What the main area shows of the view: the flame graph, the call tree, or pprof's call graph. */
+export type Panel = 'flame' | 'calltree' | 'callgraph';
+/** pprof's pruning of the call graph (`-nodecount`, `-nodefraction`, `-edgefraction`). */
+export interface CallGraphSettings {
+  nodeCount: number;
+  nodeFraction: number;
+  edgeFraction: number;
+}
+/** pprof's defaults. */
+export const CALL_GRAPH_SETTINGS: CallGraphSettings = { ...CALL_GRAPH_DEFAULTS };
 export type Orientation = 'flame' | 'icicle';
 export type ThemeName = 'light' | 'dark';
 
@@ -75,6 +86,10 @@ export interface ViewState {
   inlines: boolean;
   /** A theme the user chose; absent: the system's. */
   theme?: ThemeName;
+  /** What the main area shows: the flame graph (default), the call tree, the call graph. */
+  panel: Panel;
+  /** The call graph's pruning (pprof's defaults unless changed). */
+  callGraph: CallGraphSettings;
   /**
    * Mode `diff`: bar widths from the comparison, the baseline, or both (vanished paths stay
    * visible); colour by the change in share of each profile (normalized) or in samples.
@@ -99,6 +114,8 @@ export const DEFAULT_VIEW: ViewState = {
   keepDropFrames: false,
   fullNames: false,
   inlines: true,
+  panel: 'flame',
+  callGraph: CALL_GRAPH_SETTINGS,
   diff: { width: 'comparison', normalized: true },
   labelFilters: [],
 };
@@ -127,6 +144,8 @@ export interface WorkerView {
   groupBy?: string;
   /** The main profile's placed ELF files (a change re-symbolizes). */
   placements?: { file: string; base: string }[];
+  /** The call graph's pruning, when the call graph is shown (its derivation runs then only). */
+  callGraph?: CallGraphSettings;
 }
 
 export function workerViewOf(v: ViewState): WorkerView {
@@ -147,6 +166,7 @@ export function workerViewOf(v: ViewState): WorkerView {
   if (v.profiles.main.sampleType !== undefined) w.sampleType = v.profiles.main.sampleType;
   if (v.profiles.base?.sampleType !== undefined) w.baseSampleType = v.profiles.base.sampleType;
   if (v.profiles.main.placements?.length) w.placements = v.profiles.main.placements;
+  if (v.panel === 'callgraph') w.callGraph = v.callGraph;
   return w;
 }
 
@@ -218,6 +238,11 @@ export function encodeView(v: ViewState): string {
   if (v.diff.width !== 'comparison') p.set('width', v.diff.width);
   if (!v.diff.normalized) p.set('absolute', '1');
   if (v.theme) p.set('theme', v.theme);
+  if (v.panel !== 'flame') p.set('panel', v.panel);
+  const cg = v.callGraph;
+  if (cg.nodeCount !== CALL_GRAPH_SETTINGS.nodeCount) p.set('nodecount', String(cg.nodeCount));
+  if (cg.nodeFraction !== CALL_GRAPH_SETTINGS.nodeFraction) p.set('nodefraction', String(cg.nodeFraction));
+  if (cg.edgeFraction !== CALL_GRAPH_SETTINGS.edgeFraction) p.set('edgefraction', String(cg.edgeFraction));
   const text = p.toString();
   return text ? `#${text}` : '';
 }
@@ -301,7 +326,22 @@ export function decodeView(hash: string): ViewState {
   if (p.get('absolute') === '1') v.diff.normalized = false;
   const theme = p.get('theme');
   if (theme === 'light' || theme === 'dark') v.theme = theme;
+  const panel = p.get('panel');
+  if (panel === 'calltree' || panel === 'callgraph') v.panel = panel;
+  v.callGraph = {
+    nodeCount: numberIn(p.get('nodecount'), 0, 100_000, true) ?? CALL_GRAPH_SETTINGS.nodeCount,
+    nodeFraction: numberIn(p.get('nodefraction'), 0, 1, false) ?? CALL_GRAPH_SETTINGS.nodeFraction,
+    edgeFraction: numberIn(p.get('edgefraction'), 0, 1, false) ?? CALL_GRAPH_SETTINGS.edgeFraction,
+  };
   return v;
+}
+
+/** A number read from a link, in [min, max] (a whole one when asked), else undefined. */
+function numberIn(t: string | null, min: number, max: number, whole: boolean): number | undefined {
+  if (t === null || t.trim() === '') return undefined;
+  const n = Number(t);
+  if (!Number.isFinite(n) || n < min || n > max || (whole && !Number.isInteger(n))) return undefined;
+  return n;
 }
 
 /** The URL a slot's profile comes from, if it comes from one. */
