@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { buildCallTree, type CallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
+import { profileFromText } from '../core/model/text-notation';
+import type { FoldedProfile } from '../core/types';
+import { CallTreeRows } from './rows';
+
+function tree(text: string): { p: FoldedProfile; t: CallTree } {
+  const p = profileFromText(text);
+  return { p, t: buildCallTree(p) };
+}
+
+/** The rows as `  name` lines (two spaces per depth), a `+` before nodes that are expanded. */
+function shown(r: CallTreeRows, p: FoldedProfile): string {
+  const out: string[] = [];
+  for (let i = 0; i < r.count; i++) {
+    const v = r.rows[i];
+    out.push(`${'  '.repeat(r.depthAt(i))}${r.expanded[v] ? '+' : ''}${p.frames.name[r.tree.frame[v]]}`);
+  }
+  return out.join('\n');
+}
+
+const node = (t: CallTree, p: FoldedProfile, ...names: string[]) => {
+  let v = 0;
+  for (const n of names) {
+    let c = firstChildOf(t, v);
+    while (c !== -1 && p.frames.name[t.frame[c]] !== n) c = nextSiblingOf(t, c);
+    v = c;
+  }
+  return v;
+};
+
+const TEXT = `
+main;parse;lex 5
+main;parse;read 20
+main;run;step 40
+main;run 10
+init 2
+`;
+
+describe('call tree rows', () => {
+  it('start with the root’s children, heaviest first; expand and collapse', () => {
+    const { p, t } = tree(TEXT);
+    const r = new CallTreeRows(t);
+    expect(shown(r, p)).toBe('main\ninit');
+    r.expand(node(t, p, 'main'));
+    expect(shown(r, p)).toBe('+main\n  run\n  parse\ninit');
+    r.expand(node(t, p, 'main', 'parse'));
+    expect(shown(r, p)).toBe('+main\n  run\n  +parse\n    read\n    lex\ninit');
+    r.collapse(node(t, p, 'main'));
+    expect(shown(r, p)).toBe('main\ninit');
+    // Expanded descendants come back as they were.
+    r.expand(node(t, p, 'main'));
+    expect(shown(r, p)).toBe('+main\n  run\n  +parse\n    read\n    lex\ninit');
+    // A leaf does not expand; an unshown node neither.
+    const before = r.version;
+    r.expand(node(t, p, 'init'));
+    r.expand(node(t, p, 'main', 'run', 'step'));
+    expect(r.version).toBe(before);
+  });
+
+  it('opens the heaviest path, reveals a node, expands all below one', () => {
+    const { p, t } = tree(TEXT);
+    const r = new CallTreeRows(t);
+    const end = r.openHeaviestPath();
+    expect(p.frames.name[t.frame[end]]).toBe('step');
+    expect(shown(r, p)).toBe('+main\n  +run\n    step\n  parse\ninit');
+    const lex = node(t, p, 'main', 'parse', 'lex');
+    const row = r.reveal(lex);
+    expect(r.rows[row]).toBe(lex);
+    const r2 = new CallTreeRows(t);
+    r2.expandAll(node(t, p, 'main'));
+    expect(shown(r2, p)).toBe('+main\n  +run\n    step\n  +parse\n    read\n    lex\ninit');
+  });
+
+  it('expanding a node of 100k children and collapsing it again stays fast', () => {
+    const lines = Array.from({ length: 100_000 }, (_, i) => `root;f${i} ${1 + (i % 97)}`);
+    const { t } = tree(lines.join('\n'));
+    const r = new CallTreeRows(t);
+    const t0 = performance.now();
+    r.expand(r.rows[0]);
+    const expanded = performance.now() - t0;
+    expect(r.count).toBe(100_001);
+    // Heaviest first.
+    expect(t.frame[r.rows[1]]).not.toBe(t.frame[r.rows[r.count - 1]]);
+    r.collapse(r.rows[0]);
+    expect(r.count).toBe(1);
+    // Not a timed test: a bound far above what it takes (tens of ms), to catch a quadratic walk.
+    expect(expanded).toBeLessThan(5_000);
+  });
+});
