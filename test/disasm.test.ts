@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { disasmListings, disasmText, nodeDisassembler } from '../src/cli/disasm.ts';
+import { disasmText, nodeDisassembler } from '../src/cli/disasm.ts';
 import {
   archOf,
   countSamples,
@@ -20,6 +20,7 @@ import {
   mappingsOf,
 } from '../src/core/disasm/disasm.ts';
 import type { Disassembler, Syntax } from '../src/core/disasm/engine.ts';
+import { disasmListings } from '../src/core/disasm/listings.ts';
 import { parse } from '../src/core/pipeline.ts';
 import { type ElfFile, readElf } from '../src/core/symbols/elf.ts';
 import { runCli } from './helpers/cli.ts';
@@ -353,9 +354,8 @@ describe('flamelens disasm', () => {
     const raw = parse(read(`${GPERF}tiny.prof`), 'tiny.prof').raw;
     const ls = disasmListings(engine, {
       raw,
-      unit: 'count',
       binaries: [{ name: 'tiny', bytes: read(`${BIN}tiny`) }],
-      regex: /^spin$/,
+      match: /^spin$/,
       syntax: 'att',
     });
     expect(ls.map((l) => [l.symbol.name, l.flat, l.cum])).toEqual([['spin', 18, 18]]);

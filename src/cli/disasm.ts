@@ -10,30 +10,12 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { CapstoneModule, CapstoneModuleOptions } from '@alexaltea/capstone-js';
-import {
-  countSamples,
-  disassembleFunction,
-  type FunctionListing,
-  findFunctions,
-  mappingsOf,
-} from '../core/disasm/disasm.ts';
-import { type Disassembler, loadDisassembler, type Syntax } from '../core/disasm/engine.ts';
-import { DwarfInfo } from '../core/symbols/dwarf/index.ts';
-import { looksLikeElf, readElf } from '../core/symbols/elf.ts';
+import type { AnalysisSession } from '../core/analysis/session.ts';
+import type { FunctionListing } from '../core/disasm/disasm.ts';
+import { type Disassembler, loadDisassembler } from '../core/disasm/engine.ts';
 import { basename } from '../core/text/names.ts';
 import { pprofPercentage, pprofScaledLabel } from '../core/text/pprof-measure.ts';
-import { ProfileError, type RawProfile } from '../core/types.ts';
-
-export interface DisasmInput {
-  /** The parsed profile, weighed by the sample type asked for. */
-  raw: RawProfile;
-  /** The profile's unit (pprof's sample unit), for the values' format. */
-  unit: string;
-  binaries: { name: string; bytes: Uint8Array }[];
-  regex: RegExp;
-  syntax: Syntax;
-  demangle?: (name: string) => string;
-}
+import { ProfileError } from '../core/types.ts';
 
 /** The engine in node: the package's CommonJS module, beside the built CLI or from node_modules. */
 export function nodeDisassembler(): Promise<Disassembler> {
@@ -42,28 +24,6 @@ export function nodeDisassembler(): Promise<Disassembler> {
   const path = existsSync(beside) ? fileURLToPath(beside) : load.resolve('@alexaltea/capstone-js');
   const factory = load(path) as (o?: CapstoneModuleOptions) => Promise<CapstoneModule>;
   return loadDisassembler({ factory });
-}
-
-/** The listings of the matching functions that have samples, each binary's in pprof's order. */
-export function disasmListings(engine: Disassembler, input: DisasmInput): FunctionListing[] {
-  const out: FunctionListing[] = [];
-  for (const b of input.binaries) {
-    if (!looksLikeElf(b.bytes)) throw new ProfileError(`${b.name}: not an ELF file`, 'unknown');
-    const elf = readElf(b.bytes, b.name);
-    const mappings = mappingsOf(input.raw.meta.mappings, elf);
-    if (mappings.length === 0) continue;
-    const dwarf = elf.dwarf ? DwarfInfo.create(elf.dwarf) : null;
-    for (const sym of findFunctions(elf, input.regex, input.demangle)) {
-      const listing = disassembleFunction(engine, elf, b.bytes, sym, {
-        syntax: input.syntax,
-        demangle: input.demangle,
-        dwarf,
-      });
-      countSamples(listing, input.raw, elf, mappings);
-      if (listing.cum !== 0 || listing.flat !== 0) out.push(listing);
-    }
-  }
-  return out;
 }
 
 /** pprof's PrintAssembly text for these listings. */
@@ -95,23 +55,15 @@ export function disasmText(listings: readonly FunctionListing[], total: number, 
 
 export interface DisasmCommand {
   regex: string;
-  /** The parsed profile, weighed by the chosen sample type, and that type's unit. */
-  raw: RawProfile;
-  unit: string;
-  binaries: string[];
+  /** The profile and the binaries, opened as every command opens them. */
+  session: AnalysisSession;
   intel: boolean;
-  readFile: (path: string) => Uint8Array;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  demangle?: (name: string) => string;
 }
 
 /** `flamelens disasm`: the exit status (1: nothing matched or a file is unusable; 2: bad usage). */
 export async function disasmCommand(c: DisasmCommand): Promise<number> {
-  if (c.binaries.length === 0) {
-    c.stderr('flamelens: disasm needs the binaries: --binary PATH (repeatable)\n');
-    return 2;
-  }
   let regex: RegExp;
   try {
     regex = new RegExp(c.regex);
@@ -119,28 +71,21 @@ export async function disasmCommand(c: DisasmCommand): Promise<number> {
     c.stderr(`flamelens: bad REGEX: ${(e as Error).message}\n`);
     return 2;
   }
-  const binaries = c.binaries.map((p) => ({ name: basename(p), bytes: c.readFile(p) }));
   let listings: FunctionListing[];
   try {
-    listings = disasmListings(await nodeDisassembler(), {
-      raw: c.raw,
-      unit: c.unit,
-      binaries,
-      regex,
-      syntax: c.intel ? 'intel' : 'att',
-      demangle: c.demangle,
-    });
+    listings = await c.session.disassemble(regex, c.intel ? 'intel' : 'att');
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
     c.stderr(`flamelens: ${e.describe()}\n`);
-    return 1;
+    return e.message.includes('--binary') ? 2 : 1;
   }
   if (listings.length === 0) {
     c.stderr(`flamelens: no matches found for regexp: ${c.regex}\n`);
     return 1;
   }
+  const { raw, unit } = c.session.weighed();
   let total = 0;
-  for (const w of c.raw.samples.weight) total += Math.abs(w);
-  c.stdout(disasmText(listings, total, c.unit));
+  for (const w of raw.samples.weight) total += Math.abs(w);
+  c.stdout(disasmText(listings, total, unit));
   return 0;
 }

@@ -12,7 +12,6 @@ import type { AnalysisSession } from '../core/analysis/session.ts';
 import type { LabelSummary } from '../core/model/labels.ts';
 import { parseLabelFilter } from '../core/model/labels.ts';
 import type { SourceListing } from '../core/model/lines.ts';
-import { sampleTypeIndex, withSampleType } from '../core/model/sample-types.ts';
 import type { SymbolsState } from '../core/pipeline.ts';
 import { parseBase } from '../core/symbols/placement.ts';
 import type { SymbolizeReport } from '../core/symbols/symbolize.ts';
@@ -24,15 +23,7 @@ import { type ParsedArgs, parseArgs, UsageError, usage, usageLine } from './args
 import { type BundleResult, makeBundle } from './bundle.ts';
 import { disasmCommand } from './disasm.ts';
 import { dotOptions, dotText } from './dot.ts';
-import {
-  type CliIo,
-  nodeDemangler,
-  OutputClosed,
-  openForCommand,
-  readOrReport,
-  STDIN,
-  shownName,
-} from './open.ts';
+import { type CliIo, OutputClosed, openForCommand, readOrReport, STDIN, shownName } from './open.ts';
 
 function where(w: ProfileWarning): string {
   if (w.offset !== undefined && w.line !== undefined) return ` (at line ${w.line}, byte ${w.offset})`;
@@ -228,19 +219,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       session.writeFolded([], io.stdout);
       return 0;
     }
-    case 'disasm': {
-      const { raw } = session.loadedProfile();
-      const index = sampleTypeIndex(raw, view.sampleType);
-      return disasmCommand({
-        ...io,
-        regex: args.positional[0],
-        raw: withSampleType(raw, index),
-        unit: raw.sampleTypes?.[index]?.unit ?? 'count',
-        binaries: args.options.get('binary') ?? [],
-        intel: args.options.has('intel'),
-        demangle: await nodeDemangler(),
-      });
-    }
+    case 'disasm':
+      return disasmCommand({ ...io, regex: args.positional[0], session, intel: args.options.has('intel') });
     case 'dot': {
       const opts = dotOptions(args.options);
       if (typeof opts === 'string') {

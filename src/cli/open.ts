@@ -13,6 +13,7 @@ import { basename } from '../core/text/names.ts';
 import { ProfileError } from '../core/types.ts';
 import type { WorkerView } from '../core/view/schema.ts';
 import { UsageError } from './args.ts';
+import { nodeDisassembler } from './disasm.ts';
 import { findMappedFiles } from './root.ts';
 
 export interface CliIo {
@@ -95,7 +96,7 @@ export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opene
     if (!bytes) return null;
     given.push({ name: basename(shownName(f)), bytes });
   }
-  const session = new AnalysisSession({ loadDemangler: nodeDemangler });
+  const session = new AnalysisSession({ loadDemangler: nodeDemangler, loadDisassembler: nodeDisassembler });
   const add = async (path: string, files: DroppedFile[], view: WorkerView, slot: 'main' | 'base') => {
     try {
       return await session.add(files, view, { slot, profile: req.profile, strictSampleType: true });

@@ -7,6 +7,9 @@
 // profiles and the shown analysis, and runs again only the stages a new view or new input needs.
 // Names no format; pure core: runs in node and in a worker.
 
+import type { FunctionListing } from '../disasm/disasm';
+import { type Disassembler, loadDisassembler, type Syntax } from '../disasm/engine';
+import { disasmListings } from '../disasm/listings';
 import type { DroppedFile } from '../formats/importer';
 import { writePprof } from '../formats/pprof-write';
 import { writeSnapshot } from '../formats/snapshot';
@@ -41,6 +44,7 @@ import {
   symbolize,
 } from '../pipeline';
 import { type Demangle, loadDemangler } from '../symbols/demangle';
+import { isSeparateDebugFile, looksLikeElf } from '../symbols/elf';
 import { type MappingSamples, samplesByModule } from '../symbols/modules';
 import { type Placement, parseBase } from '../symbols/placement';
 import { type FoldedProfile, type InputNote, type Mapping, ProfileError } from '../types';
@@ -86,6 +90,8 @@ export interface SessionHost {
   loadDemangler?: () => Promise<Demangle>;
   /** Frees a parsed file's bytes at once (the worker's: they are the largest allocation). */
   release?: (bytes: Uint8Array) => void;
+  /** Loads the disassembler (wasm) for the Assembly tab and `disasm` (default: Vite's way). */
+  loadDisassembler?: () => Promise<Disassembler>;
   /**
    * Asked, before a large new per-address profile is folded, for memory of `bytes` for its call
    * tree's node frames, made ready meanwhile on another thread; answered after the fold.
@@ -521,6 +527,40 @@ export class AnalysisSession {
     for (const [file, given] of matchSources(files, [...this.sources.keys()]))
       texts[file] = this.sources.get(given)!;
     return { ...listing, texts };
+  }
+
+  /** The parsed profile weighed by the view's sample type, and that type's unit. */
+  weighed(): { raw: Loaded['raw']; unit: string } {
+    if (!this.loaded) throw noProfile();
+    const raw = this.loaded.raw;
+    const index = sampleTypeIndex(raw, this.view.sampleType);
+    return { raw: withSampleType(raw, index), unit: raw.sampleTypes?.[index]?.unit ?? 'count' };
+  }
+
+  /**
+   * The functions `match` picks in the binaries given (their own symbol tables), disassembled with
+   * the view's samples on each instruction and source line (pprof -disasm, the Assembly tab).
+   */
+  async disassemble(
+    match: { test(name: string): boolean },
+    syntax: Syntax = 'att',
+  ): Promise<FunctionListing[]> {
+    const binaries = this.symbolFiles.filter((f) => looksLikeElf(f.bytes) && !isSeparateDebugFile(f.bytes));
+    if (binaries.length === 0)
+      throw new ProfileError(
+        'disasm needs the binaries: --binary PATH (repeatable), or drop them',
+        'unknown',
+      );
+    const engine = await (this.host.loadDisassembler ?? (() => loadDisassembler()))();
+    const { mangled } = this.view;
+    if (!mangled && !this.demangle) this.demangle = await (this.host.loadDemangler ?? loadDemangler)();
+    return disasmListings(engine, {
+      raw: this.weighed().raw,
+      binaries,
+      match,
+      syntax,
+      demangle: mangled ? undefined : (this.demangle ?? undefined),
+    });
   }
 
   /**

@@ -86,7 +86,7 @@ const bigOf = (hi: number, lo: number) => (BigInt(hi) << 32n) | BigInt(lo);
 /** The file's symbols whose name (demangled or as stored) matches `re`, by name then address (pprof's order). */
 export function findFunctions(
   elf: ElfFile,
-  re: RegExp,
+  re: { test(name: string): boolean },
   demangle?: (name: string) => string,
 ): FunctionSymbol[] {
   const t = elf.symbols;
