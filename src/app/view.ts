@@ -5,7 +5,7 @@
 import { pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
 import { type ViewState, workerViewOf } from '../core/view/schema';
-import type { SnapshotFile, SourceReply } from '../worker/protocol';
+import type { FunctionListing, SnapshotFile, SourceReply } from '../worker/protocol';
 import { jobFailed } from './open';
 import { client, get, progress, runJob, set } from './worker';
 
@@ -92,6 +92,11 @@ export function foldedText(): Promise<string[]> {
 /** Where a function spends its samples, per line and per address, from the worker. */
 export function sourceOf(name: string): Promise<SourceReply> {
   return client.source(name);
+}
+
+/** A function's instructions with their samples (the Assembly tab), from the worker. */
+export function disassemblyOf(name: string, syntax: 'att' | 'intel' = 'att'): Promise<FunctionListing[]> {
+  return client.disassembly(name, syntax);
 }
 
 /** The shown profile as gzipped pprof profile.proto, from the worker. */

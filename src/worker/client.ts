@@ -6,6 +6,7 @@ import type { MappingSamples } from '../core/symbols/modules';
 import type {
   FileBuffer,
   FromWorker,
+  FunctionListing,
   PageAnalysis,
   PageProfile,
   PageSandwich,
@@ -249,6 +250,13 @@ export class ProfileWorkerClient {
     const r = await this.send({ type: 'source', id: 0, name }, []);
     if (r.kind !== 'source') throw new WorkerFailure('unexpected reply from the worker');
     return r.result;
+  }
+
+  /** A function's instructions with their samples, from the dropped binary that holds it. */
+  async disassembly(name: string, syntax: 'att' | 'intel'): Promise<FunctionListing[]> {
+    const r = await this.send({ type: 'disasm', id: 0, name, syntax }, []);
+    if (r.kind !== 'disasm') throw new WorkerFailure('unexpected reply from the worker');
+    return r.listings;
   }
 
   /** Per mapped file, the samples in it (counted in the worker when a fold put them off). */

@@ -8,6 +8,7 @@ import { buffersOf } from '../core/analysis/derivations';
 import { AnalysisSession } from '../core/analysis/session';
 import { treeBuffers } from '../core/model/calltree';
 import type { Analysis, SandwichAnalysis } from '../core/pipeline';
+import { shortFunctionName } from '../core/text/names';
 import { type FoldedProfile, ProfileError } from '../core/types';
 import { dropFiles } from './folder';
 import { faultedBuffer, faultedWithin } from './prefault';
@@ -84,6 +85,10 @@ async function handle(msg: ToWorker): Promise<void> {
       reply = { kind: 'text', parts: session.foldedParts(msg.path) };
     } else if (msg.type === 'source') {
       reply = { kind: 'source', result: session.source(msg.name) };
+    } else if (msg.type === 'disasm') {
+      const name = msg.name;
+      const exact = { test: (n: string) => n === name || shortFunctionName(n) === name };
+      reply = { kind: 'disasm', listings: await session.disassemble(exact, msg.syntax) };
     } else if (msg.type === 'mappingSamples') {
       reply = { kind: 'mappingSamples', samples: session.mappingSamples() };
     } else if (msg.type === 'proto') {

@@ -2,6 +2,7 @@
 // transferables. Profiles stay in the worker (it derives every view from them): the page gets
 // their frame table and metadata, and asks for anything that needs the stacks (search, export).
 
+import type { FunctionListing } from '../core/disasm/disasm';
 import type { CallTree } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
 import type { LabelSummary } from '../core/model/labels';
@@ -13,7 +14,7 @@ import type { FolderPick } from '../core/symbols/pick';
 import type { FoldedProfile, InputNote } from '../core/types';
 import type { WorkerView } from '../core/view/schema';
 
-export type { LabelSummary, SearchQuery, SymbolsState, WorkerView };
+export type { FunctionListing, LabelSummary, SearchQuery, SymbolsState, WorkerView };
 
 /** A profile as the page sees it: everything but the stacks, and how many there are. */
 export type PageProfile = Omit<FoldedProfile, 'stacks'> & { stackCount: number };
@@ -143,6 +144,8 @@ export type ToWorker =
   | { type: 'snapshots'; id: number }
   /** Where a function spends its samples, per line and per address. */
   | { type: 'source'; id: number; name: string }
+  /** A function's instructions with their samples (the dropped binary that holds it). */
+  | { type: 'disasm'; id: number; name: string; syntax: 'att' | 'intel' }
   /** Per mapped file, the samples in it (a large profile's are counted when first asked). */
   | { type: 'mappingSamples'; id: number };
 
@@ -153,6 +156,7 @@ export type Reply =
   | { kind: 'bytes'; bytes: Uint8Array }
   | { kind: 'snapshots'; files: SnapshotFile[] }
   | { kind: 'source'; result: SourceReply }
+  | { kind: 'disasm'; listings: FunctionListing[] }
   | { kind: 'mappingSamples'; samples: MappingSamples[] };
 
 export type FromWorker =
