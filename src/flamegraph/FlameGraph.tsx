@@ -13,7 +13,7 @@ import {
   type ValueKind,
 } from '../core/text/format';
 import { basename, shortName } from '../core/text/names';
-import { type FoldedProfile, FrameKind } from '../core/types';
+import { type FoldedProfile, Unnamed } from '../core/types';
 import { type DiffScale, diffColor, diffScale } from './diffColor';
 import {
   type ChildOrder,
@@ -536,10 +536,10 @@ function Tooltip(props: {
           {profile.frames.fullName[frame]}
         </div>
       )}
-      {profile.frames.kind?.[frame] === FrameKind.OutsideSymbols && (
+      {profile.frames.unnamed[frame] === Unnamed.OutsideSymbols && (
         <div className="tt-hint">No symbol covers these addresses: drop the binary's debug file.</div>
       )}
-      {profile.frames.kind?.[frame] === FrameKind.NoSymbolFile && (
+      {profile.frames.unnamed[frame] === Unnamed.NoSymbolFile && (
         <div className="tt-hint">No binary for this module: drop it to see function names.</div>
       )}
       {mod && (

@@ -4,6 +4,7 @@
 
 import type { CallTree } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
+import { functionFrames } from '../core/model/frames';
 import type { LabelSummary } from '../core/model/labels';
 import type { SourceListing } from '../core/model/lines';
 import type { Analysis, SandwichAnalysis, SymbolsState } from '../core/pipeline';
@@ -43,7 +44,7 @@ export type WireSandwich = Omit<PageSandwich, 'callers' | 'callees'> & {
 
 /** A profile's frame table left out on the wire (the page has it: see WireAnalysis). */
 export function withoutFrames(p: PageProfile): PageProfile {
-  return { ...p, frames: { count: 0, name: [], module: new Int32Array(0) }, modules: [] };
+  return { ...p, frames: functionFrames([]), modules: [] };
 }
 
 /**

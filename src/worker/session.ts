@@ -8,7 +8,6 @@ import { writePprof } from '../core/formats/pprof-write';
 import { sampleTypeIndex, sampleTypesOf, withSampleType } from '../core/formats/sample-types';
 import { writeSnapshot } from '../core/formats/snapshot';
 import { mergeSides } from '../core/model/diff';
-import type { FrameGranularity } from '../core/model/fold';
 import { type LabelSummary, labelSummary } from '../core/model/labels';
 import { matchSources, sourceListing } from '../core/model/lines';
 import { type SearchResult, searchProfile } from '../core/model/search';
@@ -150,7 +149,7 @@ export class WorkerSession {
         const loaded = parse(f.bytes, f.name, {
           onProgress: progress,
           onPreview,
-          granularity: foldGranularity(view),
+          granularity: view.granularity,
           stream: f.stream,
         });
         if (profile) {
@@ -231,7 +230,7 @@ export class WorkerSession {
       symbols.length === 0 &&
       !raw.diffPair &&
       stackFrames >= PREFAULT_MIN_FRAMES &&
-      foldGranularity(this.view) === 'addresses';
+      this.view.granularity === 'addresses';
     const faulted = large ? faultedBuffer((stackFrames + 1) * 4) : null;
     await this.refold(progress);
     const frameBuffer = faulted ? await faultedWithin(faulted, 10) : null;
@@ -489,8 +488,3 @@ function placementsOf(view: WorkerView): Placement[] {
 
 /** Stack frames from which a new profile's tree memory is made ready by a helper (32 MB of it). */
 const PREFAULT_MIN_FRAMES = 8 << 20;
-
-/** The fold's naming of unnamed code for a view: per address only when the view asks for addresses. */
-function foldGranularity(view: WorkerView): FrameGranularity {
-  return view.granularity === 'addresses' ? 'addresses' : 'functions';
-}

@@ -11,13 +11,11 @@
 import type { DiffWidth } from '../model/diff';
 import { isLabelFilter } from '../model/labels';
 import type { Transform } from '../model/transforms';
-import type { LabelFilter } from '../types';
+import type { Granularity, LabelFilter } from '../types';
 
-export type { DiffWidth };
+export type { DiffWidth, Granularity };
 
 export type Mode = 'graph' | 'sandwich' | 'diff';
-/** A frame is a function (inlined ones their own frames), a source line, or an address. */
-export type Granularity = 'functions' | 'lines' | 'addresses';
 export type Orientation = 'flame' | 'icicle';
 export type ThemeName = 'light' | 'dark';
 
