@@ -110,7 +110,7 @@ test('CSV has the header and a row per function; PNG is a PNG', async ({ page })
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .split('\r\n');
-  expect(lines[0]).toBe('Function,Module,Self,Self %,Total,Total %');
+  expect(lines[0]).toBe('Function,Module,Self (samples),Self %,Total (samples),Total %');
   expect(lines.length).toBeGreaterThan(3);
   expect(lines[1]).toMatch(/^[^,]+,[^,]*,\d+,[\d.]+,\d+,[\d.]+$/);
 

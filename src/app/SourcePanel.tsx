@@ -3,8 +3,8 @@
 // and its sampled addresses. Computed in the worker from the profile and the DWARF of the binaries.
 
 import { useEffect, useState } from 'react';
-import { formatPercent } from '../core/text/format';
 import { basename } from '../core/text/names';
+import { formatPercent } from '../core/text/units';
 import type { PageAnalysis as Analysis, SourceReply } from '../worker/protocol';
 import { sourceOf } from './jobs';
 import { useStore } from './store';

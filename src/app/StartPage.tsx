@@ -1,7 +1,7 @@
 // What the page shows before a profile is open: what can be dropped, and two bundled examples.
 
 import { useEffect, useState } from 'react';
-import { formatBytes } from '../core/text/format';
+import { formatBytes } from '../core/text/units';
 import { DEFAULT_VIEW, encodeView, type ViewState } from '../core/view/schema';
 import { FilePicker } from './FilePicker';
 import { beginOpen, compareBuffers, openBuffers, openKept } from './jobs';

@@ -21,7 +21,9 @@ import { looksLikeElf } from '../core/symbols/elf.ts';
 import { looksLikeNm } from '../core/symbols/nm.ts';
 import { type Placement, parseBase } from '../core/symbols/placement.ts';
 import type { DroppedFile, SymbolizeReport } from '../core/symbols/symbolize.ts';
+import { functionOf } from '../core/text/frame-text.ts';
 import { basename } from '../core/text/names.ts';
+import { formatBytes } from '../core/text/units.ts';
 import type { FoldedProfile, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 import type { Granularity } from '../core/view/schema.ts';
@@ -589,7 +591,9 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
         io.stderr(`flamelens: bad REGEX: ${(e as Error).message}\n`);
         return 2;
       }
-      const names = [...new Set(profile.frames.name)].filter((n) => re.test(n)).sort();
+      // The frames' functions (a line or address frame's too), as pprof -list matches them.
+      const functions = profile.frames.name.map((n, f) => functionOf(profile.frames, f) ?? n);
+      const names = [...new Set(functions)].filter((n) => re.test(n)).sort();
       if (names.length === 0) {
         io.stderr(`flamelens: no function matches ${args.positional[0]}\n`);
         return 1;
@@ -679,7 +683,7 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
   }
   const size = made.files.reduce((t, f) => t + f.size, 0);
   io.stderr(
-    `flamelens: ${output}: ${profiles.length} profile(s), ${made.files.length} files (${(size / 1048576).toFixed(1)} MB before compression), ${made.bytes.length} bytes\n`,
+    `flamelens: ${output}: ${profiles.length} profile(s), ${made.files.length} files (${formatBytes(size)} before compression), ${made.bytes.length} bytes\n`,
   );
   return 0;
 }

@@ -2,7 +2,7 @@
 // (paint.ts) as the canvas, with a <title> per frame so viewers show a tooltip on hover.
 
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
-import { formatCount, formatPercent } from '../core/text/format';
+import { formatCount, formatPercent } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';
 import { type ColorMode, fitLabel, frameColor, LIGHT, labelText, type Theme } from '../flamegraph/paint';

@@ -4,15 +4,15 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type CallTree, chainOf, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
+import { basename, shortName } from '../core/text/names';
 import {
   formatCount,
   formatDelta,
   formatPercent,
   formatTime,
   formatValue,
-  type ValueKind,
-} from '../core/text/format';
-import { basename, shortName } from '../core/text/names';
+  type WeightUnit,
+} from '../core/text/units';
 import { type FoldedProfile, Unnamed } from '../core/types';
 import { type DiffScale, diffColor, diffScale } from './diffColor';
 import {
@@ -489,7 +489,7 @@ function useBoxSize(ref: React.RefObject<HTMLDivElement | null>): { w: number; h
 }
 
 /** The unit of a graph's weights, for formatting: its sample type, and time per unit of a count. */
-export function valueKind(meta: Pick<FoldedProfile['meta'], 'sampleType' | 'periodUs'>): ValueKind {
+export function valueKind(meta: Pick<FoldedProfile['meta'], 'sampleType' | 'periodUs'>): WeightUnit {
   return { sampleType: meta.sampleType, periodUs: meta.periodUs };
 }
 
@@ -579,7 +579,7 @@ function DiffRows(props: {
   node: number;
   tree: CallTree;
   diff: { totals: Pick<DiffTotals, 'comp' | 'base'>; normalized: boolean; scale: DiffScale };
-  kind: ValueKind;
+  kind: WeightUnit;
 }) {
   const { node, tree, diff, kind } = props;
   const c = chainOf(tree, node);
