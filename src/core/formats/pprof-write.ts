@@ -9,8 +9,8 @@
 // Period: FoldedMeta.period, else cpu/nanoseconds from periodUs when it is known.
 
 import { gzipSync } from 'fflate';
-import { basename } from '../text/names.ts';
-import type { FoldedProfile } from '../types.ts';
+import { bigOf } from '../address.ts';
+import { type FoldedProfile, FrameKind } from '../types.ts';
 
 /** A growable protobuf byte buffer (also the benchmark's generator of pprof files). */
 export class Writer {
@@ -140,17 +140,18 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
     });
   }
 
-  // unsymbolized frames: their addresses, where the module's mapping is known
+  // unsymbolized frames (an address no function names): their addresses, where the module's
+  // mapping is known (the frame holds its offset in the module's file)
   const known = p.modules.map((path) => meta.mappings.find((x) => x.path === path));
   const addresses: (bigint | undefined)[] = new Array(p.frames.count);
   const named = new Uint8Array(p.modules.length).fill(1);
+  const { kind, func, addrHi, addrLo } = p.frames;
   for (let f = 0; f < p.frames.count; f++) {
     const m = p.frames.module[f];
     const k = m >= 0 ? known[m] : undefined;
-    const a = /^(.+)\+0x([0-9a-f]+)$/.exec(p.frames.name[f]);
-    if (!k || !a || a[1] !== basename(k.path)) continue;
+    if (!k || kind[f] !== FrameKind.Address || func[f] >= 0) continue;
     const start = BigInt(k.start);
-    const addr = start + BigInt(`0x${a[2]}`) - BigInt(k.offset);
+    const addr = start + bigOf(addrHi[f], addrLo[f]) - BigInt(k.offset);
     if (addr < start || addr >= BigInt(k.end)) continue;
     addresses[f] = addr;
     named[m] = 0;
