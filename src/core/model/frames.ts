@@ -5,6 +5,29 @@
 
 import { FrameKind, type FrameTable, Unnamed } from '../types';
 
+/** The typed columns of a frame table, with their element types. */
+const COLUMNS = {
+  module: Int32Array,
+  kind: Uint8Array,
+  unnamed: Uint8Array,
+  func: Int32Array,
+  file: Int32Array,
+  line: Uint32Array,
+  addrHi: Uint32Array,
+  addrLo: Uint32Array,
+} as const;
+type ColumnName = keyof typeof COLUMNS;
+type Columns = Pick<FrameTable, ColumnName>;
+type Column = Columns[ColumnName];
+const COLUMN_NAMES = Object.keys(COLUMNS) as ColumnName[];
+
+/** Each column made by `make` from its constructor and the source's column (if any). */
+function eachColumn(make: (Ctor: new (n: number) => Column, name: ColumnName) => Column): Columns {
+  const out: Partial<Record<ColumnName, Column>> = {};
+  for (const name of COLUMN_NAMES) out[name] = make(COLUMNS[name], name);
+  return out as Columns;
+}
+
 /**
  * Rows of a frame table, added one by one (new frames, or copies of another table's). With
  * `after`, the rows follow that table's (ids from `after.count` on) and `finish` gives the whole:
@@ -15,14 +38,7 @@ export class FrameRows {
   private readonly names: string[] = [];
   /** Full names, when the table has them (short names). */
   readonly fullNames: string[] | null;
-  private module: Int32Array;
-  private kinds: Uint8Array;
-  private unnamedWhy: Uint8Array;
-  private func: Int32Array;
-  private file: Int32Array;
-  private line: Uint32Array;
-  private addrHi: Uint32Array;
-  private addrLo: Uint32Array;
+  private cols: Columns;
   /** The string table: `base`'s strings, then those interned here (`added`, copied on the first). */
   private readonly base: readonly string[];
   private added: string[] | null = null;
@@ -37,24 +53,12 @@ export class FrameRows {
     this.fullNames =
       (opts.fullNames ?? (opts.after !== undefined && opts.after.fullName !== undefined)) ? [] : null;
     const cap = Math.max(16, opts.capacity ?? 256);
-    this.module = new Int32Array(cap);
-    this.kinds = new Uint8Array(cap);
-    this.unnamedWhy = new Uint8Array(cap);
-    this.func = new Int32Array(cap);
-    this.file = new Int32Array(cap);
-    this.line = new Uint32Array(cap);
-    this.addrHi = new Uint32Array(cap);
-    this.addrLo = new Uint32Array(cap);
+    this.cols = eachColumn((Ctor) => new Ctor(cap));
   }
 
   /** Rows added so far (ids below `first + count`). */
   get count(): number {
     return this.n;
-  }
-
-  /** The id of the first row added here: `after.count`, or 0. */
-  get first(): number {
-    return this.after?.count ?? 0;
   }
 
   /** The names of the rows added so far, by row (the live array: do not modify). */
@@ -96,17 +100,18 @@ export class FrameRows {
     fullName = name,
   ): number {
     const r = this.n;
-    if (r === this.module.length) this.grow();
+    if (r === this.cols.module.length) this.grow();
+    const c = this.cols;
     this.names.push(name);
     this.fullNames?.push(fullName);
-    this.module[r] = module;
-    this.kinds[r] = kind;
-    this.unnamedWhy[r] = unnamed;
-    this.func[r] = func;
-    this.file[r] = file;
-    this.line[r] = line;
-    this.addrHi[r] = addrHi;
-    this.addrLo[r] = addrLo;
+    c.module[r] = module;
+    c.kind[r] = kind;
+    c.unnamed[r] = unnamed;
+    c.func[r] = func;
+    c.file[r] = file;
+    c.line[r] = line;
+    c.addrHi[r] = addrHi;
+    c.addrLo[r] = addrLo;
     this.n = r + 1;
     return r;
   }
@@ -131,21 +136,21 @@ export class FrameRows {
 
   /** Row `r`'s kind (added here). */
   kindOf(r: number): FrameKind {
-    return this.kinds[r] as FrameKind;
+    return this.cols.kind[r] as FrameKind;
   }
 
   setKind(r: number, kind: FrameKind): void {
-    this.kinds[r] = kind;
+    this.cols.kind[r] = kind;
   }
 
   /** Row `r`'s module (added here). */
   moduleOf(r: number): number {
-    return this.module[r];
+    return this.cols.module[r];
   }
 
   /** Row `r`'s function (an index into the strings; −1 for none). */
   funcOf(r: number): number {
-    return this.func[r];
+    return this.cols.func[r];
   }
 
   /** The string of index `i` of this table's strings. */
@@ -154,20 +159,13 @@ export class FrameRows {
   }
 
   private grow(): void {
-    const cap = this.module.length * 2;
-    const g = <T extends Int32Array | Uint32Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(cap);
-      b.set(a);
-      return b;
-    };
-    this.module = g(this.module);
-    this.kinds = g(this.kinds);
-    this.unnamedWhy = g(this.unnamedWhy);
-    this.func = g(this.func);
-    this.file = g(this.file);
-    this.line = g(this.line);
-    this.addrHi = g(this.addrHi);
-    this.addrLo = g(this.addrLo);
+    const cap = this.cols.module.length * 2;
+    const old = this.cols;
+    this.cols = eachColumn((Ctor, name) => {
+      const a = new Ctor(cap);
+      a.set(old[name]);
+      return a;
+    });
   }
 
   /** The table: `after`'s rows (when given), then these. */
@@ -176,24 +174,17 @@ export class FrameRows {
     const strings = this.added === null ? (this.base as string[]) : [...this.base, ...this.added];
     const before = this.after;
     const m = before?.count ?? 0;
-    const col = <T extends Int32Array | Uint32Array | Uint8Array>(mine: T, theirs: T | undefined): T => {
-      if (!before || !theirs) return mine.slice(0, n) as T;
-      const out = new (mine.constructor as new (n: number) => T)(m + n);
-      out.set(theirs.subarray(0, m));
-      out.set(mine.subarray(0, n), m);
-      return out;
-    };
     const table: FrameTable = {
       count: m + n,
       name: before ? [...before.name, ...this.names] : this.names,
-      module: col(this.module, before?.module),
-      kind: col(this.kinds, before?.kind),
-      unnamed: col(this.unnamedWhy, before?.unnamed),
-      func: col(this.func, before?.func),
-      file: col(this.file, before?.file),
-      line: col(this.line, before?.line),
-      addrHi: col(this.addrHi, before?.addrHi),
-      addrLo: col(this.addrLo, before?.addrLo),
+      ...eachColumn((Ctor, name) => {
+        const mine = this.cols[name];
+        if (!before) return mine.slice(0, n);
+        const out = new Ctor(m + n);
+        out.set(before[name].subarray(0, m));
+        out.set(mine.subarray(0, n), m);
+        return out;
+      }),
       strings,
     };
     if (this.fullNames !== null)
@@ -212,11 +203,6 @@ export function functionFrames(names: readonly string[], module?: ArrayLike<numb
 /** The rows `ids` of `src`, in that order (frame `ids[k]` becomes frame k), column by column. */
 export function pickFrames(src: FrameTable, ids: ArrayLike<number>): FrameTable {
   const n = ids.length;
-  const pick = <T extends Int32Array | Uint32Array | Uint8Array>(a: T): T => {
-    const out = new (a.constructor as new (n: number) => T)(n);
-    for (let k = 0; k < n; k++) out[k] = a[ids[k]];
-    return out;
-  };
   const names = (a: readonly string[]): string[] => {
     const out = new Array<string>(n);
     for (let k = 0; k < n; k++) out[k] = a[ids[k]];
@@ -225,14 +211,12 @@ export function pickFrames(src: FrameTable, ids: ArrayLike<number>): FrameTable 
   const table: FrameTable = {
     count: n,
     name: names(src.name),
-    module: pick(src.module),
-    kind: pick(src.kind),
-    unnamed: pick(src.unnamed),
-    func: pick(src.func),
-    file: pick(src.file),
-    line: pick(src.line),
-    addrHi: pick(src.addrHi),
-    addrLo: pick(src.addrLo),
+    ...eachColumn((Ctor, name) => {
+      const from = src[name];
+      const out = new Ctor(n);
+      for (let k = 0; k < n; k++) out[k] = from[ids[k]];
+      return out;
+    }),
     strings: src.strings,
   };
   if (src.fullName !== undefined) table.fullName = names(src.fullName);

@@ -104,30 +104,23 @@ export class FrameNaming {
   intern(name: string, module: number, kind: FrameKind = FrameKind.Function, full = name): number {
     // A name an address frame could have: address frames must be found by their names from now on.
     if (!this.addressesByName && ADDRESS_NAME.test(name)) this.nameAddresses();
-    return this.byName(name, module, kind, full);
+    const known = this.found(name, module);
+    if (known === undefined)
+      return this.keep(name, module, this.rows.add(name, module, kind, Unnamed.Named, -1, -1, 0, 0, 0, full));
+    // Inlined somewhere, a function of its own elsewhere: one frame, a function.
+    if (kind === FrameKind.Function && this.rows.kindOf(known) === FrameKind.Inlined)
+      this.rows.setKind(known, FrameKind.Function);
+    return known;
   }
 
-  private byName(
-    name: string,
-    module: number,
-    kind: FrameKind,
-    full: string,
-    unnamed: Unnamed = Unnamed.Named,
-    func = -1,
-    file = -1,
-    line = 0,
-    addrHi = 0,
-    addrLo = 0,
-  ): number {
-    const byName = (this.ids[module + 1] ??= new Map());
-    let id = byName.get(name);
-    if (id === undefined) {
-      id = this.rows.add(name, module, kind, unnamed, func, file, line, addrHi, addrLo, full);
-      byName.set(name, id);
-    } else if (kind === FrameKind.Function && this.rows.kindOf(id) === FrameKind.Inlined) {
-      // Inlined somewhere, a function of its own elsewhere: one frame, a function.
-      this.rows.setKind(id, FrameKind.Function);
-    }
+  /** The frame named `name` in `module`, if there is one. */
+  private found(name: string, module: number): number | undefined {
+    return this.ids[module + 1]?.get(name);
+  }
+
+  /** Frame `id`, just made, is the one named `name` in `module`. */
+  private keep(name: string, module: number, id: number): number {
+    (this.ids[module + 1] ??= new Map()).set(name, id);
     return id;
   }
 
@@ -166,17 +159,13 @@ export class FrameNaming {
   lineFrame(fn: string, file: string, line: number, module: number): number {
     const shown = this.shown(fn);
     const name = `${shown} ${file}:${line}`;
-    const byName = this.ids[module + 1]?.get(name);
-    if (byName !== undefined) return byName;
-    return this.byName(
+    const known = this.found(name, module);
+    if (known !== undefined) return known;
+    const [func, at] = [this.rows.intern(shown), this.rows.intern(file)];
+    return this.keep(
       name,
       module,
-      FrameKind.Line,
-      fn,
-      Unnamed.Named,
-      this.rows.intern(shown),
-      this.rows.intern(file),
-      line,
+      this.rows.add(name, module, FrameKind.Line, Unnamed.Named, func, at, line, 0, 0, fn),
     );
   }
 
@@ -186,11 +175,23 @@ export class FrameNaming {
     const name = `${shown}+0x${offset.toString(16)}`;
     if (!this.addressesByName) this.nameAddresses(); // the name is one an address frame could have
     const module = this.moduleOf(m);
-    const known = this.ids[module + 1]?.get(name);
+    const known = this.found(name, module);
     if (known !== undefined) return known;
-    this.index.offsetIn(m, hi, lo);
     const func = this.rows.intern(shown);
-    return this.byName(name, module, FrameKind.Address, fn, Unnamed.Named, func, -1, 0, OFFSET[0], OFFSET[1]);
+    this.index.offsetIn(m, hi, lo);
+    const id = this.rows.add(
+      name,
+      module,
+      FrameKind.Address,
+      Unnamed.Named,
+      func,
+      -1,
+      0,
+      OFFSET[0],
+      OFFSET[1],
+      fn,
+    );
+    return this.keep(name, module, id);
   }
 
   /**
@@ -202,9 +203,13 @@ export class FrameNaming {
     if (!this.perModule || m < 0) return this.exactAddressFrame(hi, lo, m);
     const name = `[${this.index.names[m]}]`;
     const module = this.moduleOf(m);
-    const known = this.ids[module + 1]?.get(name);
+    const known = this.found(name, module);
     if (known !== undefined) return known;
-    return this.byName(name, module, FrameKind.Module, name, this.unnamedKind(hi, lo, m));
+    return this.keep(
+      name,
+      module,
+      this.rows.add(name, module, FrameKind.Module, this.unnamedKind(hi, lo, m)),
+    );
   }
 
   /** `MODULE+0xOFFSET` (or `0x…`) whatever the granularity: DCPI's address frames. */
@@ -214,23 +219,17 @@ export class FrameNaming {
     // name is a function of it, so the name is made once per frame and never hashed (~1 µs a
     // frame: 0.3 s for the 250k addresses of a 400 MB profile).
     const key = this.addressesByName ? -1 : this.index.offsetKey(m, hi, lo);
-    if (key < 0) {
-      const name = this.index.nameIn(m, hi, lo);
-      const known = this.ids[module + 1]?.get(name);
-      if (known !== undefined) return known;
-      const why = this.unnamedKind(hi, lo, m);
-      this.index.offsetIn(m, hi, lo);
-      return this.byName(name, module, FrameKind.Address, name, why, -1, -1, 0, OFFSET[0], OFFSET[1]);
-    }
-    const byOffset = (this.idsByOffset[module + 1] ??= new Map());
-    let id = byOffset.get(key);
-    if (id === undefined) {
-      const name = this.index.nameIn(m, hi, lo);
-      const why = this.unnamedKind(hi, lo, m);
-      this.index.offsetIn(m, hi, lo);
-      id = this.rows.add(name, module, FrameKind.Address, why, -1, -1, 0, OFFSET[0], OFFSET[1]);
-      byOffset.set(key, id);
-    }
+    const byOffset = key < 0 ? null : (this.idsByOffset[module + 1] ??= new Map());
+    // By name: made once, for the lookup.
+    const named = byOffset === null ? this.index.nameIn(m, hi, lo) : null;
+    const known = named === null ? byOffset!.get(key) : this.found(named, module);
+    if (known !== undefined) return known;
+    const name = named ?? this.index.nameIn(m, hi, lo);
+    const why = this.unnamedKind(hi, lo, m);
+    this.index.offsetIn(m, hi, lo);
+    const id = this.rows.add(name, module, FrameKind.Address, why, -1, -1, 0, OFFSET[0], OFFSET[1]);
+    if (byOffset === null) return this.keep(name, module, id);
+    byOffset.set(key, id);
     return id;
   }
 

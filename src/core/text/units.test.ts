@@ -76,16 +76,19 @@ describe('time', () => {
 
 describe('bytes', () => {
   it('in binary units', () => {
-    expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(0.5)).toBe('0.5 B');
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1023)).toBe('1,023 B');
-    expect(formatBytes(1023.96)).toBe('1.0 KiB');
-    expect(formatBytes(1536)).toBe('1.5 KiB');
-    expect(formatBytes(3.2 * 2 ** 20)).toBe('3.2 MiB');
-    expect(formatBytes(1.1 * 2 ** 30)).toBe('1.10 GiB');
-    expect(formatBytes(2 ** 53)).toBe('8.00 PiB');
-    expect(formatBytes(-2048)).toBe(`${MINUS}2.0 KiB`);
+    const cases: [number, string][] = [
+      [0, '0 B'],
+      [0.5, '0.5 B'],
+      [512, '512 B'],
+      [1023, '1,023 B'],
+      [1023.96, '1.0 KiB'],
+      [1536, '1.5 KiB'],
+      [3.2 * 2 ** 20, '3.2 MiB'],
+      [1.1 * 2 ** 30, '1.10 GiB'],
+      [2 ** 53, '8.00 PiB'],
+      [-2048, `${MINUS}2.0 KiB`],
+    ];
+    expect(cases.map(([n]) => formatBytes(n))).toEqual(cases.map(([, text]) => text));
   });
 });
 
