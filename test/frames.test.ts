@@ -50,7 +50,7 @@ describe('typed frames against addr2line', () => {
       expect([fn, at !== null && places.has(at)], `${p.frames.name[f]}: ${at}`).toEqual([fn, true]);
       expect(fns.has(fn!), fn!).toBe(true);
       expect(p.frames.name[f]).toBe(`${fn} ${at}`);
-      expect(p.frames.line[f]).toBeGreaterThan(0);
+      expect(p.frames.line?.[f]).toBeGreaterThan(0);
     }
   });
 
@@ -62,7 +62,7 @@ describe('typed frames against addr2line', () => {
     for (const f of addrs) {
       const fn = functionOf(p.frames, f)!;
       expect(p.frames.name[f].startsWith(`${fn}+0x`)).toBe(true);
-      const offset = bigOf(p.frames.addrHi[f], p.frames.addrLo[f]);
+      const offset = bigOf(p.frames.addrHi?.[f] ?? 0, p.frames.addrLo?.[f] ?? 0);
       expect(addressOf(p.frames, p.modules, f)).toBe(`inline5+0x${offset.toString(16)}`);
       const runtime = mapping.start + offset - mapping.offset;
       const chain = chains.get(vaddrOf.get(runtime.toString(16)) ?? '');
@@ -81,7 +81,8 @@ describe('typed frames against addr2line', () => {
       const name = p.frames.name[f];
       const kind = outermost.has(name) ? FrameKind.Function : inner.has(name) ? FrameKind.Inlined : 'unknown';
       expect([name, p.frames.kind[f]]).toEqual([name, kind]);
-      expect([p.frames.func[f], p.frames.file[f], p.frames.unnamed[f]]).toEqual([-1, -1, Unnamed.Named]);
+      expect(functionOf(p.frames, f)).toBe(name);
+      expect([sourceAt(p.frames, f), p.frames.unnamed?.[f] ?? Unnamed.Named]).toEqual([null, Unnamed.Named]);
     }
   });
 });
@@ -94,12 +95,11 @@ function byName(p: FoldedProfile): Map<string, unknown[]> {
     const key = `${p.modules[t.module[f]] ?? ''}\0${t.name[f]}`;
     out.set(key, [
       t.kind[f],
-      t.unnamed[f],
+      t.unnamed?.[f] ?? Unnamed.Named,
       functionOf(t, f),
-      t.file[f] < 0 ? null : t.strings[t.file[f]],
-      t.line[f],
-      t.addrHi[f],
-      t.addrLo[f],
+      sourceAt(t, f),
+      t.addrHi?.[f] ?? 0,
+      t.addrLo?.[f] ?? 0,
       t.fullName?.[f],
     ]);
   }

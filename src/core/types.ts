@@ -263,25 +263,27 @@ export interface FrameTable {
   fullName?: string[];
   /** What each frame is (FrameKind). */
   kind: Uint8Array;
-  /** Why a frame of unnamed code has no name (Unnamed); Unnamed.Named (0) for the others. */
-  unnamed: Uint8Array;
+  // The fields. A column whose every value is its default is left out (a table of functions has no
+  // line, file or address): read them through text/frame-text.ts, or with the default.
+  /** Why a frame of unnamed code has no name (Unnamed); Unnamed.Named (0, the default) for the others. */
+  unnamed?: Uint8Array;
   /**
-   * The function a Line or Address frame is in: an index into `strings`, -1 for none (unnamed code).
-   * A Function or Inlined frame's function is its name (-1 here).
+   * The function a Line or Address frame is in: an index into `strings`, -1 (the default) for none
+   * (unnamed code). A Function or Inlined frame's function is its name (-1 here).
    */
-  func: Int32Array;
-  /** A Line frame's source file (the path as DWARF or the profile spells it): index into `strings`, -1. */
-  file: Int32Array;
+  func?: Int32Array;
+  /** A Line frame's source file (the path as DWARF or the profile spells it): index into `strings`; -1. */
+  file?: Int32Array;
   /** A Line frame's source line; 0 for other frames. */
-  line: Uint32Array;
+  line?: Uint32Array;
   /**
    * An Address frame's address, as uint32 halves: the offset in its module's file (address − start +
    * file offset of its mapping), or the address itself outside every mapping (module −1). Of the
    * addresses one `function+0xOFFSET` frame stands for (overloads that short names merge), the first.
    * 0 for other kinds.
    */
-  addrHi: Uint32Array;
-  addrLo: Uint32Array;
+  addrHi?: Uint32Array;
+  addrLo?: Uint32Array;
   /** Function and file names the `func` and `file` columns index (interned). */
   strings: string[];
 }

@@ -149,9 +149,9 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
   for (let f = 0; f < p.frames.count; f++) {
     const m = p.frames.module[f];
     const k = m >= 0 ? known[m] : undefined;
-    if (!k || kind[f] !== FrameKind.Address || func[f] >= 0) continue;
+    if (!k || kind[f] !== FrameKind.Address || (func?.[f] ?? -1) >= 0) continue;
     const start = BigInt(k.start);
-    const addr = start + bigOf(addrHi[f], addrLo[f]) - BigInt(k.offset);
+    const addr = start + bigOf(addrHi?.[f] ?? 0, addrLo?.[f] ?? 0) - BigInt(k.offset);
     if (addr < start || addr >= BigInt(k.end)) continue;
     addresses[f] = addr;
     named[m] = 0;

@@ -156,7 +156,7 @@ describe('foldProfile: short names and per-module frames', () => {
     });
     expect(toFoldedText(p)).toBe('0x900000;run;[demo] 4\n[libx.so];run;Box::get 3\n');
     const kind = (name: string) => p.frames.kind[p.frames.name.indexOf(name)];
-    const why = (name: string) => p.frames.unnamed[p.frames.name.indexOf(name)];
+    const why = (name: string) => p.frames.unnamed?.[p.frames.name.indexOf(name)];
     expect([kind('run'), why('run')]).toEqual([FrameKind.Function, Unnamed.Named]);
     expect([kind('[demo]'), why('[demo]')]).toEqual([FrameKind.Module, Unnamed.OutsideSymbols]);
     expect([kind('[libx.so]'), why('[libx.so]')]).toEqual([FrameKind.Module, Unnamed.NoSymbolFile]);

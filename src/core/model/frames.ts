@@ -5,40 +5,71 @@
 
 import { FrameKind, type FrameTable, Unnamed } from '../types';
 
-/** The typed columns of a frame table, with their element types. */
+/**
+ * The typed columns of a frame table: their element types and, for the optional ones (left out of
+ * a table where every frame has the default: a table of functions carries no line, file or
+ * address), their default.
+ */
 const COLUMNS = {
-  module: Int32Array,
-  kind: Uint8Array,
-  unnamed: Uint8Array,
-  func: Int32Array,
-  file: Int32Array,
-  line: Uint32Array,
-  addrHi: Uint32Array,
-  addrLo: Uint32Array,
+  module: { Ctor: Int32Array, empty: null },
+  kind: { Ctor: Uint8Array, empty: null },
+  unnamed: { Ctor: Uint8Array, empty: 0 },
+  func: { Ctor: Int32Array, empty: -1 },
+  file: { Ctor: Int32Array, empty: -1 },
+  line: { Ctor: Uint32Array, empty: 0 },
+  addrHi: { Ctor: Uint32Array, empty: 0 },
+  addrLo: { Ctor: Uint32Array, empty: 0 },
 } as const;
 type ColumnName = keyof typeof COLUMNS;
-type Columns = Pick<FrameTable, ColumnName>;
+type Columns = Required<Pick<FrameTable, ColumnName>>;
 type Column = Columns[ColumnName];
+type Ctor = new (n: number) => Column;
 const COLUMN_NAMES = Object.keys(COLUMNS) as ColumnName[];
 
-/** Each column made by `make` from its constructor and the source's column (if any). */
-function eachColumn(make: (Ctor: new (n: number) => Column, name: ColumnName) => Column): Columns {
+/** Each column made by `make`; an optional one left out where `make` gives undefined. */
+function eachColumn(make: (Ctor: Ctor, name: ColumnName) => Column | undefined): Columns {
   const out: Partial<Record<ColumnName, Column>> = {};
-  for (const name of COLUMN_NAMES) out[name] = make(COLUMNS[name], name);
+  for (const name of COLUMN_NAMES) {
+    const c = make(COLUMNS[name].Ctor, name);
+    if (c !== undefined) out[name] = c;
+  }
   return out as Columns;
+}
+
+/** A column of `n` values, each its default. */
+function emptyColumn(name: ColumnName, n: number): Column {
+  const c = new COLUMNS[name].Ctor(n);
+  const empty = COLUMNS[name].empty;
+  if (empty !== null && empty !== 0) c.fill(empty);
+  return c;
+}
+
+/** The column, or undefined when it is optional and holds only its default. */
+function kept(name: ColumnName, c: Column): Column | undefined {
+  const empty = COLUMNS[name].empty;
+  if (empty === null) return c;
+  for (let i = 0; i < c.length; i++) if (c[i] !== empty) return c;
+  return undefined;
+}
+
+/** Frame f's value in column `name` of a table, its default where the table leaves the column out. */
+function fieldOf(t: FrameTable, name: ColumnName, f: number): number {
+  return t[name]?.[f] ?? (COLUMNS[name].empty as number);
 }
 
 /**
  * Rows of a frame table, added one by one (new frames, or copies of another table's). With
  * `after`, the rows follow that table's (ids from `after.count` on) and `finish` gives the whole:
- * its rows, then these.
+ * its rows, then these. An optional column is made when a row first has a value in it other
+ * than its default (a fold of unsymbolized code never makes the function, file and line columns).
  */
 export class FrameRows {
   private n = 0;
+  private cap: number;
   private readonly names: string[] = [];
   /** Full names, when the table has them (short names). */
   readonly fullNames: string[] | null;
-  private cols: Columns;
+  private readonly cols: Partial<Record<ColumnName, Column>>;
   /** The string table: `base`'s strings, then those interned here (`added`, copied on the first). */
   private readonly base: readonly string[];
   private added: string[] | null = null;
@@ -52,8 +83,8 @@ export class FrameRows {
     this.base = opts.after?.strings ?? opts.strings ?? [];
     this.fullNames =
       (opts.fullNames ?? (opts.after !== undefined && opts.after.fullName !== undefined)) ? [] : null;
-    const cap = Math.max(16, opts.capacity ?? 256);
-    this.cols = eachColumn((Ctor) => new Ctor(cap));
+    this.cap = Math.max(16, opts.capacity ?? 256);
+    this.cols = { module: new Int32Array(this.cap), kind: new Uint8Array(this.cap) };
   }
 
   /** Rows added so far (ids below `first + count`). */
@@ -100,20 +131,26 @@ export class FrameRows {
     fullName = name,
   ): number {
     const r = this.n;
-    if (r === this.cols.module.length) this.grow();
-    const c = this.cols;
+    if (r === this.cap) this.grow();
     this.names.push(name);
     this.fullNames?.push(fullName);
-    c.module[r] = module;
-    c.kind[r] = kind;
-    c.unnamed[r] = unnamed;
-    c.func[r] = func;
-    c.file[r] = file;
-    c.line[r] = line;
-    c.addrHi[r] = addrHi;
-    c.addrLo[r] = addrLo;
+    this.cols.module![r] = module;
+    this.cols.kind![r] = kind;
+    if (unnamed !== Unnamed.Named) this.column('unnamed')[r] = unnamed;
+    if (func !== -1) this.column('func')[r] = func;
+    if (file !== -1) this.column('file')[r] = file;
+    if (line !== 0) this.column('line')[r] = line;
+    if (addrHi !== 0) this.column('addrHi')[r] = addrHi;
+    if (addrLo !== 0) this.column('addrLo')[r] = addrLo;
     this.n = r + 1;
     return r;
+  }
+
+  /** The column (made, every value its default, if it was not yet). */
+  private column(name: ColumnName): Column {
+    let c = this.cols[name];
+    if (c === undefined) this.cols[name] = c = emptyColumn(name, this.cap);
+    return c;
   }
 
   /** Adds a copy of frame `f` of `src` (its module given as an index into this table's modules). */
@@ -124,33 +161,33 @@ export class FrameRows {
       src.name[f],
       module,
       src.kind[f] as FrameKind,
-      src.unnamed[f] as Unnamed,
-      str(src.func[f]),
-      str(src.file[f]),
-      src.line[f],
-      src.addrHi[f],
-      src.addrLo[f],
+      fieldOf(src, 'unnamed', f) as Unnamed,
+      str(fieldOf(src, 'func', f)),
+      str(fieldOf(src, 'file', f)),
+      fieldOf(src, 'line', f),
+      fieldOf(src, 'addrHi', f),
+      fieldOf(src, 'addrLo', f),
       src.fullName?.[f] ?? src.name[f],
     );
   }
 
   /** Row `r`'s kind (added here). */
   kindOf(r: number): FrameKind {
-    return this.cols.kind[r] as FrameKind;
+    return this.cols.kind![r] as FrameKind;
   }
 
   setKind(r: number, kind: FrameKind): void {
-    this.cols.kind[r] = kind;
+    this.cols.kind![r] = kind;
   }
 
   /** Row `r`'s module (added here). */
   moduleOf(r: number): number {
-    return this.cols.module[r];
+    return this.cols.module![r];
   }
 
   /** Row `r`'s function (an index into the strings; −1 for none). */
   funcOf(r: number): number {
-    return this.cols.func[r];
+    return this.cols.func?.[r] ?? -1;
   }
 
   /** The string of index `i` of this table's strings. */
@@ -159,13 +196,15 @@ export class FrameRows {
   }
 
   private grow(): void {
-    const cap = this.cols.module.length * 2;
-    const old = this.cols;
-    this.cols = eachColumn((Ctor, name) => {
-      const a = new Ctor(cap);
-      a.set(old[name]);
-      return a;
-    });
+    const cap = this.cap * 2;
+    for (const name of COLUMN_NAMES) {
+      const old = this.cols[name];
+      if (old === undefined) continue;
+      const c = emptyColumn(name, cap);
+      c.set(old);
+      this.cols[name] = c;
+    }
+    this.cap = cap;
   }
 
   /** The table: `after`'s rows (when given), then these. */
@@ -177,12 +216,14 @@ export class FrameRows {
     const table: FrameTable = {
       count: m + n,
       name: before ? [...before.name, ...this.names] : this.names,
-      ...eachColumn((Ctor, name) => {
+      ...eachColumn((_, name) => {
         const mine = this.cols[name];
-        if (!before) return mine.slice(0, n);
-        const out = new Ctor(m + n);
-        out.set(before[name].subarray(0, m));
-        out.set(mine.subarray(0, n), m);
+        const theirs = before?.[name];
+        if (!before) return mine?.slice(0, n);
+        if (theirs === undefined && mine === undefined) return undefined;
+        const out = emptyColumn(name, m + n);
+        if (theirs !== undefined) out.set(theirs.subarray(0, m));
+        if (mine !== undefined) out.set(mine.subarray(0, n), m);
         return out;
       }),
       strings,
@@ -213,9 +254,10 @@ export function pickFrames(src: FrameTable, ids: ArrayLike<number>): FrameTable 
     name: names(src.name),
     ...eachColumn((Ctor, name) => {
       const from = src[name];
+      if (from === undefined) return undefined;
       const out = new Ctor(n);
       for (let k = 0; k < n; k++) out[k] = from[ids[k]];
-      return out;
+      return kept(name, out);
     }),
     strings: src.strings,
   };

@@ -256,7 +256,7 @@ export class FrameNaming {
         const { kind, func } = frames;
         for (let f = 0; f < frames.count; f++) {
           const k = kind[f];
-          if (k === FrameKind.Function || k === FrameKind.Inlined || func[f] >= 0)
+          if (k === FrameKind.Function || k === FrameKind.Inlined || (func?.[f] ?? -1) >= 0)
             full[f] = fullOf(full[f]) ?? full[f];
         }
       }

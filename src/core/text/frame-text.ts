@@ -10,21 +10,21 @@ import { basename } from './names';
 export function functionOf(t: FrameTable, f: number): string | null {
   const k = t.kind[f];
   if (k === FrameKind.Function || k === FrameKind.Inlined) return t.name[f];
-  const fn = t.func[f];
+  const fn = t.func?.[f] ?? -1;
   return fn >= 0 ? t.strings[fn] : null;
 }
 
 /** A Line frame's `file:line`, the file's path whole; null for other frames. */
 export function sourceAt(t: FrameTable, f: number): string | null {
-  const file = t.file[f];
+  const file = t.file?.[f] ?? -1;
   if (t.kind[f] !== FrameKind.Line || file < 0) return null;
-  return `${t.strings[file]}:${t.line[f]}`;
+  return `${t.strings[file]}:${t.line?.[f] ?? 0}`;
 }
 
 /** An Address frame's address: `libfoo.so+0x1a2b` (offset in the module's file) or `0x…`; null for others. */
 export function addressOf(t: FrameTable, modules: readonly string[], f: number): string | null {
   if (t.kind[f] !== FrameKind.Address) return null;
-  const hex = hexOf(t.addrHi[f], t.addrLo[f]);
+  const hex = hexOf(t.addrHi?.[f] ?? 0, t.addrLo?.[f] ?? 0);
   const m = t.module[f];
   return m >= 0 && modules[m] !== undefined ? `${basename(modules[m])}+0x${hex}` : `0x${hex}`;
 }
@@ -35,10 +35,9 @@ export function addressOf(t: FrameTable, modules: readonly string[], f: number):
  * function's name out of a narrow bar); every other frame as its name.
  */
 export function frameLabel(t: FrameTable, f: number): string {
-  const file = t.file[f];
-  if (t.kind[f] !== FrameKind.Line || file < 0) return t.name[f];
-  const fn = t.func[f];
-  return `${fn >= 0 ? t.strings[fn] : ''} ${basename(t.strings[file])}:${t.line[f]}`;
+  const file = t.file?.[f] ?? -1;
+  if (t.kind[f] !== FrameKind.Line || file < 0) return t.name[f] ?? '';
+  return `${functionOf(t, f) ?? ''} ${basename(t.strings[file])}:${t.line?.[f] ?? 0}`;
 }
 
 /** The lines a tooltip shows of a frame, each absent when it would say nothing new. */
@@ -76,7 +75,7 @@ export function describeFrame(t: FrameTable, modules: readonly string[], f: numb
     const address = addressOf(t, modules, f);
     if (address !== null) d.address = address;
   }
-  const hint = HINTS[t.unnamed[f] as Unnamed];
+  const hint = HINTS[(t.unnamed?.[f] ?? Unnamed.Named) as Unnamed];
   if (hint !== undefined) d.hint = hint;
   const m = t.module[f];
   if (m >= 0 && modules[m]) d.module = modules[m];
