@@ -3,10 +3,11 @@
 // naming.ts, granularity.ts), reverses stacks to root first and sums identical stacks.
 // Pure over the RawProfile, so the worker can re-run it with a symbolizer without re-parsing.
 //
-// foldProfile's steps: name the slots the samples use in address order (FoldSlots), apply the
-// label filters and group-by (foldFilters), fold in place when every slot is one frame of its own
-// (foldInPlace), else write each stack into a hashed table (foldStacks), then the metadata, frame
-// table and function table (finishFold).
+// foldProfile's steps: drop_frames, the label filters and the group-by (foldFilters: the group-by
+// frames are named first), the slots the kept samples use named in address order when symbols name
+// them (FoldSlots), the fold in place when every slot is one frame of its own (foldInPlace), else
+// each stack written into a hashed table (foldStacks), then the metadata, frame table and function
+// table (finishFold).
 
 import { F64Builder, U32Builder } from '../address.ts';
 import { defaultSampleTypeIndex, sampleTypesOf } from '../formats/sample-types.ts';
