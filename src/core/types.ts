@@ -257,10 +257,10 @@ export interface FrameTable {
   module: Int32Array;
   /**
    * With short names (FoldOptions.names 'short'): the first full (demangled) name seen of each
-   * frame's function, for the tooltip; equal to the function's short name where nothing was cut,
-   * and to `name` for frames with no function. Absent with full names.
+   * frame's function where the short name cut something, for the tooltip; undefined where nothing
+   * was cut and for frames with no function. Absent with full names, and when nothing was cut.
    */
-  fullName?: string[];
+  fullName?: (string | undefined)[];
   /** What each frame is (FrameKind). */
   kind: Uint8Array;
   // The fields. A column whose every value is its default is left out (a table of functions has no

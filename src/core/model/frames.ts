@@ -67,8 +67,8 @@ export class FrameRows {
   private n = 0;
   private cap: number;
   private readonly names: string[] = [];
-  /** Full names, when the table has them (short names). */
-  readonly fullNames: string[] | null;
+  /** Full names where short names cut something, when the table has them (short names). */
+  readonly fullNames: (string | undefined)[] | null;
   private readonly cols: Partial<Record<ColumnName, Column>>;
   /** The string table: `base`'s strings, then those interned here (`added`, copied on the first). */
   private readonly base: readonly string[];
@@ -128,7 +128,7 @@ export class FrameRows {
     line = 0,
     addrHi = 0,
     addrLo = 0,
-    fullName = name,
+    fullName?: string,
   ): number {
     const r = this.n;
     if (r === this.cap) this.grow();
@@ -167,7 +167,7 @@ export class FrameRows {
       fieldOf(src, 'line', f),
       fieldOf(src, 'addrHi', f),
       fieldOf(src, 'addrLo', f),
-      src.fullName?.[f] ?? src.name[f],
+      src.fullName?.[f],
     );
   }
 
@@ -228,8 +228,9 @@ export class FrameRows {
       }),
       strings,
     };
-    if (this.fullNames !== null)
-      table.fullName = before ? [...(before.fullName ?? before.name), ...this.fullNames] : this.fullNames;
+    const full = this.fullNames;
+    if (full !== null && (full.some((x) => x !== undefined) || before?.fullName !== undefined))
+      table.fullName = before ? [...(before.fullName ?? new Array<undefined>(m)), ...full] : full;
     return table;
   }
 }
@@ -244,8 +245,8 @@ export function functionFrames(names: readonly string[], module?: ArrayLike<numb
 /** The rows `ids` of `src`, in that order (frame `ids[k]` becomes frame k), column by column. */
 export function pickFrames(src: FrameTable, ids: ArrayLike<number>): FrameTable {
   const n = ids.length;
-  const names = (a: readonly string[]): string[] => {
-    const out = new Array<string>(n);
+  const names = <T>(a: readonly T[]): T[] => {
+    const out = new Array<T>(n);
     for (let k = 0; k < n; k++) out[k] = a[ids[k]];
     return out;
   };
@@ -261,6 +262,7 @@ export function pickFrames(src: FrameTable, ids: ArrayLike<number>): FrameTable 
     }),
     strings: src.strings,
   };
-  if (src.fullName !== undefined) table.fullName = names(src.fullName);
+  const full = src.fullName === undefined ? [] : names(src.fullName);
+  if (full.some((x) => x !== undefined)) table.fullName = full;
   return table;
 }

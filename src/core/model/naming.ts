@@ -101,7 +101,7 @@ export class FrameNaming {
   }
 
   /** The frame named exactly `name` in `module` (made, of kind `kind`, if there is none). */
-  intern(name: string, module: number, kind: FrameKind = FrameKind.Function, full = name): number {
+  intern(name: string, module: number, kind: FrameKind = FrameKind.Function, full?: string): number {
     // A name an address frame could have: address frames must be found by their names from now on.
     if (!this.addressesByName && ADDRESS_NAME.test(name)) this.nameAddresses();
     const known = this.found(name, module);
@@ -246,21 +246,22 @@ export class FrameNaming {
 
   /** The frame table and module list of a FoldedProfile. */
   finish(): { frames: FrameTable; modules: string[] } {
-    const frames = this.rows.finish();
-    const full = frames.fullName;
-    if (full !== undefined) {
-      // Names the symbolizer shortened itself (from the mangled name): their full names now, one
-      // demangling per frame with a function.
-      const fullOf = this.symbolizer?.fullName?.bind(this.symbolizer);
-      if (fullOf) {
-        const { kind, func } = frames;
-        for (let f = 0; f < frames.count; f++) {
-          const k = kind[f];
-          if (k === FrameKind.Function || k === FrameKind.Inlined || (func?.[f] ?? -1) >= 0)
-            full[f] = fullOf(full[f]) ?? full[f];
-        }
+    const full = this.rows.fullNames;
+    const fullOf = this.symbolizer?.fullName?.bind(this.symbolizer);
+    if (full !== null) {
+      // Each frame's function's full name where the short one cut something: names the symbolizer
+      // shortened itself (from the mangled name) demangled now, once per frame with a function.
+      const names = this.rows.rowNames();
+      for (let f = 0; f < names.length; f++) {
+        const k = this.rows.kindOf(f);
+        const func = this.rows.funcOf(f);
+        if (k !== FrameKind.Function && k !== FrameKind.Inlined && func < 0) continue;
+        const fn = func >= 0 ? this.rows.string(func) : names[f];
+        const given = full[f] ?? fn;
+        const real = fullOf?.(given) ?? given;
+        full[f] = real === fn ? undefined : real;
       }
     }
-    return { frames, modules: this.modules.strings };
+    return { frames: this.rows.finish(), modules: this.modules.strings };
   }
 }
