@@ -72,3 +72,28 @@ test('lines granularity: `function file:line` frames, labelled and listed from t
   await expect(page.getByTestId('tt-at')).toHaveText(/^\/fixtures\/dwarf\/src\/inline\.cpp:\d+$/);
   await page.screenshot({ path: `${SHOTS}/lines.png` });
 });
+
+test('addresses granularity: a `function+0xOFFSET` frame’s tooltip says where it is in its module', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await dropFiles(page, [
+    { path: `${D}/inline5.prof`, name: 'inline5.prof' },
+    { path: `${D}/bin/inline5`, name: 'inline5' },
+  ]);
+  await paintedGraph(page);
+  await page.getByRole('combobox', { name: 'Granularity' }).selectOption('addresses');
+  await expect(page).toHaveURL(/gran=addresses/);
+  const search = page.getByRole('searchbox', { name: 'Search functions' });
+  await search.fill('hot_chain\\+0x');
+  await search.press('Enter');
+  const canvas = page.getByTestId('main-graph').getByRole('img');
+  const box = (await canvas.boundingBox())!;
+  let found = '';
+  for (let depth = 0; depth < 30 && !/^fx::hot_chain\+0x[0-9a-f]+$/.test(found); depth++)
+    found = await hoverName(page, { x: box.x + box.width / 2, y: box.y + box.height - 18 * depth - 9 });
+  expect(found).toMatch(/^fx::hot_chain\+0x[0-9a-f]+$/);
+  await expect(page.getByTestId('tt-address')).toHaveText(/^at inline5\+0x[0-9a-f]+$/);
+  await expect(page.getByTestId('tt-full')).toHaveText('fx::hot_chain(unsigned long)');
+  await page.screenshot({ path: `${SHOTS}/addresses.png` });
+});

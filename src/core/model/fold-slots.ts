@@ -116,7 +116,7 @@ export class FoldSlots {
       if (caller && raw.adjustCallers) [hi, lo] = minusOne(hi, lo);
       const m = naming.index.find(hi, lo);
       const mod = naming.moduleOf(m);
-      const ids = this.symbols.frames(hi, lo, m);
+      const ids = this.symbols.any ? this.symbols.frames(hi, lo, m) : null;
       if (ids !== null) {
         const known = this.chainRange.get(ids);
         if (known !== undefined && known.mod === mod) {
