@@ -7,7 +7,7 @@
 
 import { minusOne, U32Builder } from '../address.ts';
 import { FrameKind, type RawProfile, type Symbolizer } from '../types.ts';
-import { SymbolNaming } from './granularity.ts';
+import { type SymbolAnswer, SymbolNaming } from './granularity.ts';
 import type { FrameNaming } from './naming.ts';
 
 /** A slot's frames not named yet (`one`). */
@@ -28,8 +28,8 @@ export class FoldSlots {
   /** Names slots in address order first (inAddressOrder) when symbols name frames. */
   readonly inAddressOrder: boolean;
   private readonly symbols: SymbolNaming;
-  /** Per frame array of a symbol answer: where its frames are in `seqs`, and their module. */
-  private readonly chainRange = new Map<readonly number[], { start: number; mod: number }>();
+  /** Per shared symbol answer: where its frames are in `seqs`, and their module. */
+  private readonly chainRange = new Map<SymbolAnswer, { start: number; mod: number }>();
   private readonly flat: boolean;
 
   constructor(
@@ -116,16 +116,17 @@ export class FoldSlots {
       if (caller && raw.adjustCallers) [hi, lo] = minusOne(hi, lo);
       const m = naming.index.find(hi, lo);
       const mod = naming.moduleOf(m);
-      const ids = this.symbols.any ? this.symbols.frames(hi, lo, m) : null;
-      if (ids !== null) {
-        const known = this.chainRange.get(ids);
+      const found = this.symbols.any ? this.symbols.answer(hi, lo) : null;
+      if (found !== null) {
+        const shared = this.symbols.shared;
+        const known = shared ? this.chainRange.get(found) : undefined;
         if (known !== undefined && known.mod === mod) {
           this.range[slot * 2] = known.start;
-          this.range[slot * 2 + 1] = ids.length;
+          this.range[slot * 2 + 1] = found.length;
           return true;
         }
-        this.chainRange.set(ids, { start: seqs.length, mod });
-        for (const id of ids) seqs.push(id);
+        if (shared) this.chainRange.set(found, { start: seqs.length, mod });
+        this.symbols.push(found, hi, lo, m, seqs);
       } else if (locs.locName[loc] >= 0) {
         seqs.push(naming.functionFrame(raw.strings[locs.locName[loc]], mod));
       } else {
@@ -165,8 +166,8 @@ export class FoldSlots {
     const lo = locs.addrLo[loc];
     const m = naming.index.find(hi, lo);
     if (m >= 0) seqs.push(naming.moduleFrame(m));
-    const ids = this.symbols.frames(hi, lo, m);
-    if (ids !== null) for (const id of ids) seqs.push(id);
+    const found = this.symbols.any ? this.symbols.answer(hi, lo) : null;
+    if (found !== null) this.symbols.push(found, hi, lo, m, seqs);
     else if (locs.locName[loc] >= 0)
       seqs.push(naming.functionFrame(raw.strings[locs.locName[loc]], naming.moduleOf(m)));
     // The address level stays per address whatever the granularity: DCPI's shape.

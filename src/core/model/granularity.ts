@@ -6,6 +6,7 @@
 // model/resolve.ts), then a Symbolizer. Frames get their kind and fields where they are named
 // (FrameNaming), so nothing has to take a name apart later.
 
+import type { U32Builder } from '../address.ts';
 import { hexOf } from '../address.ts';
 import { FrameKind, type RawProfile, type SymbolFrame, type Symbolizer } from '../types.ts';
 import type { FrameNaming } from './naming.ts';
@@ -13,15 +14,23 @@ import type { FrameNaming } from './naming.ts';
 /** The symbols a profile carries itself (RawProfile.embeddedSymbols, embeddedLines, embeddedOffsets). */
 type Embedded = Pick<RawProfile, 'embeddedSymbols' | 'embeddedLines' | 'embeddedOffsets'>;
 
+/**
+ * What the symbols say of an address: its inline chain's names (outermost first), or at line
+ * granularity its frames with files and lines. A symbolizer shares one answer between the
+ * addresses of a symbol, an inline chain or a line-table row: the fold names each answer once.
+ */
+export type SymbolAnswer = readonly string[] | readonly SymbolFrame[];
+
 /** The kind of frame k of an inline chain (outermost first): the function, then those inlined into it. */
 const chainKind = (k: number): FrameKind => (k === 0 ? FrameKind.Function : FrameKind.Inlined);
 
 export class SymbolNaming {
-  /** Per answer (a symbolizer shares one per symbol, inline chain or line row): its frames and their module. */
-  private readonly chains = new Map<readonly unknown[], { mod: number; ids: number[] }>();
   /** Per module (+1), the Line frame of each DWARF frame (shared by the chains it is in). */
   private readonly lineIds: Map<SymbolFrame, number>[] = [];
   private readonly embedded: Embedded | null;
+  /** The last answer's: frames with lines (line granularity), and its offset into the symbol (address granularity). */
+  private lines = false;
+  private offset: number | null = null;
 
   constructor(
     private readonly naming: FrameNaming,
@@ -38,46 +47,54 @@ export class SymbolNaming {
   }
 
   /**
-   * The frames of the address (as looked up: callers at PC − 1) in mapping `m`, outermost first;
-   * null when no symbol names it. At functions and lines the array is shared by the addresses of
-   * one symbol, inline chain or line row (the fold names each once): it must not be modified.
+   * The symbols' answer for the address (as looked up: callers at PC − 1), or null when none names
+   * it. Its frames are `push`'s; while `shared`, they are the same for every address the answer
+   * is given for (at address granularity each address is a frame of its own: not shared).
    */
-  frames(hi: number, lo: number, m: number): readonly number[] | null {
+  answer(hi: number, lo: number): SymbolAnswer | null {
     const key = this.embedded === null ? '' : hexOf(hi, lo);
-    const mod = this.naming.moduleOf(m);
     const g = this.naming.granularity;
+    this.lines = false;
+    this.offset = null;
     if (g === 'lines') {
       const own = this.embedded?.embeddedLines?.get(key);
       const found =
         own ??
         (this.embedded?.embeddedSymbols?.has(key) ? undefined : this.symbolizer?.lookupFrames?.(hi, lo));
-      if (found && found.length > 0) return this.chain(found, mod, (f, k) => this.lineFrame(f, k, mod));
+      if (found && found.length > 0) {
+        this.lines = true;
+        return found;
+      }
     }
-    let names = this.embedded?.embeddedSymbols?.get(key);
-    let offset: number | null | undefined;
-    if (names !== undefined && names.length > 0) offset = this.embedded?.embeddedOffsets?.get(key);
-    else {
-      names = this.symbolizer?.lookup(hi, lo) ?? undefined;
-      if (names === undefined || names.length === 0) return null;
-      if (g === 'addresses') offset = this.symbolizer?.offsetInSymbol?.(hi, lo);
+    const own = this.embedded?.embeddedSymbols?.get(key);
+    if (own !== undefined && own.length > 0) {
+      if (g === 'addresses') this.offset = this.embedded?.embeddedOffsets?.get(key) ?? null;
+      return own;
     }
-    if (g === 'addresses' && offset !== null && offset !== undefined) {
-      // Each address a frame of its own: nothing to share.
-      const last = names.length - 1;
-      const ids = names.map((n, k) => (k < last ? this.naming.functionFrame(n, mod, chainKind(k)) : 0));
-      ids[last] = this.naming.addressInFunction(names[last], offset, hi, lo, m);
-      return ids;
-    }
-    return this.chain(names, mod, (n, k) => this.naming.functionFrame(n, mod, chainKind(k)));
+    const names = this.symbolizer?.lookup(hi, lo);
+    if (!names || names.length === 0) return null;
+    if (g === 'addresses') this.offset = this.symbolizer?.offsetInSymbol?.(hi, lo) ?? null;
+    return names;
   }
 
-  /** The frames of a shared answer, named once per module. */
-  private chain<T>(found: readonly T[], mod: number, frame: (x: T, k: number) => number): readonly number[] {
-    const known = this.chains.get(found);
-    if (known !== undefined && known.mod === mod) return known.ids;
-    const ids = found.map(frame);
-    this.chains.set(found, { mod, ids });
-    return ids;
+  /** Whether the last answer's frames are the same at every address it is given for. */
+  get shared(): boolean {
+    return this.offset === null;
+  }
+
+  /** Pushes the frames of the last answer, `found`, for the address (hi, lo) in mapping `m`. */
+  push(found: SymbolAnswer, hi: number, lo: number, m: number, out: U32Builder): void {
+    const naming = this.naming;
+    const mod = naming.moduleOf(m);
+    if (this.lines) {
+      const frames = found as readonly SymbolFrame[];
+      for (let k = 0; k < frames.length; k++) out.push(this.lineFrame(frames[k], k, mod));
+      return;
+    }
+    const names = found as readonly string[];
+    const last = this.offset === null ? names.length : names.length - 1;
+    for (let k = 0; k < last; k++) out.push(naming.functionFrame(names[k], mod, chainKind(k)));
+    if (this.offset !== null) out.push(naming.addressInFunction(names[last], this.offset, hi, lo, m));
   }
 
   /** A DWARF frame at line granularity: `function file:line`, or the function where the line is unknown. */
