@@ -94,7 +94,10 @@ test('SVG: well-formed XML with a rect and a title per frame', async ({ page }) 
   expect(info.root).toBe('svg');
   expect(info.rects).toBeGreaterThan(3);
   expect(info.titles).toHaveLength(info.rects);
-  expect(info.titles[0]).toMatch(/samples \(\d/);
+  // Each bar's tooltip as the canvas says it: the frame, then its weights in their unit.
+  expect(info.titles[0]).toMatch(
+    /\nTotal [\d,]+ samples · [\d.]+ %( · [\d.]+ (ms|s))?\nSelf [\d,]+ samples · /,
+  );
   // Look at it: render the file in the page.
   await page.setContent(
     `<body style="margin:0">${bytes.toString('utf8').replace(/^<\?xml[^>]*>/, '')}</body>`,
@@ -110,7 +113,7 @@ test('CSV has the header and a row per function; PNG is a PNG', async ({ page })
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .split('\r\n');
-  expect(lines[0]).toBe('Function,Module,Self,Self %,Total,Total %');
+  expect(lines[0]).toBe('Function,Module,Self (samples),Self %,Total (samples),Total %');
   expect(lines.length).toBeGreaterThan(3);
   expect(lines[1]).toMatch(/^[^,]+,[^,]*,\d+,[\d.]+,\d+,[\d.]+$/);
 

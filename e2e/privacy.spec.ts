@@ -133,7 +133,9 @@ test('frame names are text, never markup: table, tooltip and exports', async ({ 
   expect(folded).toContain(`main;${SCRIPT};"quoted, name" 3\n`);
 
   const csv = await exportAs('Function table (CSV)');
-  expect(csv.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('Function,Module,Self,Self %,Total,Total %');
+  expect(csv.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
+    'Function,Module,Self (samples),Self %,Total (samples),Total %',
+  );
   expect(csv).toContain(`\r\n${IMG},,4,`);
   expect(csv).toContain(`\r\n${SCRIPT},,0,`);
   expect(csv).toContain('\r\n"""quoted, name""",,3,');

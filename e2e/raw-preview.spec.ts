@@ -9,7 +9,7 @@ import { parseGperftools } from '../src/core/formats/gperftools';
 import { foldProfile } from '../src/core/model/fold';
 import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
 import { samplesByMapping } from '../src/core/symbols/modules';
-import { formatCount } from '../src/core/text/format';
+import { formatCount } from '../src/core/text/units';
 import { FIXTURES, paintedGraph, ROW, recordWorkerNames, SHOTS } from './helpers';
 
 const PROFILE = 'test-results/raw-preview/synthetic-16mb.prof';

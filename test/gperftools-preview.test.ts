@@ -21,9 +21,9 @@ import {
 } from '../src/core/formats/gperftools-preview';
 import type { ImporterPreview } from '../src/core/formats/importer';
 import { buildCallTree, type CallTree, PREVIEW_FRACTION } from '../src/core/model/calltree';
-import { type FrameGranularity, foldProfile } from '../src/core/model/fold';
+import { foldProfile } from '../src/core/model/fold';
 import { treeAndFunctions } from '../src/core/pipeline';
-import type { FoldedProfile } from '../src/core/types';
+import type { FoldedProfile, Granularity } from '../src/core/types';
 import { canonical, coarse, nodesOf } from './helpers/canonical-tree';
 
 const bytesOf = (path: string) => {
@@ -36,20 +36,16 @@ const inDir = (dir: string, ext: string) =>
     .map((f) => `${dir}/${f}`)
     .sort();
 
-function fullFold(bytes: Uint8Array, granularity?: FrameGranularity): FoldedProfile {
+function fullFold(bytes: Uint8Array, granularity?: Granularity): FoldedProfile {
   return foldProfile(parseGperftools(bytes), { fileName: 'x.prof', granularity });
 }
 
-function preview(bytes: Uint8Array, fraction?: number, granularity?: FrameGranularity): FoldedProfile {
+function preview(bytes: Uint8Array, fraction?: number, granularity?: Granularity): FoldedProfile {
   return gperftoolsPreview(scanGperftools(bytes), { fileName: 'x.prof', fraction, granularity });
 }
 
 /** The preview's trees against the full fold's tree cut at the same thresholds. */
-function expectSameCoarseTrees(
-  bytes: Uint8Array,
-  fractions = [PREVIEW_FRACTION],
-  granularity?: FrameGranularity,
-) {
+function expectSameCoarseTrees(bytes: Uint8Array, fractions = [PREVIEW_FRACTION], granularity?: Granularity) {
   const full = fullFold(bytes, granularity);
   const fullNodes = nodesOf(buildCallTree(full), full);
   const fullKeys = new Set(full.frames.name.map((n, f) => `${n}@${full.modules[full.frames.module[f]]}`));
@@ -246,7 +242,7 @@ describe('a file of many short records: the preview is drawn from a sample of th
   // ~150k records of 4–13 PCs over 100k stacks (the bench's short shape, smaller): enough records
   // and PCs for both the preview (1M PCs) and the merge by stack (65,536 records).
   const bytes = makeShortRecordsProfile(12 << 20, 5);
-  const previewOf = (granularity: FrameGranularity) => {
+  const previewOf = (granularity: Granularity) => {
     const got: ImporterPreview[] = [];
     const raw = parseGperftoolsWithPreview(bytes, { granularity, onPreview: (p) => got.push(p) });
     return { got, raw };

@@ -11,6 +11,7 @@ import { type SourceListing, sourceListing } from '../src/core/model/lines';
 import { parse, symbolize } from '../src/core/pipeline';
 import { type Demangle, loadDemangler } from '../src/core/symbols/demangle';
 import type { RawProfile, Symbolizer } from '../src/core/types';
+import { addr2lineChains, runtimeToVaddr as runtimeAddresses } from './helpers/addr2line';
 import { readLlvmOracle } from './helpers/llvm';
 
 const DIR = 'test/fixtures/dwarf';
@@ -21,36 +22,13 @@ const read = (f: string) => new Uint8Array(readFileSync(`${DIR}/${f}`));
  * no 0x, no leading zeros) → chain outermost first.
  */
 function oracle(name: string): Map<string, { name: string; file: string; line: number }[]> {
-  const out = a2lOracle(name);
+  const out = addr2lineChains(name);
   for (const { vaddr, frames } of readLlvmOracle(`${DIR}/${name}.llvm.txt.gz`)) {
     const chain = out.get(vaddr.toString(16))!;
     expect(chain.map((f) => [f.file, f.line])).toEqual(frames.map((f) => [f.file, f.line]));
     chain.forEach((f, k) => {
       f.name = demangle(frames[k].name);
     });
-  }
-  return out;
-}
-
-function a2lOracle(name: string): Map<string, { name: string; file: string; line: number }[]> {
-  const text = gunzipSync(readFileSync(`${DIR}/${name}.a2l.txt.gz`)).toString('utf8');
-  const out = new Map<string, { name: string; file: string; line: number }[]>();
-  let cur: { name: string; file: string; line: number }[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i];
-    if (/^0x[0-9a-f]+$/.test(l)) {
-      cur = [];
-      out.set(BigInt(l).toString(16), cur);
-    } else if (l !== '' && i + 1 < lines.length) {
-      const m = /^(.*):(\d+|\?)(?: \(discriminator \d+\))?$/.exec(lines[i + 1]);
-      cur.unshift({
-        name: l,
-        file: m && m[1] !== '??' ? m[1] : '',
-        line: m && m[2] !== '?' ? Number(m[2]) : 0,
-      });
-      i++;
-    }
   }
   return out;
 }
@@ -67,12 +45,7 @@ beforeAll(async () => {
     mangled: false,
   });
   symbolizer = s!.symbolizer;
-  runtimeToVaddr = new Map(
-    readFileSync(`${DIR}/inline5.addrs.txt`, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => l.split(' ').map((x) => BigInt(x).toString(16)) as [string, string]),
-  );
+  runtimeToVaddr = runtimeAddresses('inline5');
 });
 
 /** The reference listing of `name`, from the oracle's chains. */

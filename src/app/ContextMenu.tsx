@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { parentOf } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
+import { frameLabel, functionOf } from '../core/text/frame-text';
 import { basename, shortName } from '../core/text/names';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { useStore } from './store';
@@ -30,11 +31,13 @@ export function ContextMenu({
   const add = addTransform;
   const ref = useRef<HTMLDivElement>(null);
   const { profile, tree } = target.graph ?? analysis;
+  // Transforms go by the frame's name; the menu says it as its bar does.
   const name = profile.frames.name[target.frame];
+  const label = shortName(frameLabel(profile.frames, target.frame), 40);
   const module = profile.modules[profile.frames.module[target.frame]] ?? '';
   const items: { label: string; run: () => void }[] = [
     {
-      label: `Focus on function ${shortName(name, 40)}`,
+      label: `Focus on function ${label}`,
       run: () => void add({ kind: 'focus-function', name }),
     },
   ];
@@ -46,7 +49,7 @@ export function ContextMenu({
     items.push({ label: 'Focus on subtree', run: () => void add({ kind: 'focus-subtree', path }) });
   }
   items.push({
-    label: `Hide function ${shortName(name, 40)}`,
+    label: `Hide function ${label}`,
     run: () => void add({ kind: 'hide-function', name }),
   });
   if (module) {
@@ -57,7 +60,8 @@ export function ContextMenu({
   }
   items.push({ label: 'Collapse recursion', run: () => void add({ kind: 'collapse-recursion', name }) });
   items.push({ label: 'Show sandwich (callers and callees)', run: () => void showSandwichOf(name) });
-  items.push({ label: 'Copy function name', run: () => void navigator.clipboard?.writeText(name) });
+  const fn = functionOf(profile.frames, target.frame) ?? name;
+  items.push({ label: 'Copy function name', run: () => void navigator.clipboard?.writeText(fn) });
 
   // Escape gives the focus back to where the menu was opened from (the graph, the table).
   const opener = useRef<Element | null>(document.activeElement);

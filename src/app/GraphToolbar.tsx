@@ -3,7 +3,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { nodeByFrames, totalOf } from '../core/model/calltree';
-import { formatCount, formatPercent } from '../core/text/format';
+import { formatPercent, formatWeight, weightUnit } from '../core/text/units';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { useStore } from './store';
 import type { SearchState } from './useSearch';
@@ -166,7 +166,7 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
             : result
               ? result.samples === null
                 ? 'matching…'
-                : `matched: ${formatCount(result.samples)} samples (${formatPercent(result.samples, whole)})${
+                : `matched: ${formatWeight(result.samples, weightUnit(analysis.profile.meta))} (${formatPercent(result.samples, whole)})${
                     cursor >= 0 ? ` · ${cursor + 1}/${result.tops.length}` : ''
                   }`
               : ''}

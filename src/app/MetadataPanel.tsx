@@ -1,7 +1,7 @@
 // The open profile's metadata: file, format, sample type and period, samples, header lines,
 // mappings; in a comparison, both profiles side by side.
 
-import { formatBytes, formatCount, formatTime, formatValue } from '../core/text/format';
+import { formatBytes, formatCount, formatTime, formatValue } from '../core/text/units';
 import type { FoldedMeta } from '../core/types';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { useStore } from './store';

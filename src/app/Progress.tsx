@@ -1,7 +1,7 @@
 // Progress of the worker's current job.
 
 import { useRef } from 'react';
-import { formatBytes, formatCount, formatTime } from '../core/text/format';
+import { formatBytes, formatCount, formatTime } from '../core/text/units';
 import { cancelJob } from './open';
 import { useStore } from './store';
 

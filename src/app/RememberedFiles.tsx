@@ -2,7 +2,7 @@
 // Forget button each and Forget all, and the switch that turns remembering off.
 
 import { useEffect, useState } from 'react';
-import { formatBytes } from '../core/text/format';
+import { formatBytes } from '../core/text/units';
 import { useStore } from './store';
 import {
   forgetRemembered,

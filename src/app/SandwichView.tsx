@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from 'react';
 import { totalOf } from '../core/model/calltree';
-import { formatCount, formatPercent } from '../core/text/format';
+import { formatPercent, formatWeight, weightUnit } from '../core/text/units';
 import { FlameGraph } from '../flamegraph/FlameGraph';
 import type { Orientation } from '../flamegraph/layout';
 import type { PageGraph } from '../worker/protocol';
@@ -13,11 +13,12 @@ export function SandwichView({ onMenu }: { onMenu: (t: MenuTarget) => void }) {
   const sandwich = useStore((s) => s.sandwich);
   if (!sandwich) return null;
   const whole = sandwich.callers.diff ? sandwich.callers.diff.comp.whole : totalOf(sandwich.callers.tree, 0);
+  const unit = weightUnit(sandwich.callers.profile.meta);
   return (
     <div className="sandwich" data-testid="sandwich">
       <div className="sandwich-title">
-        Sandwich for <strong>{sandwich.name}</strong>: total {formatCount(sandwich.total)} samples, self{' '}
-        {formatCount(sandwich.self)} ({formatPercent(sandwich.self, whole)} of its samples)
+        Sandwich for <strong>{sandwich.name}</strong>: total {formatWeight(sandwich.total, unit)}, self{' '}
+        {formatWeight(sandwich.self, unit)} ({formatPercent(sandwich.self, whole)} of its samples)
       </div>
       {/* Keyed by the sandwich: a new one starts unzoomed, with nothing selected. */}
       <SandwichHalf

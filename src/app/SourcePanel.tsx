@@ -3,8 +3,9 @@
 // and its sampled addresses. Computed in the worker from the profile and the DWARF of the binaries.
 
 import { useEffect, useState } from 'react';
-import { formatPercent } from '../core/text/format';
+import { functionOf } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
+import { formatPercent } from '../core/text/units';
 import type { PageAnalysis as Analysis, SourceReply } from '../worker/protocol';
 import { useStore } from './store';
 import { sourceOf } from './view';
@@ -13,7 +14,9 @@ const CONTEXT = 3;
 
 export function SourcePanel({ analysis }: { analysis: Analysis }) {
   const frame = useStore((s) => s.selectedFrame);
-  const name = frame !== null ? analysis.profile.frames.name[frame] : null;
+  // The frame's function (a line or address frame's too): what the listing is of.
+  const frames = analysis.profile.frames;
+  const name = frame !== null ? (functionOf(frames, frame) ?? frames.name[frame]) : null;
   const [reply, setReply] = useState<SourceReply | null>(null);
   const [tab, setTab] = useState<'lines' | 'addresses'>('lines');
   // A new analysis (symbols, sample type) asks again.

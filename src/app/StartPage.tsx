@@ -1,7 +1,7 @@
 // What the page shows before a profile is open: what can be dropped, and two bundled examples.
 
 import { useEffect, useState } from 'react';
-import { formatBytes } from '../core/text/format';
+import { formatBytes } from '../core/text/units';
 import { DEFAULT_VIEW, decodeView, encodeView, type ViewState } from '../core/view/schema';
 import { type Workspace, workspaceSize, workspaceTitle } from '../core/view/workspace';
 import { FilePicker } from './FilePicker';

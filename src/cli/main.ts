@@ -15,7 +15,9 @@ import type { SourceListing } from '../core/model/lines.ts';
 import type { SymbolsState } from '../core/pipeline.ts';
 import { parseBase } from '../core/symbols/placement.ts';
 import type { SymbolizeReport } from '../core/symbols/symbolize.ts';
+import { functionOf } from '../core/text/frame-text.ts';
 import { basename } from '../core/text/names.ts';
+import { formatBytes } from '../core/text/units.ts';
 import type { FoldedProfile, Granularity, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema.ts';
@@ -323,7 +325,9 @@ function listCommand(session: AnalysisSession, pattern: string, io: CliIo): numb
     return 2;
   }
   const profile = session.folded();
-  const names = [...new Set(profile.frames.name)].filter((n) => re.test(n)).sort();
+  // The frames' functions (a line or address frame's too), as pprof -list matches them.
+  const functions = profile.frames.name.map((n, f) => functionOf(profile.frames, f) ?? n);
+  const names = [...new Set(functions)].filter((n) => re.test(n)).sort();
   if (names.length === 0) {
     io.stderr(`flamelens: no function matches ${pattern}\n`);
     return 1;
@@ -387,7 +391,7 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
   }
   const size = made.files.reduce((t, f) => t + f.size, 0);
   io.stderr(
-    `flamelens: ${output}: ${profiles.length} profile(s), ${made.files.length} files (${(size / 1048576).toFixed(1)} MB before compression), ${made.bytes.length} bytes\n`,
+    `flamelens: ${output}: ${profiles.length} profile(s), ${made.files.length} files (${formatBytes(size)} before compression), ${made.bytes.length} bytes\n`,
   );
   return 0;
 }

@@ -19,10 +19,10 @@ import {
   sortedStackOrder,
 } from './model/calltree';
 import { type DiffTotals, type DiffWidth, diffTree, functionsIn, mergeSides } from './model/diff';
-import { type FrameGranularity, type FrameNames, foldProfile } from './model/fold';
+import { foldProfile } from './model/fold';
 import { stacksLent } from './model/fold-in-place';
 import { functionsBySelf, functionTableOf } from './model/functions';
-import { rawFor, symbolizerFor } from './model/granularity';
+import type { FrameNames } from './model/naming';
 import { withResolvedNames } from './model/resolve';
 import { sampleTypeIndex, withSampleType } from './model/sample-types';
 import { applyTransforms, type Transform } from './model/transforms';
@@ -88,8 +88,10 @@ export interface ParseOptions {
   onProgress?: Progress;
   /** The parse begun while the bytes were read (DroppedFile.stream), to finish instead. */
   stream?: ParseInProgress;
-  /** The granularity the fold will use (a preview names frames as the fold will); default 'functions'. */
-  granularity?: FrameGranularity;
+  /** The fold's granularity (a preview names frames as the fold will); default 'functions'. */
+  granularity?: Granularity;
+  /** As FoldSpec.unnamedPerAddress. */
+  unnamedPerAddress?: boolean;
   /** A coarse first analysis, from an importer that can preview a large file before parsing it. */
   onPreview?: (a: Analysis) => void;
 }
@@ -101,6 +103,7 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
     fileName,
     stream: opts.stream,
     granularity: opts.granularity ?? 'functions',
+    unnamedPerAddress: opts.unnamedPerAddress ?? false,
     onProgress: onProgress && ((f) => onProgress('parse', f)),
     onPreview:
       onPreview &&
@@ -250,23 +253,21 @@ export interface FoldSpec {
 
 export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProfile; foldMs: number } {
   const t0 = now();
-  const g = spec.granularity ?? 'functions';
-  const names = spec.names ?? 'short';
   const own = spec.inlines === false ? withoutInlineLines(loaded.raw) : loaded.raw;
   const typed = withSampleType(own, sampleTypeIndex(loaded.raw, spec.sampleType));
-  const raw = rawFor(withPlaced(typed, spec.symbols), g, names);
+  const raw = withPlaced(typed, spec.symbols);
   // Counted before the fold, which may take the raw stacks over (they would be made again), or,
   // put off, after it when it did not.
-  const placed = withPlaced(typed, spec.symbols);
-  const early = spec.mappingSamplesLater ? null : samplesByMapping(placed);
+  const early = spec.mappingSamplesLater ? null : samplesByMapping(raw);
   const profile = foldProfile(raw, {
     fileName: loaded.fileName,
-    symbolizer: symbolizerFor(spec.symbols?.symbolizer, g, names),
+    symbolizer: spec.symbols?.symbolizer,
     ignoreDropFrames: spec.keepDropFrames,
     labelFilters: spec.labelFilters,
     groupBy: spec.groupBy,
-    names: g === 'functions' ? (spec.names ?? 'short') : 'full', // the wrapper names lines/addresses
-    granularity: g === 'addresses' || spec.unnamedPerAddress ? 'addresses' : 'functions',
+    names: spec.names ?? 'short',
+    granularity: spec.granularity ?? 'functions',
+    unnamedPerAddress: spec.unnamedPerAddress ?? false,
     // Only through the parsed profile's own samples object (another sample type's profile has a
     // samples object of its own over the same array: written over there, the parsed one's would
     // be wrong).
@@ -274,7 +275,7 @@ export function fold(loaded: Loaded, spec: FoldSpec = {}): { profile: FoldedProf
     ...(spec.sampleStacks && { sampleStacks: spec.sampleStacks }),
   });
   if (spec.symbols) profile.meta.symbolized = spec.symbols.state.report.matched.map((m) => m.mappingPath);
-  const held = early ?? (stacksLent(raw.samples) ? null : samplesByMapping(placed));
+  const held = early ?? (stacksLent(raw.samples) ? null : samplesByMapping(raw));
   if (held === null) profile.meta.mappingSamplesPending = true;
   else if (held.length > 0) profile.meta.mappingSamples = held;
   return { profile, foldMs: now() - t0 };
@@ -292,12 +293,12 @@ export function resolvedProfile(
 ): RawProfile {
   const symbols = spec.symbols;
   if (!symbols) return loaded.raw;
-  const symbolizer = symbolizerFor(
+  const out = withResolvedNames(
+    loaded.raw,
     symbols.symbolizer,
     spec.granularity ?? 'functions',
-    spec.names ?? 'short',
+    withPlaced(loaded.raw, symbols).meta.mappings,
   );
-  const out = withResolvedNames(loaded.raw, symbolizer, withPlaced(loaded.raw, symbols).meta.mappings);
   const used = symbols.state.report.matched.map((m) => m.elfFile);
   if (used.length > 0)
     out.meta = { ...out.meta, extra: { ...out.meta.extra, 'Symbols from': [...new Set(used)].join(', ') } };
@@ -518,7 +519,8 @@ export async function runPipeline(
 ): Promise<RunResult> {
   const loaded = parse(bytes, fileName, {
     onProgress: opts.onProgress,
-    granularity: opts.granularity === 'addresses' || opts.unnamedPerAddress ? 'addresses' : 'functions',
+    granularity: opts.granularity,
+    unnamedPerAddress: opts.unnamedPerAddress,
   });
   if (opts.warnings) loaded.raw.warnings.unshift(...opts.warnings);
   const mangled = opts.mangled ?? false;
@@ -552,9 +554,9 @@ export async function runPipeline(
 /** Parse, fold and analyze without symbols, synchronously: for tests and small tools. */
 export function analyzeBytes(
   bytes: Uint8Array,
-  opts: { fileName: string; names?: FrameNames; granularity?: FrameGranularity },
+  opts: { fileName: string; names?: FrameNames; granularity?: Granularity; unnamedPerAddress?: boolean },
 ): Analysis {
-  const loaded = parse(bytes, opts.fileName, { granularity: opts.granularity });
-  const { profile, foldMs } = fold(loaded, { names: opts.names, granularity: opts.granularity });
+  const loaded = parse(bytes, opts.fileName, opts);
+  const { profile, foldMs } = fold(loaded, opts);
   return analyze(profile, { transforms: [], inverted: false }, { parseMs: loaded.parseMs, foldMs });
 }

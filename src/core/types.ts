@@ -17,6 +17,12 @@ export type FormatId =
   | 'snapshot';
 export type ByteOrder = 'little' | 'big';
 
+/**
+ * What a frame is (pprof's -functions, -lines, -addresses): a function (inlined ones their own
+ * frames), a function at a source line, or an address. The view's (`#gran=`) and the fold's.
+ */
+export type Granularity = 'functions' | 'lines' | 'addresses';
+
 /** A problem that did not stop parsing. `offset` is a byte offset into the file, `line` 1-based. */
 export interface ProfileWarning {
   message: string;
@@ -59,6 +65,12 @@ export interface Mapping {
    * are looked up at the address itself.
    */
   linkTimeAddresses?: boolean;
+  /**
+   * A symbol file described this mapping when the profile's names were written in (an HTML
+   * report's profile, model/resolve.ts): its code no symbol names is outside the symbols
+   * (Unnamed.OutsideSymbols), as the symbolizer said, though the report has no symbol file.
+   */
+  symbolFile?: boolean;
 }
 
 /**
@@ -139,6 +151,13 @@ export interface RawProfile {
   adjustLeaves?: boolean;
   /** Symbols an input carried itself (pprof --raw `--- symbol`): address (hex, no 0x) → names, outermost first. */
   embeddedSymbols?: Map<string, string[]>;
+  /**
+   * The same addresses' frames with their files and lines (`Symbolizer.lookupFrames`'s answers): an
+   * HTML report's profile at line granularity (model/resolve.ts), so it folds to the same frames.
+   */
+  embeddedLines?: Map<string, SymbolFrame[]>;
+  /** How far each address is into its innermost symbol (`offsetInSymbol`): a report at address granularity. */
+  embeddedOffsets?: Map<string, number>;
   /** Frames that are flat, i.e. samples have no call chain (DCPI). */
   flat?: boolean;
   warnings: ProfileWarning[];
@@ -222,31 +241,12 @@ export interface RawMeta {
 }
 
 /**
- * What a frame is: a function (inlined ones their own frames), a source line, or an address. The
- * view chooses it (`ViewState.granularity`); the fold names frames by it.
- */
-export type Granularity = 'functions' | 'lines' | 'addresses';
-
-/**
  * Unique root-first stacks of frame ids with summed weights, a frame table and metadata.
  * This is what the worker transfers to the page.
  */
 export interface FoldedProfile {
   meta: FoldedMeta;
-  frames: {
-    count: number;
-    /** Display name, e.g. `main`, `libc.so.6+0x2724a`, `0x7fff12345`. */
-    name: string[];
-    /** Index into `modules`, or -1 when unknown. */
-    module: Int32Array;
-    /**
-     * With short names (FoldOptions.names 'short'): the first full (demangled) name seen for each
-     * frame, for the tooltip; equal to `name` where nothing was cut. Absent with full names.
-     */
-    fullName?: string[];
-    /** What each frame is (FrameKind): a function, or code without a name and why. */
-    kind?: Uint8Array;
-  };
+  frames: FrameTable;
   modules: string[];
   stacks: {
     count: number;
@@ -254,6 +254,54 @@ export interface FoldedProfile {
     frames: Uint32Array; // root first
     weight: Float64Array;
   };
+}
+
+/**
+ * The frames of a FoldedProfile, columnar: per frame its name (its identity), module, kind and the
+ * fields the kind has. Views draw labels, tooltips and cells from the kind and the fields
+ * (text/frame-text.ts), never by taking the name apart; model/frames.ts builds and copies tables.
+ */
+export interface FrameTable {
+  count: number;
+  /**
+   * The frame's identity and display name, e.g. `main`, `main /src/a.c:12` (a line),
+   * `main+0x1c` (an address in a function), `libc.so.6+0x2724a`, `[libc.so.6]`, `0x7fff12345`. Zoom
+   * paths, links, transforms, search and a comparison's merge go by it.
+   */
+  name: string[];
+  /** Index into `modules`, or -1 when unknown. */
+  module: Int32Array;
+  /**
+   * With short names (FoldOptions.names 'short'): the first full (demangled) name seen of each
+   * frame's function where the short name cut something, for the tooltip; undefined where nothing
+   * was cut and for frames with no function. Absent with full names, and when nothing was cut.
+   */
+  fullName?: (string | undefined)[];
+  /** What each frame is (FrameKind). */
+  kind: Uint8Array;
+  // The fields. A column whose every value is its default is left out (a table of functions has no
+  // line, file or address): read them through text/frame-text.ts, or with the default.
+  /** Why a frame of unnamed code has no name (Unnamed); Unnamed.Named (0, the default) for the others. */
+  unnamed?: Uint8Array;
+  /**
+   * The function a Line or Address frame is in: an index into `strings`, -1 (the default) for none
+   * (unnamed code). A Function or Inlined frame's function is its name (-1 here).
+   */
+  func?: Int32Array;
+  /** A Line frame's source file (the path as DWARF or the profile spells it): index into `strings`; -1. */
+  file?: Int32Array;
+  /** A Line frame's source line; 0 for other frames. */
+  line?: Uint32Array;
+  /**
+   * An Address frame's address, as uint32 halves: the offset in its module's file (address − start +
+   * file offset of its mapping), or the address itself outside every mapping (module −1). Of the
+   * addresses one `function+0xOFFSET` frame stands for (overloads that short names merge), the first.
+   * 0 for other kinds.
+   */
+  addrHi?: Uint32Array;
+  addrLo?: Uint32Array;
+  /** Function and file names the `func` and `file` columns index (interned). */
+  strings: string[];
 }
 
 /** Metadata as plain data (bigints rendered as hex strings) so it survives postMessage and JSON. */
@@ -345,18 +393,39 @@ export interface SymbolFrame {
 }
 
 /**
- * What a frame of a FoldedProfile stands for (`frames.kind`): a named function (or any name a
- * profile gave), or unnamed code — in a module no symbol file describes (`[libfoo.so]`,
- * `libfoo.so+0x…`), in a module whose symbol file has no symbol covering it (pprof's `[python3.11]`
- * for code between symbols, PLT stubs, stripped static functions), or outside every mapping (`0x…`).
+ * What a frame of a FoldedProfile is (`frames.kind`), as the granularity (pprof's -functions,
+ * -lines, -addresses) and the symbols name it.
  */
 export const FrameKind = {
+  /** A function, or any name a profile gave (folded text's frames, a label's `key=value` root). */
   Function: 0,
+  /** A function inlined into its caller (an inner frame of an inline chain: DWARF, pprof Lines). */
+  Inlined: 1,
+  /** A function at a source line (`function file:line`, line granularity): func, file and line. */
+  Line: 2,
+  /**
+   * One address: in a function (`function+0xOFFSET`, address granularity: func set) or in unnamed
+   * code (`libfoo.so+0x1a2b`, `0x…`: func −1, `unnamed` says why); addrHi/addrLo hold it.
+   */
+  Address: 3,
+  /** A module as one frame: its unnamed code (`[libfoo.so]`, `unnamed` says why), or a flat profile's image. */
+  Module: 4,
+} as const;
+export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
+
+/**
+ * Why a frame stands for unnamed code (`frames.unnamed`): in a module no symbol file describes
+ * (`[libfoo.so]`, `libfoo.so+0x…`), in a module whose symbol file has no symbol covering it
+ * (pprof's `[python3.11]` for code between symbols, PLT stubs, stripped static functions), or
+ * outside every mapping (`0x…`). `Named` (0) for every other frame.
+ */
+export const Unnamed = {
+  Named: 0,
   NoSymbolFile: 1,
   OutsideSymbols: 2,
   NoModule: 3,
 } as const;
-export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
+export type Unnamed = (typeof Unnamed)[keyof typeof Unnamed];
 
 /**
  * What an input of a workspace is. `profile` and `baseline` are the two sides of what is shown

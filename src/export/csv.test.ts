@@ -74,7 +74,7 @@ describe('functionTableCsv', () => {
 
   it('has the header and one row per function with samples; names survive a round trip', () => {
     const rows = parseCsv(functionTableCsv(a));
-    expect(rows[0]).toEqual(['Function', 'Module', 'Self', 'Self %', 'Total', 'Total %']);
+    expect(rows[0]).toEqual(['Function', 'Module', 'Self (samples)', 'Self %', 'Total (samples)', 'Total %']);
     const names = rows.slice(1).map((r) => r[0]);
     expect(names).toContain('<img src=x onerror=alert(1)>');
     expect(names).toContain('<script>alert(2)</script>');
@@ -85,6 +85,31 @@ describe('functionTableCsv', () => {
     const img = rows.find((r) => r[0] === '<img src=x onerror=alert(1)>')!;
     expect(img.slice(2)).toEqual(['4', '28.57', '9', '64.29']);
     for (const r of rows) expect(r).toHaveLength(6);
+  });
+
+  it('says the weights’ unit in the header: bytes of a heap profile, nanoseconds of a CPU one', () => {
+    const header = (f: string) =>
+      parseCsv(
+        functionTableCsv(
+          analyzeBytes(new Uint8Array(readFileSync(`test/fixtures/pprof/go/${f}`)), { fileName: f }),
+        ),
+      )[0];
+    expect(header('heap.pb.gz')).toEqual([
+      'Function',
+      'Module',
+      'Self (bytes)',
+      'Self %',
+      'Total (bytes)',
+      'Total %',
+    ]);
+    expect(header('cpu.pb.gz')).toEqual([
+      'Function',
+      'Module',
+      'Self (nanoseconds)',
+      'Self %',
+      'Total (nanoseconds)',
+      'Total %',
+    ]);
   });
 
   it('follows a given row order', () => {

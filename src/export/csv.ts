@@ -1,6 +1,7 @@
 // The function table as CSV (RFC 4180), safe to open in a spreadsheet.
 
 import { type CallTree, type FunctionTable, totalOf } from '../core/model/calltree';
+import { unitName, weightUnit } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 
 /**
@@ -23,11 +24,16 @@ const pct = (part: number, whole: number): number =>
   whole > 0 ? Number(((100 * part) / whole).toFixed(2)) : 0;
 
 /**
- * Columns Function, Module, Self, Self %, Total, Total % (percent of all samples, as numbers),
- * one row per function with samples, in `order` (frame ids; default: by self time).
+ * Columns Function, Module, Self (UNIT), Self %, Total (UNIT), Total % (percent of all samples, as
+ * numbers; UNIT the weights' as units.ts names it: `samples`, `bytes`, `nanoseconds`…), one row per
+ * function with samples, in `order` (frame ids; default: by self time).
  */
 export function functionTableCsv(
-  a: { profile: Pick<FoldedProfile, 'frames' | 'modules'>; tree: CallTree; functions: FunctionTable },
+  a: {
+    profile: Pick<FoldedProfile, 'frames' | 'modules' | 'meta'>;
+    tree: CallTree;
+    functions: FunctionTable;
+  },
   order?: ArrayLike<number>,
 ): string {
   const { profile, functions, tree } = a;
@@ -40,7 +46,8 @@ export function functionTableCsv(
     all.sort((x, y) => functions.self[y] - functions.self[x] || functions.total[y] - functions.total[x]);
     ids = all;
   }
-  let out = csvRow(['Function', 'Module', 'Self', 'Self %', 'Total', 'Total %']);
+  const unit = unitName(weightUnit(profile.meta));
+  let out = csvRow(['Function', 'Module', `Self (${unit})`, 'Self %', `Total (${unit})`, 'Total %']);
   for (let i = 0; i < ids.length; i++) {
     const f = ids[i];
     const mod = profile.modules[profile.frames.module[f]] ?? '';

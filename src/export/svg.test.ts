@@ -39,8 +39,25 @@ describe('flameGraphSvg', () => {
   it('has a rect and a title per frame, with samples and percent', () => {
     const frames = [...svg.matchAll(/<g[^>]*><title>([^<]*)<\/title>/g)].map((m) => m[1]);
     expect(frames).toHaveLength(a.tree.count - 1);
-    expect(frames.find((t) => t.startsWith('main'))).toContain('total 14 samples (100.0 %)');
+    expect(frames.find((t) => t.startsWith('main'))).toBe(
+      'main\nTotal 14 samples · 100.0 %\nSelf 0 samples · 0.00 %',
+    );
     expect(svg.match(/<rect /g)).toHaveLength(a.tree.count); // background + one per frame
+  });
+
+  it('says weights in their unit, as the canvas tooltip: bytes, and counts of samples with their time', () => {
+    const titles = (path: string) => {
+      const x = analyzeBytes(new Uint8Array(readFileSync(`test/fixtures/${path}`)), { fileName: path });
+      const doc = flameGraphSvg({ profile: x.profile, tree: x.tree, focus: 0, width: 1200 });
+      return [...doc.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]);
+    };
+    const heap = titles('pprof/go/heap.pb.gz');
+    expect(heap[0]).toMatch(/^Flame graph of pprof\/go\/heap\.pb\.gz: [\d.]+ (B|KiB|MiB)$/);
+    expect(heap.some((t) => /\nTotal [\d.]+ (B|KiB|MiB) · [\d.]+ %\n/.test(t))).toBe(true);
+    expect(heap.join('\n')).not.toContain('samples');
+    // gperftools: a sample every 10 ms (tiny.prof's period).
+    const cpu = titles('gperf/tiny.prof');
+    expect(cpu.some((t) => /\nTotal [\d,]+ samples · [\d.]+ % · [\d.]+ (ms|s)\n/.test(t))).toBe(true);
   });
 
   it('truncates labels like the canvas', () => {

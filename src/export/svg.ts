@@ -1,11 +1,15 @@
-// A self-contained SVG flame graph: the same geometry (layout.ts), colours and label truncation
-// (paint.ts) as the canvas, with a <title> per frame so viewers show a tooltip on hover.
+// A self-contained SVG flame graph: the same geometry (layout.ts), colours, labels (from each
+// frame's kind and fields) and label truncation (paint.ts) as the canvas, with a <title> per frame
+// so viewers show a tooltip on hover, saying what the canvas tooltip says in the same units
+// (tooltip-text.ts, core/text/units.ts).
 
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
-import { formatCount, formatPercent } from '../core/text/format';
+import { describeFrame, describeFrameLines, frameLabel } from '../core/text/frame-text';
+import { formatWeight, weightUnit } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';
-import { type ColorMode, fitLabel, frameColor, LIGHT, labelText, type Theme } from '../flamegraph/paint';
+import { type ColorMode, fitLabel, frameColor, LIGHT, type Theme } from '../flamegraph/paint';
+import { mergedRow, weightRows } from '../flamegraph/tooltip-text';
 
 /** Replaces what XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) by U+FFFD. */
 export function xmlSafeChars(s: string): string {
@@ -63,13 +67,15 @@ export function flameGraphSvg(o: SvgOptions): string {
   const height = graphHeight + HEADER;
   const whole = totalOf(tree, 0);
   const focusTotal = totalOf(tree, layout.focus);
+  const unit = weightUnit(profile.meta);
+  const zoomed = layout.focus > 0 ? focusTotal : undefined;
   const name = (node: number) => profile.frames.name[tree.frame[node]] ?? '';
   const moduleOf = (node: number) => profile.modules[profile.frames.module[tree.frame[node]]] ?? '';
   const n = (v: number) => String(Math.round(v * 100) / 100);
 
   const title =
-    `Flame graph of ${profile.meta.fileName}: ${formatCount(whole)} samples` +
-    (layout.focus > 0 ? ` (zoomed to ${name(layout.focus)}: ${formatCount(focusTotal)})` : '');
+    `Flame graph of ${profile.meta.fileName}: ${formatWeight(whole, unit)}` +
+    (layout.focus > 0 ? ` (zoomed to ${name(layout.focus)}: ${formatWeight(focusTotal, unit)})` : '');
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>\n',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" `,
@@ -87,21 +93,23 @@ export function flameGraphSvg(o: SvgOptions): string {
     let tip: string;
     if (r.node === MERGED) {
       fill = theme.mergedFill;
-      tip = `${mergedLabel(r)}\n${formatCount(r.value)} samples (${formatPercent(r.value, whole)})`;
+      tip = `${mergedLabel(r)}\n${mergedRow(r.value, whole, unit)}`;
     } else {
-      label = name(r.node);
-      const mod = moduleOf(r.node);
-      fill = frameColor(colorMode, label, mod, whole > 0 ? selfOf(tree, r.node) / whole : 0, theme);
-      tip =
-        `${label}${mod ? `\n${mod}` : ''}\n` +
-        `total ${formatCount(totalOf(tree, r.node))} samples (${formatPercent(totalOf(tree, r.node), whole)})\n` +
-        `self ${formatCount(selfOf(tree, r.node))} samples (${formatPercent(selfOf(tree, r.node), whole)})`;
+      const f = tree.frame[r.node];
+      label = frameLabel(profile.frames, f);
+      const self = selfOf(tree, r.node);
+      fill = frameColor(colorMode, name(r.node), moduleOf(r.node), whole > 0 ? self / whole : 0, theme);
+      const weights = weightRows({ total: totalOf(tree, r.node), self, whole, zoomed }, unit);
+      tip = [
+        ...describeFrameLines(describeFrame(profile.frames, profile.modules, f)),
+        ...weights.map((w) => `${w.th} ${w.td}`),
+      ].join('\n');
     }
     const opacity = r.ancestor ? ` opacity="${theme.ancestorAlpha}"` : '';
     parts.push(`<g${opacity}><title>${xmlEscape(tip)}</title>`);
     parts.push(`<rect x="${n(r.x)}" y="${y}" width="${n(w)}" height="${h}" fill="${fill}"/>`);
     if (label && r.w > charWidth * 3) {
-      const text = fitLabel(labelText(label), Math.floor((r.w - 6) / charWidth));
+      const text = fitLabel(label, Math.floor((r.w - 6) / charWidth));
       if (text) {
         const color = theme.dark ? '#f5f5f5' : '#111111';
         parts.push(

@@ -80,20 +80,6 @@ export function frameColor(
   return `hsl(${(hue + shift + 360) % 360}, ${mode === 'module' ? 55 : 80}%, ${light}%)`;
 }
 
-/** A frame at a source line: `function /dir/file.cpp:12` (the function, then the line's path). */
-const AT_LINE = /^(.*\S) \S*\/([^/\s]+:\d+)$/;
-
-/**
- * A frame's name as a bar's label: a frame at a source line with its file's base name,
- * `function file.cpp:12` (as the source panel heads it): the directories are the same for all of a
- * file's lines, and at the end of the name they cut the function's name out of a narrow bar. The
- * tooltip and the table keep the whole path.
- */
-export function labelText(name: string): string {
-  const m = AT_LINE.exec(name);
-  return m === null ? name : `${m[1]} ${m[2]}`;
-}
-
 /**
  * Fits text in `maxChars` by cutting its start: a name's end tells frames apart
  * (`…_Executor::_M_dfs`, where the start is the same long namespace and template for all of them).

@@ -4,8 +4,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { depthOf, type FunctionTable as Functions, firstChildOf, totalOf } from '../core/model/calltree';
-import { formatCount, formatPercent, formatValue } from '../core/text/format';
+import { frameLabel, functionOf, sourceAt } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
+import { formatCell, formatCount, formatPercent, weightUnit } from '../core/text/units';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import type { SortKey, TableSort } from './sortState';
 
@@ -231,7 +232,7 @@ export function FunctionTable({
         )}
         {selected !== null && (
           <button type="button" onClick={() => showSandwich(selected)}>
-            Sandwich: {profile.frames.name[selected]?.slice(0, 40)}
+            Sandwich: {frameLabel(profile.frames, selected).slice(0, 40)}
           </button>
         )}
       </div>
@@ -291,8 +292,8 @@ export function FunctionTable({
                     onMenu(f, e.clientX, e.clientY);
                   }}
                 >
-                  <td className="fn" title={profile.frames.name[f]}>
-                    {profile.frames.name[f]}
+                  <td className="fn" title={cellTitle(profile.frames, f)}>
+                    {frameLabel(profile.frames, f)}
                   </td>
                   <td className="mod" title={mod}>
                     {basename(mod)}
@@ -324,9 +325,15 @@ export function FunctionTable({
 
 /** Table cells in the profile's unit: counts as plain numbers, bytes and time in their units. */
 function cellValue(meta: Analysis['profile']['meta']): (v: number) => string {
-  const t = meta.sampleType;
-  if (t.unit === 'count') return formatCount;
-  return (v) => formatValue(v, { sampleType: t, periodUs: 0 });
+  const unit = weightUnit(meta);
+  return (v) => formatCell(v, unit);
+}
+
+/** A function cell's title: its whole name, and a line frame's file with its path. */
+function cellTitle(frames: Analysis['profile']['frames'], f: number): string {
+  const at = sourceAt(frames, f);
+  const fn = functionOf(frames, f);
+  return at === null || fn === null ? frames.name[f] : `${fn}\nat ${at}`;
 }
 
 function DiffCells(props: { f: number; comp: Functions; base: Functions; value: (v: number) => string }) {

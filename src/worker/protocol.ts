@@ -5,6 +5,7 @@
 import type { FunctionListing } from '../core/disasm/disasm';
 import type { CallTree } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
+import { functionFrames } from '../core/model/frames';
 import type { LabelSummary } from '../core/model/labels';
 import type { SourceListing } from '../core/model/lines';
 import type { SearchQuery } from '../core/model/search';
@@ -45,7 +46,7 @@ export type WireSandwich = Omit<PageSandwich, 'callers' | 'callees'> & {
 
 /** A profile's frame table left out on the wire (the page has it: see WireAnalysis). */
 export function withoutFrames(p: PageProfile): PageProfile {
-  return { ...p, frames: { count: 0, name: [], module: new Int32Array(0) }, modules: [] };
+  return { ...p, frames: functionFrames([]), modules: [] };
 }
 
 /**

@@ -167,7 +167,8 @@ export class AnalysisSession {
         onProgress: opts.progress,
         onPreview:
           slot === 'main' && candidates === 1 && symbols === 0 ? (this.onPreview ?? undefined) : undefined,
-        granularity: foldGranularity(view),
+        granularity: view.granularity,
+        unnamedPerAddress: view.unnamedPerAddress === true,
         stream: f.stream,
       }),
       release: (f) => {
@@ -253,7 +254,7 @@ export class AnalysisSession {
     const raw = loaded.raw;
     const stackFrames = raw.samples.stackStart[raw.samples.count];
     if (withSymbols || raw.diffPair || stackFrames < TREE_MEMORY_MIN_FRAMES) return null;
-    if (foldGranularity(this.view) !== 'addresses') return null;
+    if (this.view.granularity !== 'addresses' && !this.view.unnamedPerAddress) return null;
     return this.host.treeMemory?.((stackFrames + 1) * 4) ?? null;
   }
 
@@ -629,9 +630,4 @@ function placementsOf(view: WorkerView): Placement[] {
     const base = parseBase(p.base);
     return base === null ? [] : [{ file: p.file, base }];
   });
-}
-
-/** What the fold names unnamed code by, for a view: per address only when the view asks for addresses. */
-function foldGranularity(view: WorkerView): 'functions' | 'addresses' {
-  return view.granularity === 'addresses' || view.unnamedPerAddress ? 'addresses' : 'functions';
 }

@@ -11,7 +11,8 @@
 
 import { AddrTable, minusOne } from '../address.ts';
 import { LIGHT_CHILDREN, PREVIEW_FRACTION, PREVIEW_MIN_FRAMES } from '../model/calltree.ts';
-import { type FrameGranularity, FrameNaming, foldedMeta } from '../model/fold.ts';
+import { foldedMeta } from '../model/fold.ts';
+import { FrameNaming, type FrameNamingOptions } from '../model/naming.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
 import {
   GperftoolsChunkStream,
@@ -29,8 +30,9 @@ export interface PreviewOptions {
   fileName: string;
   /** Defaults to PREVIEW_FRACTION; 0 keeps every node (the whole tree, for tests). */
   fraction?: number;
-  /** As FoldOptions.granularity (default 'addresses'). */
-  granularity?: FrameGranularity;
+  /** As the fold's (FrameNamingOptions: unnamed code per address when neither is given). */
+  granularity?: FrameNamingOptions['granularity'];
+  unnamedPerAddress?: boolean;
 }
 
 /**
@@ -50,7 +52,10 @@ export interface PreviewOptions {
 export function gperftoolsPreview(scan: GperftoolsScan, opts: PreviewOptions): FoldedProfile {
   let total = 0;
   for (let r = 0; r < scan.recordCount; r++) total += scan.weight[r];
-  const naming = new FrameNaming(scan.meta.mappings, { granularity: opts.granularity });
+  const naming = new FrameNaming(scan.meta.mappings, {
+    granularity: opts.granularity,
+    unnamedPerAddress: opts.unnamedPerAddress,
+  });
   const tree = new CutTree(scan, new RecordFrames(scan, naming), total * (opts.fraction ?? PREVIEW_FRACTION));
   return {
     meta: foldedMeta(
@@ -387,15 +392,17 @@ function postPreview(
   const every = manyShortRecords(scan) ? Math.ceil(scan.recordCount / PREVIEW_SAMPLE_RECORDS) : 1;
   // A sample's records are not the interned ones (read in chunks): no preview then.
   if (every > 1 && scan.interned) return;
-  // With one frame per module for unnamed code (granularity `functions`) the fold and tree of all
-  // records are fast (a few frames), while the level-by-level walk would find no light node and
-  // read every record to its root (2.3 s on the bench's file): only a sample's walk pays then.
-  const pays = (opts.granularity ?? 'functions') === 'addresses' || every > 1;
+  // With one frame per module for unnamed code (the default, but at granularity `addresses`) the
+  // fold and tree of all records are fast (a few frames), while the level-by-level walk would find
+  // no light node and read every record to its root (2.3 s on the bench's file): only a sample's
+  // walk pays then.
+  const pays = opts.granularity === 'addresses' || opts.unnamedPerAddress === true || every > 1;
   if (scan.totalPcs < PREVIEW_MIN_FRAMES || !pays) return;
   try {
     const profile = gperftoolsPreview(every > 1 ? sampledScan(scan, every) : scan, {
       fileName: opts.fileName ?? '',
       granularity: opts.granularity,
+      unnamedPerAddress: opts.unnamedPerAddress ?? false,
     });
     // The height of the full graph from the start: the deepest stack (one frame per PC).
     opts.onPreview({

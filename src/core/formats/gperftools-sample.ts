@@ -4,7 +4,7 @@
 // output is a small gperftools profile of its own (the header, the kept records, the trailer and
 // the mapped-objects text), which the ordinary parser reads.
 
-import { formatBytes } from '../text/format';
+import { formatBytes } from '../text/units';
 import type { ProfileWarning } from '../types';
 import { ProfileError } from '../types';
 import { detectLayouts } from './gperftools';

@@ -1,15 +1,18 @@
 // What an importer is: the contract every formats/NAME.ts fulfils, listed in detect.ts's IMPORTERS.
 
-import type { FrameGranularity } from '../model/fold.ts';
 import type { InputFile } from '../symbols/symbolize.ts';
-import type { FoldedProfile, FormatId, ProfileWarning, RawProfile } from '../types.ts';
+import type { FoldedProfile, FormatId, Granularity, ProfileWarning, RawProfile } from '../types.ts';
 
 export interface ParseProfileOptions {
   onProgress?: (fraction: number) => void;
   /** The file's name, for previews' metadata. */
   fileName?: string;
-  /** The granularity the fold will use, so that a preview names unnamed code as the fold will. */
-  granularity?: FrameGranularity;
+  /**
+   * The fold's granularity and naming of unnamed code (FrameNamingOptions; unnamed code one frame
+   * per module unless `unnamedPerAddress`), so that a preview names frames as the fold will.
+   */
+  granularity?: Granularity;
+  unnamedPerAddress?: boolean;
 }
 
 /**

@@ -14,9 +14,9 @@
 // profile space/bytes 1 (as Go's legacy heap reader: every allocation recorded).
 
 import { gzipSync } from 'fflate';
+import { bigOf } from '../address.ts';
 import { sampleTypesOf } from '../model/sample-types.ts';
-import { basename } from '../text/names.ts';
-import { type FoldedProfile, type RawProfile, SAMPLES_COUNT } from '../types.ts';
+import { type FoldedProfile, FrameKind, type RawProfile, SAMPLES_COUNT } from '../types.ts';
 
 /** A growable protobuf byte buffer (also the benchmark's generator of pprof files). */
 export class Writer {
@@ -198,17 +198,18 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
     }
   }
 
-  // unsymbolized frames: their addresses, where the module's mapping is known
+  // unsymbolized frames (an address no function names): their addresses, where the module's
+  // mapping is known (the frame holds its offset in the module's file)
   const known = p.modules.map((path) => meta.mappings.find((x) => x.path === path));
   const addresses: (bigint | undefined)[] = new Array(p.frames.count);
   const named = new Uint8Array(p.modules.length).fill(1);
+  const { kind, func, addrHi, addrLo } = p.frames;
   for (let f = 0; f < p.frames.count; f++) {
     const m = p.frames.module[f];
     const k = m >= 0 ? known[m] : undefined;
-    const a = /^(.+)\+0x([0-9a-f]+)$/.exec(p.frames.name[f]);
-    if (!k || !a || a[1] !== basename(k.path)) continue;
+    if (!k || kind[f] !== FrameKind.Address || (func?.[f] ?? -1) >= 0) continue;
     const start = BigInt(k.start);
-    const addr = start + BigInt(`0x${a[2]}`) - BigInt(k.offset);
+    const addr = start + bigOf(addrHi?.[f] ?? 0, addrLo?.[f] ?? 0) - BigInt(k.offset);
     if (addr < start || addr >= BigInt(k.end)) continue;
     addresses[f] = addr;
     named[m] = 0;

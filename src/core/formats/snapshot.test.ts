@@ -46,6 +46,17 @@ describe('snapshot', () => {
     expect(parseProfile(writeSnapshot(pair))).toEqual(pair);
     const raw = { ...pair, embeddedSymbols: new Map([['401000', ['outer', 'inner']]]) };
     expect(parseProfile(writeSnapshot(raw)).embeddedSymbols).toEqual(raw.embeddedSymbols);
+    const more = {
+      ...raw,
+      embeddedLines: new Map([['401000', [{ name: 'outer', file: '/src/a.c', line: 3 }, { name: 'inner' }]]]),
+      embeddedOffsets: new Map([['401000', 16]]),
+    };
+    const back = parseProfile(writeSnapshot(more));
+    expect([back.embeddedSymbols, back.embeddedLines, back.embeddedOffsets]).toEqual([
+      more.embeddedSymbols,
+      more.embeddedLines,
+      more.embeddedOffsets,
+    ]);
   });
 
   const symbolized = async (path: string, binaries: string[]) => {
@@ -71,12 +82,16 @@ describe('snapshot', () => {
     const { loaded, symbols } = await symbolized(path, bins);
     expect(symbols).not.toBeNull();
     for (const spec of SPECS) {
-      const shown = toFoldedText(fold(loaded, { ...spec, symbols }).profile);
+      const app = fold(loaded, { ...spec, symbols }).profile;
+      const shown = toFoldedText(app);
       expect(shown).not.toBe(toFoldedText(fold(loaded, spec).profile)); // the symbols name frames
       const raw = resolvedProfile(loaded, { ...spec, symbols });
       const reopened = parse(writeSnapshot(raw), loaded.fileName);
       const again = fold(reopened, spec).profile;
       expect(toFoldedText(again), `${spec.granularity}, ${spec.names} names`).toBe(shown);
+      // The same frames, kinds and fields (file, line, address, full names) and all.
+      expect(again.frames, `${spec.granularity}, ${spec.names} names`).toEqual(app.frames);
+      expect(again.modules).toEqual(app.modules);
       expect(again.meta.extra?.['Symbols from']).toBe(bins[0].split('/').pop());
     }
   });
@@ -127,6 +142,30 @@ describe('snapshot', () => {
       reject(gunzipSync(writeSnapshot(bad2)), /location name out of range/);
       const bad3 = { ...raw, meta: { ...raw.meta, extra: { a: 1 as unknown as string } } };
       reject(gunzipSync(writeSnapshot(bad3)), /bad metadata/);
+    });
+
+    it('embedded lines or offsets out of range', () => {
+      const raw = load('gperf/tiny.prof').raw;
+      const lines = new Map([['401000', [{ name: 'f', file: '/a.c', line: 1 }]]]);
+      const header = (r: typeof raw) => {
+        const b = gunzipSync(writeSnapshot(r));
+        const n = new DataView(b.buffer).getUint32(21, true);
+        return { b, json: new TextDecoder().decode(b.subarray(25, 25 + n)) };
+      };
+      // The file column's index, made one past the names: the same length, so the arrays stay put.
+      const { b, json } = header({ ...raw, embeddedLines: lines });
+      const names = (JSON.parse(json) as { embedded: { names: string[] } }).embedded.names;
+      expect(names).toEqual(['f', '/a.c']);
+      const forged = json.replace('"names":["f","/a.c"]', '"names":["f","/"]');
+      expect(forged).not.toBe(json);
+      const c = b.slice();
+      c.set(new TextEncoder().encode(forged.padEnd(json.length)), 25);
+      expect(parseSnapshot(c).embeddedLines?.get('401000')).toEqual([{ name: 'f', file: '/', line: 1 }]);
+      const offsets = header({ ...raw, embeddedOffsets: new Map([['401000', 16]]) });
+      const bad = offsets.json.replace('"keys":["401000"]', '"keys":[4010000]');
+      const d = offsets.b.slice();
+      d.set(new TextEncoder().encode(bad.padEnd(offsets.json.length)), 25);
+      reject(d, /bad symbol table/);
     });
 
     it('through the importer: a ProfileError with the format named', () => {

@@ -8,12 +8,14 @@
 //   starting at a multiple of 8 (little endian).
 // The JSON is the RawProfile with each typed array replaced by {"$a": i} (i indexes the header's
 // `arrays`: element type and length), each bigint by {"$b": "hex"}, and `embeddedSymbols` by a
-// table (addresses, and per address names indexing a string table). Everything read is checked
+// table (addresses, and per address names indexing a string table), with `embeddedLines` (per
+// address frames: name, file, line) and `embeddedOffsets` (per address a number) beside it in
+// `lines` and `offsets`, when the profile has them. Everything read is checked
 // against the RawProfile contract before it is returned: a damaged or forged file is a
 // ProfileError, never an index out of range later.
 
 import { gzipSync } from 'fflate';
-import type { FormatId, RawProfile } from '../types.ts';
+import type { FormatId, RawProfile, SymbolFrame } from '../types.ts';
 import { ProfileError } from '../types.ts';
 
 const MAGIC = 'FLAMELENS SNAPSHOT 1\n';
@@ -41,30 +43,53 @@ export function looksLikeSnapshot(bytes: Uint8Array): boolean {
 export function writeSnapshot(raw: RawProfile): Uint8Array {
   const arrays: Typed[] = [];
   const put = (a: Typed) => ({ $a: arrays.push(a) - 1 });
-  const { embeddedSymbols, ...rest } = raw;
+  const { embeddedSymbols, embeddedLines, embeddedOffsets, ...rest } = raw;
   const json = JSON.stringify(rest, (_key, v: unknown) => {
     if (typeof v === 'bigint') return { $b: v.toString(16) };
     if (ArrayBuffer.isView(v)) return put(v as Typed);
     return v;
   });
   let embedded: unknown;
-  if (embeddedSymbols && embeddedSymbols.size > 0) {
+  if (embeddedSymbols?.size || embeddedLines?.size || embeddedOffsets?.size) {
     // Names repeat over the addresses of a function: a table of names, indexed per address.
     const names: string[] = [];
     const ids = new Map<string, number>();
-    const keys: string[] = [];
-    const start = [0];
-    const name: number[] = [];
-    for (const [k, list] of embeddedSymbols) {
-      keys.push(k);
-      for (const n of list) {
-        let id = ids.get(n);
-        if (id === undefined) ids.set(n, (id = names.push(n) - 1));
-        name.push(id);
+    const str = (n: string) => {
+      let id = ids.get(n);
+      if (id === undefined) ids.set(n, (id = names.push(n) - 1));
+      return id;
+    };
+    const chains = (map: Map<string, readonly (string | SymbolFrame)[]>) => {
+      const keys: string[] = [];
+      const start = [0];
+      const [name, file, line]: number[][] = [[], [], []];
+      for (const [k, list] of map) {
+        keys.push(k);
+        for (const f of list) {
+          name.push(str(typeof f === 'string' ? f : f.name));
+          if (typeof f !== 'string') {
+            file.push(f.file === undefined ? -1 : str(f.file));
+            line.push(f.line ?? 0);
+          }
+        }
+        start.push(name.length);
       }
-      start.push(name.length);
-    }
-    embedded = { keys, names, start: put(Uint32Array.from(start)), name: put(Uint32Array.from(name)) };
+      const table = { keys, start: put(Uint32Array.from(start)), name: put(Uint32Array.from(name)) };
+      return map === embeddedLines
+        ? { ...table, file: put(Int32Array.from(file)), line: put(Uint32Array.from(line)) }
+        : table;
+    };
+    embedded = {
+      ...chains(embeddedSymbols ?? new Map()),
+      names,
+      ...(embeddedLines?.size && { lines: chains(embeddedLines) }),
+      ...(embeddedOffsets?.size && {
+        offsets: {
+          keys: [...embeddedOffsets.keys()],
+          offset: put(Float64Array.from(embeddedOffsets.values())),
+        },
+      }),
+    };
   }
   const header = new TextEncoder().encode(
     JSON.stringify({
@@ -139,7 +164,7 @@ export function parseSnapshot(bytes: Uint8Array): RawProfile {
   };
   const raw = revive(header.raw) as RawProfile;
   if (!isObject(raw)) throw bad('no profile');
-  if (header.embedded !== undefined) raw.embeddedSymbols = embeddedOf(revive(header.embedded));
+  if (header.embedded !== undefined) Object.assign(raw, embeddedOf(revive(header.embedded)));
   checkRaw(raw);
   return raw;
 }
@@ -152,21 +177,60 @@ function isCount(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2 ** 32;
 }
 
-function embeddedOf(e: unknown): Map<string, string[]> {
-  if (!isObject(e)) throw bad('bad symbol table');
-  const { keys, names, start, name } = e;
-  if (!Array.isArray(keys) || !Array.isArray(names) || !(start instanceof Uint32Array))
+function embeddedOf(e: unknown): Pick<RawProfile, 'embeddedSymbols' | 'embeddedLines' | 'embeddedOffsets'> {
+  const table = 'bad symbol table';
+  if (!isObject(e)) throw bad(table);
+  const { names } = e;
+  if (!Array.isArray(names) || !names.every((x) => typeof x === 'string')) throw bad(table);
+  const out: Pick<RawProfile, 'embeddedSymbols' | 'embeddedLines' | 'embeddedOffsets'> = {};
+  const symbols = chainsOf(e, names as string[], (_k, n) => n);
+  if (symbols.size > 0) out.embeddedSymbols = symbols;
+  if (e.lines !== undefined) {
+    const t = e.lines;
+    if (!isObject(t) || !(t.file instanceof Int32Array) || !(t.line instanceof Uint32Array)) throw bad(table);
+    const { file, line } = t;
+    if (!(t.name instanceof Uint32Array) || file.length !== t.name.length || line.length !== t.name.length)
+      throw bad(table);
+    if (!file.every((f) => f >= -1 && f < names.length)) throw bad(table);
+    out.embeddedLines = chainsOf(
+      t,
+      names as string[],
+      (k, n): SymbolFrame => ({
+        name: n,
+        ...(file[k] >= 0 && { file: names[file[k]] as string }),
+        ...(line[k] !== 0 && { line: line[k] }),
+      }),
+    );
+  }
+  if (e.offsets !== undefined) {
+    const t = e.offsets;
+    if (!isObject(t) || !Array.isArray(t.keys) || !(t.offset instanceof Float64Array)) throw bad(table);
+    const { keys, offset } = t;
+    if (keys.length !== offset.length || !keys.every((k) => typeof k === 'string')) throw bad(table);
+    if (!offset.every((x) => Number.isSafeInteger(x) && x >= 0)) throw bad(table);
+    out.embeddedOffsets = new Map(keys.map((k, i) => [k as string, offset[i]]));
+  }
+  return out;
+}
+
+/** A table of per-address chains (`keys`, `start`, `name` indexing `names`), each entry `k` made by `entry`. */
+function chainsOf<T>(
+  t: Record<string, unknown>,
+  names: string[],
+  entry: (k: number, name: string) => T,
+): Map<string, T[]> {
+  const { keys, start, name } = t;
+  if (!Array.isArray(keys) || !(start instanceof Uint32Array) || !(name instanceof Uint32Array))
     throw bad('bad symbol table');
-  if (!(name instanceof Uint32Array) || start.length !== keys.length + 1) throw bad('bad symbol table');
-  if (!names.every((x) => typeof x === 'string')) throw bad('bad symbol table');
-  const map = new Map<string, string[]>();
+  if (start.length !== keys.length + 1) throw bad('bad symbol table');
+  const map = new Map<string, T[]>();
   for (let i = 0; i < keys.length; i++) {
     const [a, b] = [start[i], start[i + 1]];
     if (typeof keys[i] !== 'string' || a > b || b > name.length) throw bad('bad symbol table');
-    const list: string[] = [];
+    const list: T[] = [];
     for (let k = a; k < b; k++) {
       if (name[k] >= names.length) throw bad('bad symbol table');
-      list.push(names[name[k]] as string);
+      list.push(entry(k, names[name[k]]));
     }
     map.set(keys[i], list);
   }
@@ -303,7 +367,8 @@ function checkMeta(meta: RawProfile['meta'], need: (ok: boolean, what: string) =
   for (const x of meta.mappings)
     need(
       optional(x.buildId, isString) &&
-        (x.linkTimeAddresses === undefined || typeof x.linkTimeAddresses === 'boolean'),
+        (x.linkTimeAddresses === undefined || typeof x.linkTimeAddresses === 'boolean') &&
+        (x.symbolFile === undefined || typeof x.symbolFile === 'boolean'),
       'bad mapping',
     );
   need(m.wordSize === undefined || m.wordSize === 32 || m.wordSize === 64, 'bad word size');

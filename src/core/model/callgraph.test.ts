@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { goFixed, goG, pprofPercentage, pprofScaledLabel } from '../text/pprof-measure';
-import { type FoldedProfile, FrameKind } from '../types';
+import { type FoldedProfile, Unnamed } from '../types';
 import { buildCallGraph, type CallGraph, type CallGraphOptions } from './callgraph';
 import { callGraphDot, pprofShortName } from './callgraph-dot';
 import { profileFromText } from './text-notation';
@@ -50,8 +50,8 @@ describe('buildCallGraph: nodes and edges as graph.New', () => {
 
   it('code outside every mapping is one <unknown> node, except at address granularity', () => {
     const p = profileFromText('main;0x1000 2\nmain;0x2000 3');
-    const kinds: FoldedProfile = { ...p, frames: { ...p.frames, kind: Uint8Array.from([0, 3, 3]) } };
-    expect(kinds.frames.kind![1]).toBe(FrameKind.NoModule);
+    const kinds: FoldedProfile = { ...p, frames: { ...p.frames, unnamed: Uint8Array.from([0, 3, 3]) } };
+    expect(kinds.frames.unnamed![1]).toBe(Unnamed.NoModule);
     expect(byName(buildCallGraph(kinds, ALL)).nodes.get('<unknown>')).toEqual([5, 5]);
     const perAddress = byName(buildCallGraph(kinds, { ...ALL, granularity: 'addresses' })).nodes;
     expect([perAddress.get('0x1000'), perAddress.get('0x2000')]).toEqual([

@@ -11,7 +11,7 @@
 // in several modules are one node, as pprof merges functions across binaries in this report.
 
 import { shortFunctionName } from '../text/names';
-import { type FoldedProfile, FrameKind, type RawProfile } from '../types';
+import { type FoldedProfile, type RawProfile, Unnamed } from '../types';
 
 export interface CallGraphOptions {
   /** At most this many nodes (pprof `-nodecount`, default 80); 0: no limit. */
@@ -28,7 +28,7 @@ export interface CallGraphOptions {
   inlineCalls?: InlineCalls;
   /**
    * The granularity the profile's frames were named at (default `functions`). At `functions` and
-   * `lines`, code outside every mapping (`0x…` frames, FrameKind.NoModule) is one `<unknown>` node,
+   * `lines`, code outside every mapping (`0x…` frames, Unnamed.NoModule) is one `<unknown>` node,
    * as pprof aggregates it; at `addresses` each address stays a node.
    */
   granularity?: 'functions' | 'lines' | 'addresses';
@@ -113,16 +113,16 @@ function namesOf(p: FoldedProfile, mergeUnmapped: boolean): Names {
   const name: string[] = [];
   const named: number[] = [];
   const frame: number[] = [];
-  const kind = p.frames.kind;
+  const unnamed = p.frames.unnamed;
   for (let f = 0; f < p.frames.count; f++) {
-    const n =
-      mergeUnmapped && kind !== undefined && kind[f] === FrameKind.NoModule ? UNKNOWN_NODE : p.frames.name[f];
+    const why = unnamed?.[f] ?? Unnamed.Named;
+    const n = mergeUnmapped && why === Unnamed.NoModule ? UNKNOWN_NODE : p.frames.name[f];
     let id = ids.get(n);
     if (id === undefined) {
       id = name.length;
       ids.set(n, id);
       name.push(n);
-      named.push(kind === undefined || kind[f] === FrameKind.Function ? 1 : 0);
+      named.push(why === Unnamed.Named ? 1 : 0);
       frame.push(f);
     }
     ofFrame[f] = id;

@@ -16,6 +16,7 @@ import {
   reweighTree,
   sortedStackOrder,
 } from './calltree';
+import { FrameRows } from './frames';
 import { functionTableOf } from './functions';
 import { isTimeUnit } from './sample-types';
 import { StackSink } from './transforms';
@@ -68,16 +69,15 @@ export function mergeSides(comp: FoldedProfile, base: FoldedProfile): MergedSide
   for (let f = 0; f < comp.frames.count; f++) ids.set(frameKey(comp, f), f);
   const modules = comp.modules.slice();
   const moduleIds = new Map(modules.map((m, i) => [basename(m), i]));
-  const extraNames: string[] = [];
-  const extraModules: number[] = [];
+  // The baseline's frames the comparison lacks, with their kinds and fields.
+  const extra = new FrameRows({ after: comp.frames });
   const baseMap = new Uint32Array(base.frames.count);
   for (let f = 0; f < base.frames.count; f++) {
     const key = frameKey(base, f);
     let id = ids.get(key);
     if (id === undefined) {
-      id = comp.frames.count + extraNames.length;
+      id = comp.frames.count + extra.count;
       ids.set(key, id);
-      extraNames.push(base.frames.name[f]);
       const m = base.frames.module[f];
       let mod = -1;
       if (m >= 0) {
@@ -89,14 +89,14 @@ export function mergeSides(comp: FoldedProfile, base: FoldedProfile): MergedSide
           moduleIds.set(basename(path), mod);
         }
       }
-      extraModules.push(mod);
+      extra.copy(base.frames, f, mod);
     }
     baseMap[f] = id;
   }
   const src: FoldedProfile = { ...comp, modules };
   const sink = new StackSink(
     src,
-    extraNames.length,
+    extra.count,
     comp.stacks.frames.length + base.stacks.frames.length,
     comp.stacks.count + base.stacks.count,
   );
@@ -126,7 +126,7 @@ export function mergeSides(comp: FoldedProfile, base: FoldedProfile): MergedSide
       add(sink.end(weight[s]), baseW, compW, weight[s]);
     }
   }
-  const profile = sink.finish(src, extraNames, extraModules, { compact: true });
+  const profile = sink.finish(src, extra, { compact: true });
   return { profile, comp: Float64Array.from(compW), base: Float64Array.from(baseW) };
 }
 

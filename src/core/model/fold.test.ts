@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { addressProfile } from '../../../test/helpers/raw';
 import { parseFolded } from '../formats/folded.ts';
-import { FrameKind, type Symbolizer } from '../types.ts';
-import { FrameNaming, foldProfile, simplifyFuncName } from './fold.ts';
+import { FrameKind, type Symbolizer, Unnamed } from '../types.ts';
+import { foldProfile, simplifyFuncName } from './fold.ts';
+import { FrameNaming } from './naming.ts';
 import { toFoldedText } from './serialize.ts';
 
 describe('foldProfile', () => {
@@ -142,7 +143,8 @@ describe('foldProfile: short names and per-module frames', () => {
     );
     const get = p.frames.name.indexOf('Box::get');
     expect(p.frames.fullName?.[get]).toBe('Box<int>::get() const');
-    expect(p.frames.fullName?.[p.frames.name.indexOf('demo+0x1481')]).toBe('demo+0x1481');
+    // Nothing cut (unnamed code has no function): no full name.
+    expect(p.frames.fullName?.[p.frames.name.indexOf('demo+0x1481')]).toBeUndefined();
     expect(p.frames.fullName).toHaveLength(p.frames.count);
   });
 
@@ -154,11 +156,12 @@ describe('foldProfile: short names and per-module frames', () => {
       granularity: 'functions',
     });
     expect(toFoldedText(p)).toBe('0x900000;run;[demo] 4\n[libx.so];run;Box::get 3\n');
-    const kind = (name: string) => p.frames.kind?.[p.frames.name.indexOf(name)];
-    expect(kind('run')).toBe(FrameKind.Function);
-    expect(kind('[demo]')).toBe(FrameKind.OutsideSymbols);
-    expect(kind('[libx.so]')).toBe(FrameKind.NoSymbolFile);
-    expect(kind('0x900000')).toBe(FrameKind.NoModule);
+    const kind = (name: string) => p.frames.kind[p.frames.name.indexOf(name)];
+    const why = (name: string) => p.frames.unnamed?.[p.frames.name.indexOf(name)];
+    expect([kind('run'), why('run')]).toEqual([FrameKind.Function, Unnamed.Named]);
+    expect([kind('[demo]'), why('[demo]')]).toEqual([FrameKind.Module, Unnamed.OutsideSymbols]);
+    expect([kind('[libx.so]'), why('[libx.so]')]).toEqual([FrameKind.Module, Unnamed.NoSymbolFile]);
+    expect([kind('0x900000'), why('0x900000')]).toEqual([FrameKind.Address, Unnamed.NoModule]);
     expect(p.modules[p.frames.module[p.frames.name.indexOf('[libx.so]')]]).toBe('/lib/libx.so');
   });
 

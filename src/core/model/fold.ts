@@ -1,48 +1,24 @@
 // RawProfile → FoldedProfile: names every location (its own lines, embedded symbols, a Symbolizer,
-// or the default MODULE+0xOFFSET), reverses stacks to root first and sums identical stacks.
+// or the default MODULE+0xOFFSET) as frames with their kinds and fields (fold-slots.ts,
+// naming.ts, granularity.ts), reverses stacks to root first and sums identical stacks.
 // Pure over the RawProfile, so the worker can re-run it with a symbolizer without re-parsing.
+//
+// foldProfile's steps: drop_frames, the label filters and the group-by (foldFilters: the group-by
+// frames are named first), the slots the kept samples use named in address order when symbols name
+// them (FoldSlots), the fold in place when every slot is one frame of its own (foldInPlace), else
+// each stack written into a hashed table (foldStacks), then the metadata, frame table and function
+// table (finishFold).
 
-import { F64Builder, hexOf, minusOne, StringInterner, U32Builder } from '../address.ts';
-import { isKernelMapping } from '../symbols/kallsyms.ts';
-import { MappingIndex, mappingInfo } from '../symbols/modules.ts';
-import { shortFunctionName } from '../text/names.ts';
-import {
-  type FoldedMeta,
-  type FoldedProfile,
-  FrameKind,
-  type LabelFilter,
-  type Mapping,
-  type RawProfile,
-  type Symbolizer,
-} from '../types.ts';
-import { rememberSortedStacks } from './calltree.ts';
+import { F64Builder, U32Builder } from '../address.ts';
+import { mappingInfo } from '../symbols/modules.ts';
+import type { FoldedMeta, FoldedProfile, LabelFilter, RawProfile, Symbolizer } from '../types.ts';
+import { rememberSortedStacks, type SortedStacks } from './calltree.ts';
 import { foldStacksInPlace } from './fold-in-place.ts';
+import { FoldSlots, SEVERAL_FRAMES } from './fold-slots.ts';
 import { rememberFunctionTable } from './functions.ts';
 import { groupFrames, labelKeepMask } from './labels.ts';
+import { FrameNaming, type FrameNamingOptions } from './naming.ts';
 import { defaultSampleTypeIndex, sampleTypesOf } from './sample-types.ts';
-
-/**
- * How function names are shown: `short` as pprof and the Firefox Profiler show C++/Rust names
- * (shortFunctionName: no template arguments, parameters or return type; frames whose short names
- * are equal merge, as in pprof), or `full` as the demangler (or the profile) gives them.
- */
-export type FrameNames = 'short' | 'full';
-
-/**
- * Code that no symbol names: `addresses`, one frame per address (`MODULE+0xOFFSET`); `functions`,
- * one frame per module (`[MODULE]`, as pprof names it). Addresses outside every mapping are `0x…`
- * either way, and a flat (DCPI) profile keeps its image → function → address frames.
- */
-export type FrameGranularity = 'functions' | 'addresses';
-
-export interface FrameNamingOptions {
-  /** Default 'full' (the core API's compatibility; the pipeline and the CLI default to 'short'). */
-  names?: FrameNames;
-  /** Default 'addresses' (the core API's compatibility; the pipeline and the CLI: 'functions'). */
-  granularity?: FrameGranularity;
-  /** Tells unnamed code in a module with a symbol file from code in one without (frames.kind). */
-  symbolizer?: Symbolizer;
-}
 
 export interface FoldOptions extends FrameNamingOptions {
   fileName: string;
@@ -70,174 +46,6 @@ export interface FoldOptions extends FrameNamingOptions {
    * folded in place (`consume`).
    */
   sampleStacks?: Int32Array;
-}
-
-/**
- * The frames of a profile: interned by (name, module), modules numbered by mapping path in
- * MappingIndex order, addresses without symbols named `MODULE+0xOFFSET` (or `[MODULE]`, by the
- * granularity), function names shortened or not. foldProfile and the gperftools raw preview
- * (gperftools-preview.ts) both name frames through this, so a preview shows exactly the names and
- * modules the fold will.
- */
-export class FrameNaming {
-  readonly index: MappingIndex;
-  private readonly modules = new StringInterner();
-  private readonly mappingModule: number[];
-  /** The frame name of each mapping's unnamed code (addressFrame's), made once. */
-  private readonly moduleFrames: (string | undefined)[] = [];
-  private readonly frameNames: string[] = [];
-  private readonly fullNames: string[] | null;
-  private readonly kinds = new U32Builder(1024);
-  private readonly module = new U32Builder(1024);
-  /** Per module (+1), name → frame id. */
-  private readonly ids: Map<string, number>[] = [];
-  /** Per module (+1), an address frame's offset in the module's file (outside all: its address) → id. */
-  private readonly idsByOffset: Map<number, number>[] = [];
-  /** Whether address frames are in `ids` too (once a name was interned that one could have). */
-  private addressesByName = false;
-  /** Full name → short name, with short names. */
-  private readonly shortOf: Map<string, string> | null;
-  private readonly perModule: boolean;
-  private readonly symbolizer: Symbolizer | undefined;
-
-  constructor(mappings: readonly Mapping[], opts: FrameNamingOptions = {}) {
-    this.index = new MappingIndex(mappings);
-    this.mappingModule = this.index.mappings.map((m) => this.modules.intern(m.path));
-    const short = opts.names === 'short';
-    this.shortOf = short ? new Map() : null;
-    this.fullNames = short ? [] : null;
-    this.perModule = opts.granularity === 'functions';
-    this.symbolizer = opts.symbolizer;
-  }
-
-  get count(): number {
-    return this.frameNames.length;
-  }
-
-  /** The names of the frames interned so far, by frame id (the live array: do not modify). */
-  names(): string[] {
-    return this.frameNames;
-  }
-
-  /** The module of mapping `m` (MappingIndex.find's answer): -1 outside every mapping. */
-  moduleOf(m: number): number {
-    return m < 0 ? -1 : this.mappingModule[m];
-  }
-
-  /** The frame named exactly `name` in `module` (-1: none), of kind `kind`. */
-  intern(name: string, module: number, kind: FrameKind = FrameKind.Function, full = name): number {
-    // A name an address frame could have: address frames must be found by their names from now on.
-    if (!this.addressesByName && ADDRESS_NAME.test(name)) this.nameAddresses();
-    return this.byName(name, module, kind, full);
-  }
-
-  private byName(name: string, module: number, kind: FrameKind, full: string): number {
-    const byName = (this.ids[module + 1] ??= new Map());
-    let id = byName.get(name);
-    if (id === undefined) {
-      id = this.add(name, module, kind, full);
-      byName.set(name, id);
-    }
-    return id;
-  }
-
-  private add(name: string, module: number, kind: FrameKind, full: string): number {
-    const id = this.frameNames.length;
-    this.frameNames.push(name);
-    this.fullNames?.push(full);
-    this.kinds.push(kind);
-    this.module.push(module + 1); // stored +1 so -1 fits in a uint32 builder
-    return id;
-  }
-
-  /**
-   * Puts the address frames made so far (by offset) in the maps by name, where every later one
-   * goes too: a frame of another kind may have the same name (a report's profile names addresses).
-   */
-  private nameAddresses(): void {
-    this.addressesByName = true;
-    for (const byOffset of this.idsByOffset)
-      for (const id of byOffset?.values() ?? []) {
-        const module = this.module.data[id] - 1;
-        (this.ids[module + 1] ??= new Map()).set(this.frameNames[id], id);
-      }
-  }
-
-  /** The frame of a function name (from symbols or the profile): shortened with short names. */
-  functionFrame(name: string, module: number): number {
-    const shortOf = this.shortOf;
-    if (shortOf === null) return this.intern(name, module);
-    let s = shortOf.get(name);
-    if (s === undefined) {
-      s = shortFunctionName(name);
-      shortOf.set(name, s);
-    }
-    return this.intern(s, module, FrameKind.Function, name);
-  }
-
-  /**
-   * The frame of an address that has no symbol, as looked up (callers' return addresses already
-   * moved to PC − 1), in the mapping `m` that holds it: `MODULE+0xOFFSET` per address, or
-   * `[MODULE]` per module with the granularity `functions`; `0x…` outside all.
-   */
-  addressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
-    if (!this.perModule || m < 0) return this.exactAddressFrame(hi, lo, m);
-    let name = this.moduleFrames[m];
-    if (name === undefined) {
-      // `[module]`, as pprof names it (`[[vdso]]` too); the kernel's code `[kernel.kallsyms]`, as perf does
-      const base = this.index.names[m];
-      name = base.startsWith('[') && isKernelMapping(this.index.mappings[m]) ? base : `[${base}]`;
-      this.moduleFrames[m] = name;
-    }
-    return this.intern(name, this.moduleOf(m), this.unnamedKind(hi, lo, m));
-  }
-
-  /** `MODULE+0xOFFSET` (or `0x…`) whatever the granularity: DCPI's address frames. */
-  exactAddressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
-    const module = this.moduleOf(m);
-    // Found by the offset in the module's file (by the address outside all): within a module the
-    // name is a function of it, so the name is made once per frame and never hashed (~1 µs a
-    // frame: 0.3 s for the 250k addresses of a 400 MB profile).
-    const key = this.addressesByName ? -1 : this.index.offsetKey(m, hi, lo);
-    if (key < 0) {
-      const name = this.index.nameIn(m, hi, lo);
-      return this.byName(name, module, this.unnamedKind(hi, lo, m), name);
-    }
-    const byOffset = (this.idsByOffset[module + 1] ??= new Map());
-    let id = byOffset.get(key);
-    if (id === undefined) {
-      const name = this.index.nameIn(m, hi, lo);
-      id = this.add(name, module, this.unnamedKind(hi, lo, m), name);
-      byOffset.set(key, id);
-    }
-    return id;
-  }
-
-  private unnamedKind(hi: number, lo: number, m: number): FrameKind {
-    if (m < 0) return FrameKind.NoModule;
-    return this.symbolizer?.hasSymbolFile?.(hi, lo) ? FrameKind.OutsideSymbols : FrameKind.NoSymbolFile;
-  }
-
-  /** The frame table and module list of a FoldedProfile. */
-  finish(): Pick<FoldedProfile, 'frames' | 'modules'> {
-    const n = this.frameNames.length;
-    const module = new Int32Array(n);
-    const stored = this.module.data;
-    for (let f = 0; f < n; f++) module[f] = stored[f] - 1;
-    const kind = Uint8Array.from(this.kinds.data.subarray(0, n));
-    const frames: FoldedProfile['frames'] = { count: n, name: this.frameNames, module, kind };
-    if (this.fullNames !== null) {
-      // Names the symbolizer shortened itself (from the mangled name): their full names now, one
-      // demangling per frame.
-      const fullOf = this.symbolizer?.fullName?.bind(this.symbolizer);
-      if (fullOf)
-        for (let f = 0; f < n; f++)
-          if (kind[f] === FrameKind.Function)
-            this.fullNames[f] = fullOf(this.fullNames[f]) ?? this.fullNames[f];
-      frames.fullName = this.fullNames;
-    }
-    return { frames, modules: this.modules.strings };
-  }
 }
 
 /** Unique stacks of frame ids, found through an open-addressing hash of the id sequence. */
@@ -330,14 +138,6 @@ function stackHash(fnv: number, len: number): number {
   return (h ^ (h >>> 13)) >>> 0;
 }
 
-/** A location's frames not looked up yet (its fast-path slot). */
-const UNRESOLVED = -1;
-/** A location that names several frames (an inline chain): no single-frame fast path. */
-const SEVERAL_FRAMES = -2;
-
-/** A name FrameNaming.exactAddressFrame could give: `MODULE+0xOFFSET` or `0x…`. */
-const ADDRESS_NAME = /(^|\+)0x[0-9a-f]+$/;
-
 /** An Int32Array of at least `min` values (doubling), −1 past those of `from`. */
 function unclaimed(min: number, from?: Int32Array): Int32Array {
   const a = new Int32Array(Math.max(1024, min, from ? from.length * 2 : 0)).fill(-1);
@@ -372,24 +172,28 @@ export function simplifyFuncName(name: string): string {
 }
 
 /**
- * The frame test of RawMeta.dropFrames / keepFrames: whether frame `f` is dropped, cached per frame
- * id. Null when the profile has no dropFrames (or an invalid one, reported in `warning`).
+ * The frame test of RawMeta.dropFrames / keepFrames: whether frame `f` is dropped (by its
+ * function's name, at any granularity), cached per frame id. Null when the profile has no
+ * dropFrames (or an invalid one, reported in `warning`).
  */
 class DropTest {
   private cache = new Int8Array(256); // 0 unknown, 1 drop, 2 keep
   private constructor(
     private readonly drop: RegExp,
     private readonly keep: RegExp | null,
-    private readonly names: () => string[],
+    private readonly functionName: (f: number) => string,
   ) {}
 
-  static of(raw: RawProfile, names: () => string[]): { test: DropTest | null; warning?: string } {
+  static of(
+    raw: RawProfile,
+    functionName: (f: number) => string,
+  ): { test: DropTest | null; warning?: string } {
     const d = raw.meta.dropFrames;
     if (d === undefined || d === '') return { test: null };
     try {
       const k = raw.meta.keepFrames;
       const keep = k === undefined || k === '' ? null : new RegExp(`^(?:${k})$`);
-      return { test: new DropTest(new RegExp(`^(?:${d})$`), keep, names) };
+      return { test: new DropTest(new RegExp(`^(?:${d})$`), keep, functionName) };
     } catch (e) {
       return {
         test: null,
@@ -406,7 +210,7 @@ class DropTest {
     }
     let c = this.cache[f];
     if (c === 0) {
-      const name = simplifyFuncName(this.names()[f]);
+      const name = simplifyFuncName(this.functionName(f));
       c = this.drop.test(name) && !(this.keep?.test(name) ?? false) ? 1 : 2;
       this.cache[f] = c;
     }
@@ -537,271 +341,145 @@ function expandStack(
 
 /** Folds a RawProfile into unique root-first stacks of named frames. */
 export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
-  const symbolizer = opts.symbolizer;
-  const frames = new FrameNaming(raw.meta.mappings, {
-    names: opts.names,
-    granularity: opts.granularity,
-    symbolizer,
-  });
-  const index = frames.index;
-  const { locations: locs, samples } = raw;
-  const embedded = raw.embeddedSymbols;
-  const flat = raw.flat === true;
-
-  // Frame ids per location, for its use as leaf (0) and as caller (1): a range in `seqs`.
-  const seqs = new U32Builder(Math.max(16, locs.count * 2));
-  // Per slot k (2·loc for the leaf use, 2·loc + 1 as a caller): its one frame, or UNRESOLVED, or
-  // SEVERAL_FRAMES (`one[k]`: a dense array, 8 bytes per location, that stays in cache for the
-  // common one-frame locations), and the start of its frame ids in `seqs` (−1: not named yet) and
-  // their count, side by side (`range[2k]`, `range[2k + 1]`).
-  const one = new Int32Array(locs.count * 2).fill(UNRESOLVED);
-  const range = new Int32Array(locs.count * 4).fill(-1);
-
-  /** Names for an address from symbols (embedded, then the symbolizer), or null. */
-  const symbolNames = (hi: number, lo: number): string[] | null => {
-    if (embedded) {
-      const names = embedded.get(hexOf(hi, lo));
-      if (names && names.length > 0) return names;
-    }
-    if (symbolizer) {
-      const names = symbolizer.lookup(hi, lo);
-      if (names && names.length > 0) return names;
-    }
-    return null;
-  };
-
-  const lines = raw.lines;
-  const chainRange = new Map<readonly string[], { start: number; mod: number }>();
-  const resolve = (loc: number, caller: boolean): void => {
-    const slot = loc * 2 + (caller ? 1 : 0);
-    const begin = seqs.length;
-    if (lines && lines.start[loc + 1] > lines.start[loc]) {
-      // Frames the location names itself (pprof Lines), outermost first: symbols are not consulted.
-      const mod = locs.hasAddr[loc] ? frames.moduleOf(index.find(locs.addrHi[loc], locs.addrLo[loc])) : -1;
-      for (let k = lines.start[loc]; k < lines.start[loc + 1]; k++)
-        seqs.push(frames.functionFrame(raw.strings[lines.name[k]], mod));
-    } else if (!locs.hasAddr[loc]) {
-      const n = locs.locName[loc];
-      seqs.push(n >= 0 ? frames.functionFrame(raw.strings[n], -1) : frames.intern('[unknown]', -1));
-    } else {
-      let hi = locs.addrHi[loc];
-      let lo = locs.addrLo[loc];
-      if (caller ? raw.adjustCallers : raw.adjustLeaves === true) [hi, lo] = minusOne(hi, lo);
-      const m = index.find(hi, lo);
-      const mod = frames.moduleOf(m);
-      const names = symbolNames(hi, lo);
-      if (names) {
-        // A symbolizer gives one array per symbol or inline chain: its frames are named once, and
-        // every location it names shares their range.
-        const known = chainRange.get(names);
-        if (known !== undefined && known.mod === mod) {
-          range[slot * 2] = known.start;
-          range[slot * 2 + 1] = names.length;
-          return;
-        }
-        for (const name of names) seqs.push(frames.functionFrame(name, mod));
-        chainRange.set(names, { start: begin, mod });
-      } else if (locs.locName[loc] >= 0) {
-        seqs.push(frames.functionFrame(raw.strings[locs.locName[loc]], mod));
-      } else {
-        seqs.push(frames.addressFrame(hi, lo, m));
-      }
-    }
-    range[slot * 2] = begin;
-    range[slot * 2 + 1] = seqs.length - begin;
-  };
-
-  /** Flat (DCPI) location: [module, function (if symbolized), MODULE+0xOFFSET]. */
-  const resolveFlat = (loc: number): void => {
-    const slot = loc * 2;
-    const begin = seqs.length;
-    if (!locs.hasAddr[loc]) {
-      const n = locs.locName[loc];
-      seqs.push(n >= 0 ? frames.functionFrame(raw.strings[n], -1) : frames.intern('[unknown]', -1));
-    } else {
-      const hi = locs.addrHi[loc];
-      const lo = locs.addrLo[loc];
-      const m = index.find(hi, lo);
-      const mod = frames.moduleOf(m);
-      if (m >= 0) seqs.push(frames.intern(index.names[m], mod));
-      const names = symbolNames(hi, lo);
-      if (names) {
-        for (const name of names) seqs.push(frames.functionFrame(name, mod));
-      } else if (locs.locName[loc] >= 0) {
-        seqs.push(frames.functionFrame(raw.strings[locs.locName[loc]], mod));
-      }
-      // The address level stays per address whatever the granularity: DCPI's shape.
-      seqs.push(frames.exactAddressFrame(hi, lo, m));
-    }
-    range[slot * 2] = begin;
-    range[slot * 2 + 1] = seqs.length - begin;
-  };
-
-  const { stackStart, stackLocs, weight } = samples;
-  let total = 0;
-  const dropped = opts.ignoreDropFrames ? { test: null } : DropTest.of(raw, () => frames.names());
-  const dropTest = dropped.test;
-  // Labels, per sample: whether it is kept, and its group-by root frame (null: none of either).
-  const filtered = labelKeepMask(raw, opts.labelFilters);
-  const keep = filtered.keep;
-  const grouped =
-    opts.groupBy === undefined
-      ? null
-      : groupFrames(raw, opts.groupBy, (name) => frames.intern(name, -1), keep);
-  const group = grouped === null ? null : grouped.frame;
-  const first = group === null ? 0 : 1;
-  let droppedSamples = 0;
-  let droppedWeight = 0;
-  // The function table (functionTableOf's) as the stacks go by, while each is in cache: the
-  // stacks' frames are read once more than this otherwise (~0.3 s for 50M frames). Kept only when
-  // every weight is an integer, whose sums are exact in any order (a table summed by sample then
-  // equals one summed by unique stack, to the bit).
+  const naming = new FrameNaming(raw.meta.mappings, opts);
+  const slots = new FoldSlots(raw, naming, opts.symbolizer);
+  const filters = foldFilters(raw, opts, naming);
+  const uses = slots.inAddressOrder ? slots.nameInAddressOrder(filters.keep) : null;
   let table = new TableBuilder();
-
-  /** Names a location slot (its range of frame ids in `seqs`) if it is not yet. */
-  const resolveSlot = (loc: number, slot: number, caller: boolean): void => {
-    if (range[slot * 2] >= 0) return;
-    if (flat) resolveFlat(loc);
-    else resolve(loc, caller);
-    one[slot] = range[slot * 2 + 1] === 1 ? seqs.data[range[slot * 2]] : SEVERAL_FRAMES;
-  };
-
-  /**
-   * Names every location slot the kept samples use, in address order: a symbolizer's lookups then
-   * walk its tables (ELF symbols, DWARF functions and line rows) in order, each near the one before,
-   * instead of one cache miss per step of every binary search (~1 µs a DWARF lookup in sample
-   * order). Returns each slot's uses (2·loc as a leaf, 2·loc + 1 as a caller).
-   */
-  function resolveInAddressOrder(): Uint32Array {
-    const uses = new Uint32Array(locs.count * 2);
-    for (let s = 0; s < samples.count; s++) {
-      const a = stackStart[s];
-      const b = stackStart[s + 1];
-      if (b <= a || (keep !== null && keep[s] === 0)) continue;
-      uses[stackLocs[a] * 2]++;
-      for (let p = a + 1; p < b; p++) uses[stackLocs[p] * 2 + 1]++;
-    }
-    const order: number[] = [];
-    for (let loc = 0; loc < locs.count; loc++)
-      if ((uses[loc * 2] !== 0 || uses[loc * 2 + 1] !== 0) && locs.hasAddr[loc]) order.push(loc);
-    order.sort((x, y) => locs.addrHi[x] - locs.addrHi[y] || locs.addrLo[x] - locs.addrLo[y]);
-    for (const loc of order) {
-      if (uses[loc * 2 + 1] !== 0) resolveSlot(loc, loc * 2 + 1, true);
-      if (uses[loc * 2] !== 0) resolveSlot(loc, loc * 2, false);
-    }
-    return uses;
-  }
-
-  // With names from symbols (a symbolizer, or those embedded in a report: frames then come in the
-  // same order, so a report numbers them as the app did).
-  const inAddressOrder = (symbolizer || embedded) && !flat && lines === undefined;
-  const uses = inAddressOrder ? resolveInAddressOrder() : null;
-
   const sampleStacks = opts.sampleStacks ?? null;
   sampleStacks?.fill(-1);
   if (
     opts.consume &&
     sampleStacks === null &&
-    !flat &&
-    lines === undefined &&
-    dropTest === null &&
-    keep === null &&
-    group === null
+    raw.flat !== true &&
+    raw.lines === undefined &&
+    !filters.active
   ) {
-    const folded = foldInPlace();
-    if (folded !== null) return folded;
+    const folded = foldInPlace(raw, slots, naming, table);
+    if (folded !== null) {
+      const profile = finishFold(raw, opts, naming, filters, folded, table);
+      rememberSortedStacks(profile.stacks, folded.sorted);
+      return profile;
+    }
     table = new TableBuilder(); // it saw the stacks before the one that could not be folded so
   }
+  const folded = foldStacks(raw, slots, filters, table, uses, sampleStacks);
+  return finishFold(raw, opts, naming, filters, folded, table);
+}
 
-  /**
-   * The fold over the raw stacks (FoldOptions.consume, fold-in-place.ts), when every slot the
-   * stacks use has one frame of its own; null (the raw stacks as they were) when not.
-   */
-  function foldInPlace(): FoldedProfile | null {
-    // Per frame, the location it is as a leaf, and as a caller.
-    const locOf = { leaf: unclaimed(frames.count), caller: unclaimed(frames.count) };
-    const claim = (slot: number): number => {
-      const f = one[slot];
-      if (f < 0) return -1;
-      if (f >= locOf.leaf.length) {
-        locOf.leaf = unclaimed(f + 1, locOf.leaf);
-        locOf.caller = unclaimed(f + 1, locOf.caller);
-      }
-      const role = slot & 1 ? locOf.caller : locOf.leaf;
-      const loc = slot >>> 1;
-      if (role[f] >= 0 && role[f] !== loc) return -1;
-      role[f] = loc;
-      return f;
-    };
-    // Slots named already (in address order) claim their frames first.
-    for (let k = 0; k < one.length; k++) if (range[2 * k] >= 0 && claim(k) < 0) return null;
-    const r = foldStacksInPlace(
-      samples,
-      {
-        one,
-        claim: (loc, slot, caller) => {
-          resolveSlot(loc, slot, caller);
-          return claim(slot);
-        },
-        locOfFrame: () => locOf,
-        frameCount: () => frames.count,
+/** What drop_frames, the label filters and the group-by do to the samples (foldFilters). */
+interface FoldFilters {
+  dropTest: DropTest | null;
+  /** Per sample, 0 where the label filters leave it out; null when they leave none. */
+  keep: Uint8Array | null;
+  /** Per sample, its group-by root frame; null when not grouped. */
+  group: Int32Array | null;
+  /** Any of them at work (the fold in place does none of them). */
+  active: boolean;
+  warnings: string[];
+}
+
+/** The fold's filters of these options (group-by frames are named here, before any other). */
+function foldFilters(raw: RawProfile, opts: FoldOptions, naming: FrameNaming): FoldFilters {
+  const dropped = opts.ignoreDropFrames ? { test: null } : DropTest.of(raw, (f) => naming.functionName(f));
+  const filtered = labelKeepMask(raw, opts.labelFilters);
+  const keep = filtered.keep;
+  const grouped =
+    opts.groupBy === undefined
+      ? null
+      : groupFrames(raw, opts.groupBy, (name) => naming.intern(name, -1), keep);
+  const warnings: string[] = [];
+  if (dropped.warning !== undefined) warnings.push(dropped.warning);
+  warnings.push(...filtered.warnings);
+  if (grouped?.warning !== undefined) warnings.push(grouped.warning);
+  const group = grouped === null ? null : grouped.frame;
+  return {
+    dropTest: dropped.test,
+    keep,
+    group,
+    active: dropped.test !== null || keep !== null || group !== null,
+    warnings,
+  };
+}
+
+/** A fold's stacks, their total weight, and what the label filters left out. */
+interface FoldedStacks {
+  stacks: FoldedProfile['stacks'];
+  total: number;
+  droppedSamples: number;
+  droppedWeight: number;
+}
+
+/**
+ * The fold over the raw stacks (FoldOptions.consume, fold-in-place.ts), when every slot the
+ * stacks use has one frame of its own; null (the raw stacks as they were) when not.
+ */
+function foldInPlace(
+  raw: RawProfile,
+  slots: FoldSlots,
+  naming: FrameNaming,
+  table: TableBuilder,
+): (FoldedStacks & { sorted: SortedStacks }) | null {
+  const one = slots.one;
+  const range = slots.range;
+  // Per frame, the location it is as a leaf, and as a caller.
+  const locOf = { leaf: unclaimed(naming.count), caller: unclaimed(naming.count) };
+  const claim = (slot: number): number => {
+    const f = one[slot];
+    if (f < 0) return -1;
+    if (f >= locOf.leaf.length) {
+      locOf.leaf = unclaimed(f + 1, locOf.leaf);
+      locOf.caller = unclaimed(f + 1, locOf.caller);
+    }
+    const role = slot & 1 ? locOf.caller : locOf.leaf;
+    const loc = slot >>> 1;
+    if (role[f] >= 0 && role[f] !== loc) return -1;
+    role[f] = loc;
+    return f;
+  };
+  // Slots named already (in address order) claim their frames first.
+  for (let k = 0; k < one.length; k++) if (range[2 * k] >= 0 && claim(k) < 0) return null;
+  const r = foldStacksInPlace(
+    raw.samples,
+    {
+      one,
+      claim: (loc, slot, caller) => {
+        slots.ensure(loc, slot, caller);
+        return claim(slot);
       },
-      table,
-    );
-    if (r === null) return null;
-    const { total, sorted, ...stacks } = r;
-    const folded = finishFold(stacks, total);
-    rememberSortedStacks(folded.stacks, sorted);
-    return folded;
-  }
+      locOfFrame: () => locOf,
+      frameCount: () => naming.count,
+    },
+    table,
+  );
+  if (r === null) return null;
+  const { total, sorted, ...stacks } = r;
+  return { stacks, total, sorted, droppedSamples: 0, droppedWeight: 0 };
+}
 
-  // Stacks are written straight into the table's buffer, root first (a repeated one is left there
-  // to be overwritten): `od` is that buffer, grown as the stacks so far predict (inlined frames make
-  // stacks longer than their PCs: grown to the size predicted for all of them, not by doublings,
-  // each a copy of everything so far). Invariant while a stack is written: room for one frame per
-  // location still to come.
+/**
+ * The usual fold: each kept sample's stack written root first straight into the table's buffer
+ * (`od`, a repeated one left there to be overwritten), its group-by frame first and its
+ * drop_frames cut applied, then summed into a hashed table of unique stacks (StackTable).
+ */
+function foldStacks(
+  raw: RawProfile,
+  slots: FoldSlots,
+  filters: FoldFilters,
+  table: TableBuilder,
+  uses: Uint32Array | null,
+  sampleStacks: Int32Array | null,
+): FoldedStacks {
+  const { samples, flat } = raw;
+  const { keep, group, dropTest } = filters;
+  const first = group === null ? 0 : 1;
   const stacks = new StackTable(flat ? samples.count * 3 + 16 : samples.stackLocs.length + 16);
-  const out = stacks.frames;
-  let od = out.data;
-  const room = (end: number, more: number, s: number): void => {
-    if (end + more <= od.length) return;
-    const n = new Uint32Array(Math.ceil((end / (s + 1)) * samples.count * 1.05) + more + 1024);
-    n.set(od.subarray(0, end));
-    out.data = od = n;
-  };
-
-  /**
-   * Writes the frames of a location slot at `end` (naming it first if needed), with room left
-   * for `after` more locations; returns the new end.
-   */
-  const append = (
-    loc: number,
-    slot: number,
-    caller: boolean,
-    end: number,
-    after: number,
-    s: number,
-  ): number => {
-    resolveSlot(loc, slot, caller);
-    const rs = range[slot * 2];
-    const rl = range[slot * 2 + 1];
-    room(end, rl + after, s);
-    od.set(seqs.data.subarray(rs, rs + rl), end);
-    return end + rl;
-  };
-
-  // With the slots named already, the stacks' buffer is made the size they will take (inline
-  // chains make them longer than their PCs), so that it never grows: a copy of everything so far,
-  // and memory faulted in twice.
-  if (uses !== null) {
-    let kept = 0;
-    for (let s = 0; s < samples.count; s++)
-      if (stackStart[s + 1] > stackStart[s] && (keep === null || keep[s] !== 0)) kept++;
-    let n = kept * first;
-    for (let k = 0; k < uses.length; k++) if (uses[k] !== 0) n += uses[k] * Math.max(1, range[2 * k + 1]);
-    if (n > od.length) out.data = od = new Uint32Array(n);
-  }
-
+  const out = new StackBuffer(stacks.frames, slots, samples.count);
+  if (uses !== null) out.presize(samples, keep, uses, first);
+  const { stackStart, stackLocs, weight } = samples;
+  let total = 0;
+  let droppedSamples = 0;
+  let droppedWeight = 0;
   for (let s = 0; s < samples.count; s++) {
     const a = stackStart[s];
     const b = stackStart[s + 1];
@@ -811,77 +489,142 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
       droppedWeight += weight[s];
       continue;
     }
-    const base = out.length;
-    let end = base;
-    room(end, b - a + first, s);
-    if (group !== null) od[end++] = group[s];
+    const base = stacks.frames.length;
+    let end = out.room(base, b - a + first, s);
+    if (group !== null) out.od[end++] = group[s];
     let h: number;
     if (flat) {
-      for (let p = a; p < b; p++) end = append(stackLocs[p], stackLocs[p] * 2, false, end, b - p - 1, s);
-      h = fnvOf(od, base, end);
+      for (let p = a; p < b; p++) end = out.append(stackLocs[p], stackLocs[p] * 2, false, end, b - p - 1, s);
+      h = fnvOf(out.od, base, end);
     } else {
-      h = fnvOf(od, base, end); // the group-by frame, if any
-      // Root first (leaf-first stacks walked backwards) by expandStack, which stops at a location
-      // not named yet or when the buffer needs room: that one is named and the buffer grown here,
-      // and it goes on from there.
-      let top = b - 1;
-      for (;;) {
-        const e = expandStack(stackLocs, a, top, one, range, seqs.data, od, end, h);
-        if (e >= 0) {
-          end = e;
-          h = expanded[0];
-          break;
-        }
-        h = expanded[0];
-        top = expanded[1];
-        end = expanded[2];
-        const loc = stackLocs[top];
-        const slot = top > a ? loc * 2 + 1 : loc * 2;
-        resolveSlot(loc, slot, top > a);
-        room(end, range[slot * 2 + 1] + (top - a), s);
-      }
+      end = out.expand(stackLocs, a, b, end, fnvOf(out.od, base, end), s); // the group-by frame, if any
+      h = expanded[0];
     }
     if (dropTest !== null) {
-      const cut = dropTest.cut(od, base + first, end);
+      const cut = dropTest.cut(out.od, base + first, end);
       if (cut < end) {
         end = cut;
-        h = fnvOf(od, base, end);
+        h = fnvOf(out.od, base, end);
       }
     }
     const w = weight[s];
-    table.add(od, base, end, w, s, frames.count);
+    table.add(out.od, base, end, w, s, slots.frameCount());
     const id = stacks.addLast(end - base, w, h);
     if (sampleStacks !== null) sampleStacks[s] = id;
     total += w;
   }
-
-  return finishFold(
-    {
+  return {
+    stacks: {
       count: stacks.count,
       start: stacks.start.finish(),
       frames: trimmed(stacks.frames.data, stacks.frames.length),
       weight: stacks.weight.finish(),
     },
     total,
-  );
+    droppedSamples,
+    droppedWeight,
+  };
+}
 
-  /** The folded profile of these stacks: its metadata, frames and function table. */
-  function finishFold(folded: FoldedProfile['stacks'], total: number): FoldedProfile {
-    const meta = foldedMeta(raw, opts.fileName, total);
-    if (dropped.warning !== undefined) meta.warnings.push({ message: dropped.warning });
-    for (const message of filtered.warnings) meta.warnings.push({ message });
-    if (grouped?.warning !== undefined) meta.warnings.push({ message: grouped.warning });
-    if (keep !== null && opts.labelFilters) {
-      meta.labelFilters = opts.labelFilters.map((f) =>
-        'values' in f ? { ...f, values: f.values.slice() } : { ...f },
-      );
-      meta.labelDropped = { samples: droppedSamples, weight: droppedWeight };
-    }
-    if (opts.groupBy !== undefined) meta.groupBy = opts.groupBy;
-    const profile: FoldedProfile = { meta, ...frames.finish(), stacks: folded };
-    table.finish(profile);
-    return profile;
+/**
+ * The stacks' buffer of the usual fold (`od`, the table's frames), grown as the stacks so far
+ * predict (inlined frames make stacks longer than their PCs: grown to the size predicted for all
+ * of them, not by doublings, each a copy of everything so far). Invariant while a stack is
+ * written: room for one frame per location still to come.
+ */
+class StackBuffer {
+  od: Uint32Array;
+
+  constructor(
+    private readonly out: U32Builder,
+    private readonly slots: FoldSlots,
+    private readonly samples: number,
+  ) {
+    this.od = out.data;
   }
+
+  /**
+   * With the slots named already, the buffer made the size the stacks will take, so that it never
+   * grows: a copy of everything so far, and memory faulted in twice.
+   */
+  presize(samples: RawProfile['samples'], keep: Uint8Array | null, uses: Uint32Array, first: number): void {
+    const { stackStart } = samples;
+    let kept = 0;
+    for (let s = 0; s < samples.count; s++)
+      if (stackStart[s + 1] > stackStart[s] && (keep === null || keep[s] !== 0)) kept++;
+    let n = kept * first;
+    const range = this.slots.range;
+    for (let k = 0; k < uses.length; k++) if (uses[k] !== 0) n += uses[k] * Math.max(1, range[2 * k + 1]);
+    if (n > this.od.length) this.out.data = this.od = new Uint32Array(n);
+  }
+
+  /** Room for `more` frames at `end` while writing stack `s`; returns `end`. */
+  room(end: number, more: number, s: number): number {
+    if (end + more <= this.od.length) return end;
+    const n = new Uint32Array(Math.ceil((end / (s + 1)) * this.samples * 1.05) + more + 1024);
+    n.set(this.od.subarray(0, end));
+    this.out.data = this.od = n;
+    return end;
+  }
+
+  /**
+   * Writes the frames of a location slot at `end` (naming it first if needed), with room left
+   * for `after` more locations; returns the new end.
+   */
+  append(loc: number, slot: number, caller: boolean, end: number, after: number, s: number): number {
+    const { slots } = this;
+    slots.ensure(loc, slot, caller);
+    const rs = slots.range[slot * 2];
+    const rl = slots.range[slot * 2 + 1];
+    this.room(end, rl + after, s);
+    this.od.set(slots.seqs.data.subarray(rs, rs + rl), end);
+    return end + rl;
+  }
+
+  /**
+   * Writes the leaf-first stack `stackLocs[a]` … `stackLocs[b − 1]` root first at `end`, hashing
+   * from `h`, by expandStack, which stops at a location not named yet or when the buffer needs
+   * room: that one is named and the buffer grown here, and it goes on from there. Returns the new
+   * end (the hash in `expanded[0]`).
+   */
+  expand(stackLocs: Uint32Array, a: number, b: number, end: number, h: number, s: number): number {
+    const { slots } = this;
+    let top = b - 1;
+    for (;;) {
+      const e = expandStack(stackLocs, a, top, slots.one, slots.range, slots.seqs.data, this.od, end, h);
+      if (e >= 0) return e;
+      h = expanded[0];
+      top = expanded[1];
+      end = expanded[2];
+      const loc = stackLocs[top];
+      const slot = top > a ? loc * 2 + 1 : loc * 2;
+      slots.ensure(loc, slot, top > a);
+      this.room(end, slots.range[slot * 2 + 1] + (top - a), s);
+    }
+  }
+}
+
+/** The folded profile of these stacks: its metadata, frames and function table. */
+function finishFold(
+  raw: RawProfile,
+  opts: FoldOptions,
+  naming: FrameNaming,
+  filters: FoldFilters,
+  folded: FoldedStacks,
+  table: TableBuilder,
+): FoldedProfile {
+  const meta = foldedMeta(raw, opts.fileName, folded.total);
+  for (const message of filters.warnings) meta.warnings.push({ message });
+  if (filters.keep !== null && opts.labelFilters) {
+    meta.labelFilters = opts.labelFilters.map((f) =>
+      'values' in f ? { ...f, values: f.values.slice() } : { ...f },
+    );
+    meta.labelDropped = { samples: folded.droppedSamples, weight: folded.droppedWeight };
+  }
+  if (opts.groupBy !== undefined) meta.groupBy = opts.groupBy;
+  const profile: FoldedProfile = { meta, ...naming.finish(), stacks: folded.stacks };
+  table.finish(profile);
+  return profile;
 }
 
 /**

@@ -1,111 +1,111 @@
-// Granularity, as pprof's -functions / -lines / -addresses: what a frame is. The fold names frames
-// through a symbolizer (and a profile's own lines); at `lines` a frame is `function file:line`, at
-// `addresses` `function+0xOFFSET` (into the symbol that holds the address). Addresses no symbol
-// covers stay `MODULE+0xOFFSET`. Done by wrapping the symbolizer and renaming a profile's own
-// lines, so the fold itself does not change.
+// Granularity, as pprof's -functions / -lines / -addresses: what a frame of code that symbols name
+// is. At `functions` a function (the functions inlined into it frames of their own), at `lines` a
+// function at a source line (`function file:line`), at `addresses` the innermost function at an
+// address (`function+0xOFFSET`). SymbolNaming names an address's frames so, from the symbols that
+// know it: those the profile carries (pprof --raw's symbol section; an HTML report's, written by
+// model/resolve.ts), then a Symbolizer. Frames get their kind and fields where they are named
+// (FrameNaming), so nothing has to take a name apart later.
 
-import { shortFunctionName } from '../text/names';
-import type { Granularity, RawProfile, SymbolFrame, Symbolizer } from '../types';
-import type { FrameNames } from './fold';
+import type { U32Builder } from '../address.ts';
+import { hexOf } from '../address.ts';
+import { FrameKind, type RawProfile, type SymbolFrame, type Symbolizer } from '../types.ts';
+import type { FrameNaming } from './naming.ts';
 
-const lineName = (name: string, file: string | undefined, line: number | undefined) =>
-  file ? `${name} ${file}:${line ?? 0}` : name;
+/** The symbols a profile carries itself (RawProfile.embeddedSymbols, embeddedLines, embeddedOffsets). */
+type Embedded = Pick<RawProfile, 'embeddedSymbols' | 'embeddedLines' | 'embeddedOffsets'>;
 
 /**
- * A symbolizer whose names are the granularity's frames. At `lines` and `addresses` the names are
- * shortened here (when `names` is short), before the file:line or offset is added: the fold then
- * takes them as they are.
+ * What the symbols say of an address: its inline chain's names (outermost first), or at line
+ * granularity its frames with files and lines. A symbolizer shares one answer between the
+ * addresses of a symbol, an inline chain or a line-table row: the fold names each answer once.
  */
-export function symbolizerFor(
-  s: Symbolizer | undefined,
-  g: Granularity,
-  names: FrameNames = 'full',
-): Symbolizer | undefined {
-  if (!s || g === 'functions') return s;
-  // Each function's name comes back at every address of it (and of the functions inlined into
-  // it): shortened once per name.
-  const shortOf = new Map<string, string>();
-  const nm =
-    names === 'short'
-      ? (n: string) => {
-          let s = shortOf.get(n);
-          if (s === undefined) {
-            s = shortFunctionName(n);
-            shortOf.set(n, s);
-          }
-          return s;
-        }
-      : (n: string) => n;
-  const common = { hasSymbolFile: s.hasSymbolFile?.bind(s) };
-  if (g === 'lines') {
-    // The symbolizer's frames are shared between the addresses they cover (DWARF's inline callers
-    // and lines): each named once.
-    // So are whole chains (and a symbol's names): the names of each are one array, which the
-    // fold caches by.
-    const named = new Map<SymbolFrame, string>();
-    const nameOf = (f: SymbolFrame) => {
-      let n = named.get(f);
-      if (n === undefined) {
-        n = lineName(nm(f.name), f.file, f.line);
-        named.set(f, n);
-      }
-      return n;
-    };
-    const chains = new Map<readonly unknown[], string[]>();
-    const once = <T>(found: readonly T[], name: (x: T) => string): string[] => {
-      let out = chains.get(found);
-      if (out === undefined) {
-        out = found.map(name);
-        chains.set(found, out);
-      }
-      return out;
-    };
-    return {
-      ...common,
-      lookup(hi, lo) {
-        const frames = s.lookupFrames?.(hi, lo);
-        if (frames) return once(frames, nameOf);
-        const found = s.lookup(hi, lo);
-        return found ? once(found, nm) : null;
-      },
-    };
-  }
-  return {
-    ...common,
-    lookup(hi, lo) {
-      const found = s.lookup(hi, lo);
-      if (!found || found.length === 0) return found;
-      const out = found.map(nm);
-      const off = s.offsetInSymbol?.(hi, lo);
-      if (off !== null && off !== undefined)
-        out[out.length - 1] = `${out[out.length - 1]}+0x${off.toString(16)}`;
-      return out;
-    },
-  };
-}
+export type SymbolAnswer = readonly string[] | readonly SymbolFrame[];
 
-/** A profile whose own lines (pprof) are named `function file:line` at line granularity. */
-export function rawFor(raw: RawProfile, g: Granularity, names: FrameNames = 'full'): RawProfile {
-  const lines = raw.lines;
-  if (g !== 'lines' || !lines) return raw;
-  const strings = raw.strings.slice();
-  const name = new Int32Array(lines.name.length);
-  const ids = new Map<string, number>();
-  for (let i = 0; i < name.length; i++) {
-    const f = lines.file[i];
-    const fn = strings[lines.name[i]];
-    const text = lineName(
-      names === 'short' ? shortFunctionName(fn) : fn,
-      f >= 0 ? strings[f] : undefined,
-      lines.line[i],
-    );
-    let id = ids.get(text);
-    if (id === undefined) {
-      id = strings.length;
-      strings.push(text);
-      ids.set(text, id);
-    }
-    name[i] = id;
+/** The kind of frame k of an inline chain (outermost first): the function, then those inlined into it. */
+const chainKind = (k: number): FrameKind => (k === 0 ? FrameKind.Function : FrameKind.Inlined);
+
+export class SymbolNaming {
+  /** Per module (+1), the Line frame of each DWARF frame (shared by the chains it is in). */
+  private readonly lineIds: Map<SymbolFrame, number>[] = [];
+  private readonly embedded: Embedded | null;
+  /** The last answer's: frames with lines (line granularity), and its offset into the symbol (address granularity). */
+  private lines = false;
+  private offset: number | null = null;
+
+  constructor(
+    private readonly naming: FrameNaming,
+    raw: Embedded,
+    private readonly symbolizer: Symbolizer | undefined,
+  ) {
+    const some = raw.embeddedSymbols ?? raw.embeddedLines ?? raw.embeddedOffsets;
+    this.embedded = some !== undefined && some.size > 0 ? raw : null;
   }
-  return { ...raw, strings, lines: { ...lines, name } };
+
+  /** Whether any symbol can name an address (else every address is unnamed code). */
+  get any(): boolean {
+    return this.embedded !== null || this.symbolizer !== undefined;
+  }
+
+  /**
+   * The symbols' answer for the address (as looked up: callers at PC − 1), or null when none names
+   * it. Its frames are `push`'s; while `shared`, they are the same for every address the answer
+   * is given for (at address granularity each address is a frame of its own: not shared).
+   */
+  answer(hi: number, lo: number): SymbolAnswer | null {
+    const key = this.embedded === null ? '' : hexOf(hi, lo);
+    const g = this.naming.granularity;
+    this.lines = false;
+    this.offset = null;
+    if (g === 'lines') {
+      const own = this.embedded?.embeddedLines?.get(key);
+      const found =
+        own ??
+        (this.embedded?.embeddedSymbols?.has(key) ? undefined : this.symbolizer?.lookupFrames?.(hi, lo));
+      if (found && found.length > 0) {
+        this.lines = true;
+        return found;
+      }
+    }
+    const own = this.embedded?.embeddedSymbols?.get(key);
+    if (own !== undefined && own.length > 0) {
+      if (g === 'addresses') this.offset = this.embedded?.embeddedOffsets?.get(key) ?? null;
+      return own;
+    }
+    const names = this.symbolizer?.lookup(hi, lo);
+    if (!names || names.length === 0) return null;
+    if (g === 'addresses') this.offset = this.symbolizer?.offsetInSymbol?.(hi, lo) ?? null;
+    return names;
+  }
+
+  /** Whether the last answer's frames are the same at every address it is given for. */
+  get shared(): boolean {
+    return this.offset === null;
+  }
+
+  /** Pushes the frames of the last answer, `found`, for the address (hi, lo) in mapping `m`. */
+  push(found: SymbolAnswer, hi: number, lo: number, m: number, out: U32Builder): void {
+    const naming = this.naming;
+    const mod = naming.moduleOf(m);
+    if (this.lines) {
+      const frames = found as readonly SymbolFrame[];
+      for (let k = 0; k < frames.length; k++) out.push(this.lineFrame(frames[k], k, mod));
+      return;
+    }
+    const names = found as readonly string[];
+    const last = this.offset === null ? names.length : names.length - 1;
+    for (let k = 0; k < last; k++) out.push(naming.functionFrame(names[k], mod, chainKind(k)));
+    if (this.offset !== null) out.push(naming.addressInFunction(names[last], this.offset, hi, lo, m));
+  }
+
+  /** A DWARF frame at line granularity: `function file:line`, or the function where the line is unknown. */
+  private lineFrame(f: SymbolFrame, k: number, mod: number): number {
+    if (!f.file) return this.naming.functionFrame(f.name, mod, chainKind(k));
+    const byFrame = (this.lineIds[mod + 1] ??= new Map());
+    let id = byFrame.get(f);
+    if (id === undefined) {
+      id = this.naming.lineFrame(f.name, f.file, f.line ?? 0, mod);
+      byFrame.set(f, id);
+    }
+    return id;
+  }
 }

@@ -1,27 +1,12 @@
 // Named sample types: which value column of a profile is the weight the fold sums (pprof's
 // -sample_index), and what one unit of it is worth in time.
 
+import { timeUnitUs } from '../text/units.ts';
 import { ProfileError, type RawProfile, SAMPLES_COUNT, type SampleType } from '../types.ts';
-
-/** Microseconds per unit, for the time units pprof writes; undefined for other units. */
-const TIME_UNIT_US: Record<string, number> = {
-  nanoseconds: 0.001,
-  nanosecond: 0.001,
-  ns: 0.001,
-  microseconds: 1,
-  microsecond: 1,
-  us: 1,
-  milliseconds: 1000,
-  millisecond: 1000,
-  ms: 1000,
-  seconds: 1e6,
-  second: 1e6,
-  s: 1e6,
-};
 
 /** Whether a sample type's unit is a time (nanoseconds, ms…: values add up to a duration). */
 export function isTimeUnit(unit: string): boolean {
-  return TIME_UNIT_US[unit.toLowerCase()] !== undefined;
+  return timeUnitUs(unit) !== undefined;
 }
 
 /** The profile's sample types; one (`samples`/`count`) for formats that only count samples. */
@@ -70,12 +55,12 @@ export function sampleTypeIndex(
 export function periodUsFor(raw: RawProfile, index: number): number {
   const t = sampleTypesOf(raw)[index];
   if (!t) return 0;
-  const unit = TIME_UNIT_US[t.unit.toLowerCase()];
+  const unit = timeUnitUs(t.unit);
   if (unit !== undefined) return unit;
   if (t.unit === 'count' || t.unit === '') {
     const p = raw.meta.period;
     if (!p || !(p.value > 0)) return 0;
-    const pu = TIME_UNIT_US[p.type.unit.toLowerCase()];
+    const pu = timeUnitUs(p.type.unit);
     return pu === undefined ? 0 : p.value * pu;
   }
   return 0;

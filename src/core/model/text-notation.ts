@@ -4,6 +4,7 @@
 import { StringInterner } from '../address';
 import { type FoldedProfile, SAMPLES_COUNT } from '../types';
 import { type CallTree, firstChildOf, LIGHT_CHILDREN, nextSiblingOf, selfOf, totalOf } from './calltree';
+import { functionFrames } from './frames';
 
 export function profileFromText(text: string, fileName = 'test.folded'): FoldedProfile {
   const frameIds = new Map<string, number>();
@@ -45,7 +46,7 @@ export function profileFromText(text: string, fileName = 'test.folded'): FoldedP
       sampleType: SAMPLES_COUNT,
       sampleTypes: [SAMPLES_COUNT],
     },
-    frames: { count: names.length, name: names, module: Int32Array.from(moduleOf) },
+    frames: functionFrames(names, moduleOf),
     modules: modules.strings,
     stacks: {
       count: weight.length,

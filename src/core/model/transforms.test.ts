@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { treeFunctionTable } from '../../../test/helpers/tree';
 import { type FoldedProfile, SAMPLES_COUNT } from '../types';
 import { buildCallTree } from './calltree';
+import { functionFrames } from './frames';
 import { functionsBySelf, functionTableOf } from './functions';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';
@@ -395,7 +396,7 @@ describe('at scale', () => {
         sampleType: SAMPLES_COUNT,
         sampleTypes: [SAMPLES_COUNT],
       },
-      frames: { count: nFuncs, name, module },
+      frames: functionFrames(name, module),
       modules,
       stacks: { count: nStacks, start, frames, weight },
     };

@@ -27,7 +27,8 @@
 //   stack uses any more have no samples), then the new merged-module frames.
 
 import { basename } from '../text/names';
-import type { FoldedMeta, FoldedProfile } from '../types';
+import { type FoldedMeta, type FoldedProfile, FrameKind, type FrameTable } from '../types';
+import { FrameRows, pickFrames } from './frames';
 
 export type Transform =
   | { kind: 'focus-function'; name: string }
@@ -174,14 +175,11 @@ function mergeModule(
   const base = basename(module);
   // Module index → the id of its merged frame (p.frames.count + k), or -1 when not merged.
   const mergedId = new Int32Array(p.modules.length).fill(-1);
-  const extraNames: string[] = [];
-  const extraModules: number[] = [];
+  const extra = new FrameRows({ after: p.frames });
   for (let m = 0; m < p.modules.length; m++) {
     const path = p.modules[m];
     if (path !== module && basename(path) !== base) continue;
-    mergedId[m] = p.frames.count + extraNames.length;
-    extraNames.push(basename(path));
-    extraModules.push(m);
+    mergedId[m] = p.frames.count + extra.add(basename(path), m, FrameKind.Module);
   }
   // Frame id → merged frame id, or -1.
   const frameTo = new Int32Array(p.frames.count).fill(-1);
@@ -189,7 +187,7 @@ function mergeModule(
   for (let i = 0; i < p.frames.count; i++) if (modOf[i] >= 0) frameTo[i] = mergedId[modOf[i]];
 
   const { start, frames, weight } = p.stacks;
-  const sink = makeSink(extraNames.length);
+  const sink = makeSink(extra.count);
   for (let s = 0; s < p.stacks.count; s++) {
     const e = start[s + 1];
     sink.reserve(e - start[s]);
@@ -206,7 +204,7 @@ function mergeModule(
     sink.pos = pos;
     sink.end(weight[s], s);
   }
-  return sink.finish(p, extraNames, extraModules);
+  return sink.finish(p, extra);
 }
 
 function collapseRecursion(p: FoldedProfile, name: string, sink: StackSink): FoldedProfile {
@@ -374,16 +372,15 @@ export class StackSink {
 
   /**
    * The profile of the collected stacks, meta copied with totals recomputed. Its frame table is the
-   * source's, ids unchanged (frames no stack uses any more stay, with no samples), with frames
-   * `extraNames[k]`/`extraModules[k]` (ids `src.frames.count + k`) appended: a transform's profile
-   * then has the very table the page holds (none sent again: at 2 GB, 850k names cost ~0.1 s of the
-   * page's thread to receive). With `compact` (a graph of its own: a sandwich half, a comparison),
-   * only the frames still used, in id order. The sink must not be used afterwards.
+   * source's, ids unchanged (frames no stack uses any more stay, with no samples), with the frames
+   * of `extra` (rows made after the source's: ids `src.frames.count + k`) appended: a transform's
+   * profile then has the very table the page holds (none sent again: at 2 GB, 850k names cost
+   * ~0.1 s of the page's thread to receive). With `compact` (a graph of its own: a sandwich half, a
+   * comparison), only the frames still used, in id order. The sink must not be used afterwards.
    */
   finish(
     src: FoldedProfile,
-    extraNames: readonly string[] = [],
-    extraModules: readonly number[] = [],
+    extra: FrameRows | null = null,
     opts: { compact?: boolean } = {},
   ): FoldedProfile {
     const count = this.count;
@@ -391,13 +388,12 @@ export class StackSink {
     let total = 0;
     for (let s = 0; s < count; s++) total += weight[s];
     const start = this.start.slice(0, count + 1);
-    const table = opts.compact
-      ? this.compactTable(src, extraNames, extraModules)
-      : this.keptTable(src, extraNames, extraModules);
+    const all = extra === null || extra.count === 0 ? src.frames : extra.finish();
+    const table = opts.compact ? this.compactTable(all) : { frames: all, stackFrames: this.written() };
     return {
       meta: metaWithTotal(src.meta, total),
       frames: table.frames,
-      modules: table.modules,
+      modules: all === src.frames && table.frames === src.frames ? src.modules : src.modules.slice(),
       stacks: { count, start, frames: table.stackFrames, weight },
     };
   }
@@ -407,75 +403,28 @@ export class StackSink {
     return this.pos === this.frames.length ? this.frames : this.frames.slice(0, this.pos);
   }
 
-  /** The source's frame table with the extra frames appended; the stacks' ids as they are. */
-  private keptTable(src: FoldedProfile, extraNames: readonly string[], extraModules: readonly number[]) {
-    const f = src.frames;
-    const stackFrames = this.written();
-    if (extraNames.length === 0) return { frames: f, modules: src.modules, stackFrames };
-    const n = f.count + extraNames.length;
-    const module = new Int32Array(n);
-    module.set(f.module);
-    module.set(extraModules, f.count);
-    const kind = f.kind ? new Uint8Array(n) : undefined;
-    kind?.set(f.kind!);
-    const frames: FoldedProfile['frames'] = {
-      count: n,
-      name: [...f.name, ...extraNames],
-      module,
-      ...(f.fullName ? { fullName: [...f.fullName, ...extraNames] } : {}),
-      ...(kind ? { kind } : {}),
-    };
-    return { frames, modules: src.modules.slice(), stackFrames };
-  }
-
-  /** Only the frames the stacks use, in id order (source frames, then extras); ids mapped. */
-  private compactTable(src: FoldedProfile, extraNames: readonly string[], extraModules: readonly number[]) {
-    const nSrc = src.frames.count;
+  /** Only the frames the stacks use, in id order (of `all`: the source's, then extras); ids mapped. */
+  private compactTable(all: FrameTable) {
     const used = this.used;
     const map = new Int32Array(used.length);
-    const name: string[] = [];
-    let next = 0;
-    let identity = true;
+    const ids: number[] = [];
     for (let f = 0; f < used.length; f++) {
       if (used[f] === 0) {
         map[f] = -1;
         continue;
       }
-      if (next !== f) identity = false;
-      map[f] = next++;
-      name.push(f < nSrc ? src.frames.name[f] : extraNames[f - nSrc]);
+      map[f] = ids.length;
+      ids.push(f);
     }
-    const module = new Int32Array(next);
-    // Full names and kinds follow their frames (added frames: their name, a function).
-    const srcFull = src.frames.fullName;
-    const srcKind = src.frames.kind;
-    const fullName: string[] | undefined = srcFull ? [] : undefined;
-    const kind = srcKind ? new Uint8Array(next) : undefined;
-    for (let f = 0; f < used.length; f++) {
-      const id = map[f];
-      if (id < 0) continue;
-      module[id] = f < nSrc ? src.frames.module[f] : extraModules[f - nSrc];
-      if (fullName) fullName[id] = f < nSrc ? srcFull![f] : extraNames[f - nSrc];
-      if (kind && f < nSrc) kind[id] = srcKind![f];
-    }
-    let stackFrames: Uint32Array;
-    if (identity) stackFrames = this.written();
-    else {
-      const fr = this.frames;
-      stackFrames = new Uint32Array(this.pos);
-      for (let i = 0; i < this.pos; i++) stackFrames[i] = map[fr[i]];
-    }
-    // Every frame kept, none added: the same frame table.
-    if (identity && next === nSrc && extraNames.length === 0)
-      return { frames: src.frames, modules: src.modules, stackFrames };
-    const frames: FoldedProfile['frames'] = {
-      count: next,
-      name,
-      module,
-      ...(fullName ? { fullName } : {}),
-      ...(kind ? { kind } : {}),
-    };
-    return { frames, modules: src.modules.slice(), stackFrames };
+    // Every frame kept: the same frame table (the source's, when none was added).
+    const frames = ids.length === all.count ? all : pickFrames(all, ids);
+    // The frames kept are the first ones: the stacks' ids as they are.
+    if (ids.length === 0 || ids[ids.length - 1] === ids.length - 1)
+      return { frames, stackFrames: this.written() };
+    const fr = this.frames;
+    const stackFrames = new Uint32Array(this.pos);
+    for (let i = 0; i < this.pos; i++) stackFrames[i] = map[fr[i]];
+    return { frames, stackFrames };
   }
 }
 

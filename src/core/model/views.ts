@@ -99,8 +99,8 @@ export function sandwich(p: FoldedProfile, name: string, opts: { compact?: boole
     callers.end(w);
   }
   return {
-    callers: callers.finish(p, [], [], opts),
-    callees: callees.finish(p, [], [], opts),
+    callers: callers.finish(p, null, opts),
+    callees: callees.finish(p, null, opts),
     self,
     total,
   };

@@ -21,6 +21,9 @@ export function mappingInfo(m: Mapping): MappingInfo {
   return info;
 }
 
+/** MappingIndex.offsetIn's answer: the offset's high and low uint32 halves. */
+export const OFFSET = new Uint32Array(2);
+
 /** (aHi, aLo) < (bHi, bLo) as unsigned 64-bit numbers. */
 function lt(aHi: number, aLo: number, bHi: number, bLo: number): boolean {
   return aHi < bHi || (aHi === bHi && aLo < bLo);
@@ -79,6 +82,20 @@ export class MappingIndex {
 
   /** address − start + file offset of mapping i, as lowercase hex without 0x (wraps at 2^64). */
   offsetHex(i: number, hi: number, lo: number): string {
+    this.offsetIn(i, hi, lo);
+    return hexOf(OFFSET[0], OFFSET[1]);
+  }
+
+  /**
+   * address − start + file offset of mapping i (wrapping at 2^64), as uint32 halves in
+   * `OFFSET[0]` (high) and `OFFSET[1]` (low); outside every mapping (i −1) the address itself.
+   */
+  offsetIn(i: number, hi: number, lo: number): void {
+    if (i < 0) {
+      OFFSET[0] = hi;
+      OFFSET[1] = lo;
+      return;
+    }
     // (hi, lo) - (sHi, sLo) + (oHi, oLo), in 32-bit halves with borrow/carry.
     let l = lo - this.startLo[i];
     let h = hi - this.startHi[i];
@@ -92,8 +109,8 @@ export class MappingIndex {
       l -= 0x100000000;
       h += 1;
     }
-    h = h >>> 0;
-    return hexOf(h, l);
+    OFFSET[0] = h >>> 0;
+    OFFSET[1] = l;
   }
 
   /**

@@ -15,7 +15,7 @@ import type { SearchQuery } from '../model/search';
 import type { Transform } from '../model/transforms';
 import type { Granularity, LabelFilter } from '../types';
 
-export type { DiffWidth };
+export type { DiffWidth, Granularity };
 
 export type Mode = 'graph' | 'sandwich' | 'diff';
 /** What the main area shows of the view: the flame graph, the call tree, or pprof's call graph. */

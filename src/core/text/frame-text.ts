@@ -1,0 +1,95 @@
+// What a frame says in words, drawn from its kind and fields (types.ts FrameTable), never by
+// taking its name apart: the bar label (canvas and SVG), the tooltip's lines (canvas and SVG's
+// <title>), the table's cell. One place, so every view and export says the same.
+
+import { hexOf } from '../address';
+import { FrameKind, type FrameTable, Unnamed } from '../types';
+import { basename } from './names';
+
+/** The function the frame is (Function, Inlined) or is in (Line, Address in a function); null for none. */
+export function functionOf(t: FrameTable, f: number): string | null {
+  const k = t.kind[f];
+  if (k === FrameKind.Function || k === FrameKind.Inlined) return t.name[f];
+  const fn = t.func?.[f] ?? -1;
+  return fn >= 0 ? t.strings[fn] : null;
+}
+
+/** A Line frame's `file:line`, the file's path whole; null for other frames. */
+export function sourceAt(t: FrameTable, f: number): string | null {
+  const file = t.file?.[f] ?? -1;
+  if (t.kind[f] !== FrameKind.Line || file < 0) return null;
+  return `${t.strings[file]}:${t.line?.[f] ?? 0}`;
+}
+
+/** An Address frame's address: `libfoo.so+0x1a2b` (offset in the module's file) or `0x…`; null for others. */
+export function addressOf(t: FrameTable, modules: readonly string[], f: number): string | null {
+  if (t.kind[f] !== FrameKind.Address) return null;
+  const hex = hexOf(t.addrHi?.[f] ?? 0, t.addrLo?.[f] ?? 0);
+  const m = t.module[f];
+  return m >= 0 && modules[m] !== undefined ? `${basename(modules[m])}+0x${hex}` : `0x${hex}`;
+}
+
+/**
+ * A frame's label on its bar: a Line frame as `function file.cpp:12` (the file's base name: the
+ * directories are the same for all of a file's lines, and at the end of the name they cut the
+ * function's name out of a narrow bar); every other frame as its name.
+ */
+export function frameLabel(t: FrameTable, f: number): string {
+  const file = t.file?.[f] ?? -1;
+  if (t.kind[f] !== FrameKind.Line || file < 0) return t.name[f] ?? '';
+  return `${functionOf(t, f) ?? ''} ${basename(t.strings[file])}:${t.line?.[f] ?? 0}`;
+}
+
+/** The lines a tooltip shows of a frame, each absent when it would say nothing new. */
+export interface FrameDescription {
+  /** The label (frameLabel), whole. */
+  title: string;
+  /** The full (demangled) name of the frame's function, where short names cut it. */
+  full?: string;
+  /** Inlined into its caller (an inline chain's inner frame). */
+  inlined?: true;
+  /** A Line frame's `path/file.cpp:12`, the path whole. */
+  at?: string;
+  /** An Address frame in a function: where the address is in its module (`libfoo.so+0x1a2b`). */
+  address?: string;
+  /** Why the code has no name, and what would name it. */
+  hint?: string;
+  /** The module's path. */
+  module?: string;
+}
+
+const HINTS: Partial<Record<Unnamed, string>> = {
+  [Unnamed.OutsideSymbols]: 'No symbol covers these addresses: drop the binary’s debug file.',
+  [Unnamed.NoSymbolFile]: 'No binary for this module: drop it to see function names.',
+};
+
+export function describeFrame(t: FrameTable, modules: readonly string[], f: number): FrameDescription {
+  const d: FrameDescription = { title: frameLabel(t, f) };
+  const fn = functionOf(t, f);
+  const full = t.fullName?.[f];
+  if (fn !== null && full !== undefined && full !== fn) d.full = full;
+  if (t.kind[f] === FrameKind.Inlined) d.inlined = true;
+  const at = sourceAt(t, f);
+  if (at !== null) d.at = at;
+  if (fn !== null) {
+    const address = addressOf(t, modules, f);
+    if (address !== null) d.address = address;
+  }
+  const hint = HINTS[(t.unnamed?.[f] ?? Unnamed.Named) as Unnamed];
+  if (hint !== undefined) d.hint = hint;
+  const m = t.module[f];
+  if (m >= 0 && modules[m]) d.module = modules[m];
+  return d;
+}
+
+/** The description as lines of text (an SVG <title>, a CLI): title, full name, place, module, hint. */
+export function describeFrameLines(d: FrameDescription): string[] {
+  const out = [d.title];
+  if (d.full !== undefined) out.push(d.full);
+  if (d.inlined) out.push('inlined');
+  if (d.at !== undefined) out.push(`at ${d.at}`);
+  if (d.address !== undefined) out.push(`address ${d.address}`);
+  if (d.module !== undefined) out.push(d.module);
+  if (d.hint !== undefined) out.push(d.hint);
+  return out;
+}

@@ -1,0 +1,161 @@
+// One units module: every weight, time and size the views, the exports and the CLI show. A weight
+// is shown in its sample type's unit (pprof's {type, unit}): counts (`1,234 samples`, `12 objects`,
+// `4,000 cycles`), time (nanoseconds … seconds: `350 ms`), bytes (`1.5 MiB`); counts of samples
+// with a known period also as the time they stand for. Negative values (a comparison's change)
+// take one minus sign, U+2212.
+
+import type { SampleType } from '../types';
+
+const MINUS = '\u2212';
+
+/** Microseconds per unit, for the time units profiles name (pprof's spellings, perf's, short ones). */
+const TIME_UNIT_US: Record<string, number> = {
+  nanoseconds: 0.001,
+  nanosecond: 0.001,
+  ns: 0.001,
+  microseconds: 1,
+  microsecond: 1,
+  us: 1,
+  milliseconds: 1000,
+  millisecond: 1000,
+  ms: 1000,
+  seconds: 1e6,
+  second: 1e6,
+  s: 1e6,
+};
+
+/** Microseconds per unit of `unit` when it is a time unit (case ignored), else undefined. */
+export function timeUnitUs(unit: string): number | undefined {
+  return TIME_UNIT_US[unit.toLowerCase()];
+}
+
+const isBytes = (unit: string) => {
+  const u = unit.toLowerCase();
+  return u === 'bytes' || u === 'byte';
+};
+
+/** What a weight measures: its sample type, and the µs one count stands for (0: unknown, or not a count). */
+export interface WeightUnit {
+  sampleType: SampleType;
+  periodUs: number;
+}
+
+/** The unit of a folded profile's weights (FoldedMeta's sample type and period). */
+export function weightUnit(meta: { sampleType: SampleType; periodUs: number }): WeightUnit {
+  return { sampleType: meta.sampleType, periodUs: meta.periodUs };
+}
+
+/** One formatter each: toLocaleString builds a new one per call (tens of µs, on every render). */
+const WHOLE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const FRACTION = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 2 });
+
+const signed = (negative: boolean, text: string) => (negative ? `${MINUS}${text}` : text);
+
+/**
+ * A count: a whole number, grouped (`1,234`); below 1 (a fraction, as a scaled or normalized
+ * weight can be) two significant digits, so a weight that is not 0 never reads `0`.
+ */
+export function formatCount(n: number): string {
+  const a = Math.abs(n);
+  return signed(n < 0 && a > 0, a > 0 && a < 1 ? FRACTION.format(a) : WHOLE.format(Math.round(a)));
+}
+
+export function formatPercent(part: number, whole: number): string {
+  if (whole <= 0) return '–';
+  const p = (100 * part) / whole;
+  const a = Math.abs(p);
+  return signed(p < 0, `${a >= 10 ? a.toFixed(1) : a.toFixed(2)} %`);
+}
+
+/**
+ * Units from the largest: a value takes the largest unit it is at least one of, or the next larger
+ * when it shows as that much at its unit's precision (`1.0 ms`, not `1,000 µs`).
+ */
+type Scale = readonly { size: number; digits: number; name: string }[];
+
+const TIME: Scale = [
+  { size: 3600e6, digits: 2, name: 'h' },
+  { size: 60e6, digits: 2, name: 'min' },
+  { size: 1e6, digits: 2, name: 's' },
+  { size: 1e3, digits: 1, name: 'ms' },
+  { size: 1, digits: 0, name: 'µs' },
+  { size: 1e-3, digits: 0, name: 'ns' },
+];
+
+const BYTES: Scale = [
+  { size: 2 ** 60, digits: 2, name: 'EiB' },
+  { size: 2 ** 50, digits: 2, name: 'PiB' },
+  { size: 2 ** 40, digits: 2, name: 'TiB' },
+  { size: 2 ** 30, digits: 2, name: 'GiB' },
+  { size: 2 ** 20, digits: 1, name: 'MiB' },
+  { size: 2 ** 10, digits: 1, name: 'KiB' },
+  { size: 1, digits: 0, name: 'B' },
+];
+
+function scaled(v: number, scale: Scale, zero: string): string {
+  const a = Math.abs(v);
+  if (a === 0) return `0 ${zero}`;
+  let i = scale.findIndex((u) => a >= u.size);
+  if (i < 0) i = scale.length - 1;
+  const shown = (u: (typeof scale)[number]) => Number((a / u.size).toFixed(u.digits)) * u.size;
+  if (i > 0 && shown(scale[i]) >= scale[i - 1].size) i--;
+  const u = scale[i];
+  const x = a / u.size;
+  return signed(v < 0, `${u.digits === 0 ? formatCount(x) : x.toFixed(u.digits)} ${u.name}`);
+}
+
+/** A duration in microseconds: `1.50 min`, `2.35 s`, `350.0 ms`, `120 µs`, `40 ns`. */
+export function formatTime(us: number): string {
+  return scaled(us, TIME, 'µs');
+}
+
+/** Bytes in binary units: `512 B`, `1.5 KiB`, `3.2 MiB`, `1.10 GiB`. */
+export function formatBytes(n: number): string {
+  return scaled(n, BYTES, 'B');
+}
+
+/** The noun of a count: `samples`, `objects` (alloc_objects, inuse_objects), else its type (`cycles`). */
+function countNoun(t: SampleType): string {
+  if (t.type === 'samples' || t.unit === '') return 'samples';
+  return t.type.endsWith('objects') ? 'objects' : t.type;
+}
+
+/** A weight in its unit, alone: `1,234 samples`, `12 objects`, `1.5 MiB`, `350.0 ms`. */
+export function formatWeight(v: number, u: WeightUnit): string {
+  const { unit } = u.sampleType;
+  if (isBytes(unit)) return formatBytes(v);
+  const us = timeUnitUs(unit);
+  if (us !== undefined) return formatTime(v * us);
+  return `${formatCount(v)} ${countNoun(u.sampleType)}`;
+}
+
+/** The time a count of samples stands for, with a known period (`12.3 ms`); null for other weights. */
+export function formatWeightTime(v: number, u: WeightUnit): string | null {
+  const { unit } = u.sampleType;
+  if (u.periodUs <= 0 || isBytes(unit) || timeUnitUs(unit) !== undefined) return null;
+  return formatTime(v * u.periodUs);
+}
+
+/** A weight in its unit and, for counts of samples with a period, the time: `1,234 samples · 12.3 ms`. */
+export function formatValue(v: number, u: WeightUnit): string {
+  const time = formatWeightTime(v, u);
+  return time === null ? formatWeight(v, u) : `${formatWeight(v, u)} · ${time}`;
+}
+
+/** A signed change in the value's unit: `+1.2 MiB`, `−35 samples · 350.0 ms`, `±0 samples`. */
+export function formatDelta(v: number, u: WeightUnit): string {
+  return `${v > 0 ? '+' : v < 0 ? MINUS : '±'}${formatValue(Math.abs(v), u)}`;
+}
+
+/** A table cell's weight: counts as plain numbers (the column says what), bytes and time in their units. */
+export function formatCell(v: number, u: WeightUnit): string {
+  const { unit } = u.sampleType;
+  return isBytes(unit) || timeUnitUs(unit) !== undefined ? formatWeight(v, u) : formatCount(v);
+}
+
+/** What a column of raw weights holds, for a header: `samples`, `objects`, `bytes`, `nanoseconds`. */
+export function unitName(u: WeightUnit): string {
+  const { unit } = u.sampleType;
+  if (isBytes(unit)) return 'bytes';
+  return timeUnitUs(unit) !== undefined ? unit.toLowerCase() : countNoun(u.sampleType);
+}
