@@ -5,14 +5,16 @@
 // puts the profile and the view in it (src/export/report.ts).
 //
 // vite-plugin-singlefile inlines the JS and CSS. What it cannot do is done here:
-//  - the worker: spawn.ts is replaced by spawn-inline.ts (vite's `?worker&inline`: the worker's
+//  - the workers: spawn.ts is replaced by spawn-inline.ts (vite's `?worker&inline`: the worker's
 //    code is a string in the page, started from a Blob URL as a classic worker, as Chromium starts
 //    no module worker from a blob: URL of a file:// page); the worker's own workers
 //    (worker/reader.worker.ts, worker/prefault.worker.ts) are `?worker&inline` in both builds, so
 //    they come inlined in its code, classic workers here too (worker.format);
 //  - no service worker and no update prompt (virtual:pwa-register/react is a stub);
 //  - no demangler: a report's names are resolved already (a stub that leaves names as they are,
-//    used only if someone drops binaries on a report);
+//    used only if someone drops binaries on a report); no disassembler (a report holds no binary:
+//    the Assembly tab says so);
+//  - the call graph's layout worker inlined too (callgraph/spawn-inline.ts), Graphviz with it;
 //  - the page's Content-Security-Policy: the inline script and style by their hashes, workers from
 //    blob:, and nothing from the network (`connect-src 'none'`); no icon or manifest links.
 
@@ -34,6 +36,10 @@ export function __wbg_set_wasm() {}`,
   'gecko-profiler-demangle/index_bg.wasm?init': `export default async function init() {
   return { exports: { __wbindgen_start() {} } };
 }`,
+  '@alexaltea/capstone-js': `export default async function factory() {
+  throw new Error('an HTML report holds no binary to disassemble: open the profile with its binaries in the app');
+}`,
+  '@alexaltea/capstone-js/dist/capstone.wasm?url': 'export default "";',
 };
 
 /** Module replacements for the single-file build (in the page and in the worker). */
@@ -45,6 +51,8 @@ function reportModules(): Plugin {
       if (id in STUBS) return `\0report-stub:${id}`;
       if (id === './spawn' && importer?.replaceAll('\\', '/').endsWith('/src/worker/client.ts'))
         return fileURLToPath(new URL('./src/worker/spawn-inline.ts', import.meta.url));
+      if (id === './spawn' && importer?.replaceAll('\\', '/').endsWith('/src/callgraph/layoutClient.ts'))
+        return fileURLToPath(new URL('./src/callgraph/spawn-inline.ts', import.meta.url));
       return null;
     },
     load(id) {

@@ -1,7 +1,8 @@
 // The selected function's machine code, as `pprof -disasm` and weblist show it: its instructions
 // (from the dropped binary, decoded in the worker) with the samples each took, hottest
 // highlighted, grouped under the source lines they come from when DWARF says; jump targets are
-// links to the instruction they land on. At Frames = addresses, the selected address is marked.
+// links to the instruction they land on. At Frames = addresses, the selected address (its offset
+// in its module's file, as an address frame holds it) is marked and scrolled to.
 
 import { useEffect, useMemo, useState } from 'react';
 import { basename } from '../core/text/names';
@@ -9,7 +10,7 @@ import { formatPercent } from '../core/text/units';
 import type { FunctionListing } from '../worker/protocol';
 import { disassemblyOf } from './view';
 
-export function AssemblyView({ name, address }: { name: string; address: bigint | null }) {
+export function AssemblyView({ name, address }: { name: string; address: number | null }) {
   const [listings, setListings] = useState<FunctionListing[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [syntax, setSyntax] = useState<'att' | 'intel'>('att');
@@ -51,7 +52,7 @@ export function AssemblyView({ name, address }: { name: string; address: bigint 
   );
 }
 
-function Listing({ listing: l, address }: { listing: FunctionListing; address: bigint | null }) {
+function Listing({ listing: l, address }: { listing: FunctionListing; address: number | null }) {
   const hottest = useMemo(() => l.instructions.reduce((m, i) => Math.max(m, i.flat), 0), [l]);
   const id = (k: number) => `asm-${l.symbol.start.toString(16)}-${k}`;
   // weblist's order: each source line, then its instructions; instructions without one last.

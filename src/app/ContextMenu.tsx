@@ -61,6 +61,17 @@ export function ContextMenu({
   items.push({ label: 'Collapse recursion', run: () => void add({ kind: 'collapse-recursion', name }) });
   items.push({ label: 'Show sandwich (callers and callees)', run: () => void showSandwichOf(name) });
   const fn = functionOf(profile.frames, target.frame) ?? name;
+  // The function's instructions (the source panel's Assembly tab), from the dropped binary.
+  if (!target.graph && useStore.getState().symbols) {
+    items.push({
+      label: `Disassemble ${shortName(fn, 40)}`,
+      run: () => {
+        const st = useStore.getState();
+        st.selectFrame(target.frame);
+        st.setLocalView({ sourceTab: 'assembly' });
+      },
+    });
+  }
   items.push({ label: 'Copy function name', run: () => void navigator.clipboard?.writeText(fn) });
 
   // Escape gives the focus back to where the menu was opened from (the graph, the table).

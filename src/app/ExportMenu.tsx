@@ -23,14 +23,16 @@ export interface ExportMenuProps {
   focusNode: number;
 }
 
-type Kind = 'folded' | 'png' | 'svg' | 'csv' | 'pprof' | 'report';
+type Kind = 'folded' | 'png' | 'svg' | 'csv' | 'pprof' | 'report' | 'dot' | 'graph-svg';
 
 /**
  * `parsed`: needs the parsed profile, so not offered on a raw preview (functionsPending): it has no
  * function table yet, and the worker's stacks will not use its frame ids. `app`: needs the app's
  * files (the report template), so not offered in a report.
  */
-const ITEMS: { kind: Kind; label: string; parsed?: true; app?: true }[] = [
+const ITEMS: { kind: Kind; label: string; parsed?: true; app?: true; callGraph?: true }[] = [
+  { kind: 'dot', label: 'Call graph (.dot)', callGraph: true },
+  { kind: 'graph-svg', label: 'Call graph (SVG)', callGraph: true },
   { kind: 'folded', label: 'Folded stacks (.txt)', parsed: true },
   { kind: 'png', label: 'Flame graph (PNG)' },
   { kind: 'svg', label: 'Flame graph (SVG)' },
@@ -58,6 +60,7 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
   const sort = useTableSort((s) => s.sort);
   const theme = useStore((s) => s.theme);
   const inReport = useStore((s) => s.report !== null);
+  const panel = useStore((s) => s.view.panel);
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -86,6 +89,24 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
     const { profile, tree } = analysis;
     try {
       switch (kind) {
+        case 'dot': {
+          const g = useStore.getState().derived.callGraph;
+          if (!g) throw new Error('the call graph is not shown');
+          downloadBlob(
+            new Blob([g.dot], { type: 'text/vnd.graphviz;charset=utf-8' }),
+            `${base}.callgraph.dot`,
+          );
+          break;
+        }
+        case 'graph-svg': {
+          const svg = document.querySelector('[data-testid="call-graph-svg"] svg');
+          if (!svg) throw new Error('the call graph is not laid out yet');
+          const copy = svg.cloneNode(true) as SVGElement;
+          copy.removeAttribute('style'); // the pan and zoom on screen
+          const text = new XMLSerializer().serializeToString(copy);
+          downloadBlob(new Blob([text], { type: 'image/svg+xml;charset=utf-8' }), `${base}.callgraph.svg`);
+          break;
+        }
         case 'folded': {
           // The stacks stay in the worker: it writes the text.
           const parts = await foldedText();
@@ -195,20 +216,23 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
       </button>
       {open && (
         <div id={menuId} role="menu" aria-label="Export" tabIndex={-1} onKeyDown={onMenuKey}>
-          {ITEMS.filter((it) => !(it.parsed && analysis.functionsPending) && !(it.app && inReport)).map(
-            (it) => (
-              <button
-                key={it.kind}
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                aria-disabled={busy || undefined}
-                onClick={() => !busy && void run(it.kind)}
-              >
-                {it.label}
-              </button>
-            ),
-          )}
+          {ITEMS.filter(
+            (it) =>
+              !(it.parsed && analysis.functionsPending) &&
+              !(it.app && inReport) &&
+              (!it.callGraph || panel === 'callgraph'),
+          ).map((it) => (
+            <button
+              key={it.kind}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              aria-disabled={busy || undefined}
+              onClick={() => !busy && void run(it.kind)}
+            >
+              {it.label}
+            </button>
+          ))}
           {error && (
             <div className="export-error" role="alert">
               {error}

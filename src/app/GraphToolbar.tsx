@@ -37,22 +37,26 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
   };
 
   const whole = totalOf(analysis.tree, 0);
+  // Orientation, order and colour are the flame graph's; the other views have none.
+  const flame = s.view.panel === 'flame';
   return (
     <div className="graph-toolbar" role="toolbar" aria-label="Graph options">
-      <fieldset className="seg">
-        <legend className="visually-hidden">Orientation</legend>
-        {(['flame', 'icicle'] as const).map((o) => (
-          <label key={o} className={s.view.orientation === o ? 'on' : undefined}>
-            <input
-              type="radio"
-              name="orientation"
-              checked={s.view.orientation === o}
-              onChange={() => s.setLocalView({ orientation: o })}
-            />
-            {o === 'flame' ? 'Flame' : 'Icicle'}
-          </label>
-        ))}
-      </fieldset>
+      {flame && (
+        <fieldset className="seg">
+          <legend className="visually-hidden">Orientation</legend>
+          {(['flame', 'icicle'] as const).map((o) => (
+            <label key={o} className={s.view.orientation === o ? 'on' : undefined}>
+              <input
+                type="radio"
+                name="orientation"
+                checked={s.view.orientation === o}
+                onChange={() => s.setLocalView({ orientation: o })}
+              />
+              {o === 'flame' ? 'Flame' : 'Icicle'}
+            </label>
+          ))}
+        </fieldset>
+      )}
       {/* The sandwich's halves already run both ways: inverting has nothing to show there. */}
       {s.view.mode !== 'sandwich' && !(s.view.mode === 'diff' && s.view.sandwich) && (
         <label className="check">
@@ -64,27 +68,31 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
           Inverted
         </label>
       )}
-      <label>
-        Order{' '}
-        <select
-          value={s.childOrder}
-          onChange={(e) => s.set({ childOrder: e.currentTarget.value as 'weight' | 'name' })}
-        >
-          <option value="weight">by weight</option>
-          <option value="name">by name</option>
-        </select>
-      </label>
-      <label>
-        Colour{' '}
-        <select
-          value={s.colorMode}
-          onChange={(e) => s.set({ colorMode: e.currentTarget.value as 'module' | 'name' | 'heat' })}
-        >
-          <option value="module">by module</option>
-          <option value="name">by name</option>
-          <option value="heat">by self (heat)</option>
-        </select>
-      </label>
+      {flame && (
+        <label>
+          Order{' '}
+          <select
+            value={s.childOrder}
+            onChange={(e) => s.set({ childOrder: e.currentTarget.value as 'weight' | 'name' })}
+          >
+            <option value="weight">by weight</option>
+            <option value="name">by name</option>
+          </select>
+        </label>
+      )}
+      {flame && (
+        <label>
+          Colour{' '}
+          <select
+            value={s.colorMode}
+            onChange={(e) => s.set({ colorMode: e.currentTarget.value as 'module' | 'name' | 'heat' })}
+          >
+            <option value="module">by module</option>
+            <option value="name">by name</option>
+            <option value="heat">by self (heat)</option>
+          </select>
+        </label>
+      )}
       <label>
         Frames{' '}
         <select

@@ -1,15 +1,19 @@
-// The profile on screen: graph toolbar, transform chips, the flame graph (or the sandwich view),
-// the function table, and a context menu shared by graph frames and table rows.
+// The profile on screen: graph toolbar, transform chips, the main view the view's panel names
+// (the flame graph or the sandwich, the call tree, the call graph), the function table, and a
+// context menu shared by graph frames, tree rows and table rows.
 
 import { useCallback, useEffect, useState } from 'react';
 import { FunctionTable } from '../table/FunctionTable';
 import { useTableSort } from '../table/sortState';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
+import { CallGraphPanel } from './CallGraphPanel';
+import { CallTreePanel } from './CallTreePanel';
 import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { DiffControls } from './DiffControls';
 import { GraphToolbar } from './GraphToolbar';
 import { LabelControls } from './LabelControls';
 import { MainGraph } from './MainGraph';
+import { PanelTabs } from './PanelTabs';
 import { SandwichView } from './SandwichView';
 import { useStore } from './store';
 import { TransformChips } from './TransformChips';
@@ -18,6 +22,7 @@ import { showSandwich } from './view';
 
 export function ProfileView({ analysis, side }: { analysis: Analysis; side: React.ReactNode }) {
   const mode = useStore((s) => s.view.mode);
+  const panel = useStore((s) => s.view.panel);
   const diffSandwich = useStore((s) => s.view.mode === 'diff' && s.view.sandwich !== undefined);
   const selected = useStore((s) => s.selectedFrame);
   const selectFrame = useStore((s) => s.selectFrame);
@@ -39,7 +44,12 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
       <DiffControls />
       <LabelControls />
       <TransformChips />
-      {mode === 'sandwich' || diffSandwich ? (
+      <PanelTabs />
+      {panel === 'calltree' ? (
+        <CallTreePanel analysis={analysis} search={search} onMenu={openMenu} />
+      ) : panel === 'callgraph' ? (
+        <CallGraphPanel />
+      ) : mode === 'sandwich' || diffSandwich ? (
         <SandwichView onMenu={openMenu} />
       ) : (
         <MainGraph analysis={analysis} search={search} onMenu={openMenu} />

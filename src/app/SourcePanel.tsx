@@ -1,16 +1,26 @@
 // The selected function's source: its lines with self and total samples, hottest highlighted (as
 // `pprof -list`), with the text of the source files the user dropped (matched by path suffix);
-// and its sampled addresses. Computed in the worker from the profile and the DWARF of the binaries.
+// its sampled addresses; and its instructions (AssemblyView: pprof -disasm, weblist). Computed in
+// the worker from the profile and the binaries' DWARF and code. The tab shown is in the link.
 
 import { useEffect, useState } from 'react';
 import { functionOf } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
 import { formatPercent } from '../core/text/units';
+import { FrameKind, Unnamed } from '../core/types';
+import type { SourceTab } from '../core/view/schema';
 import type { PageAnalysis as Analysis, SourceReply } from '../worker/protocol';
+import { AssemblyView } from './AssemblyView';
 import { useStore } from './store';
 import { sourceOf } from './view';
 
 const CONTEXT = 3;
+
+const SOURCE_TABS: { tab: SourceTab; label: string }[] = [
+  { tab: 'lines', label: 'Lines' },
+  { tab: 'addresses', label: 'Addresses' },
+  { tab: 'assembly', label: 'Assembly' },
+];
 
 export function SourcePanel({ analysis }: { analysis: Analysis }) {
   const frame = useStore((s) => s.selectedFrame);
@@ -18,7 +28,14 @@ export function SourcePanel({ analysis }: { analysis: Analysis }) {
   const frames = analysis.profile.frames;
   const name = frame !== null ? (functionOf(frames, frame) ?? frames.name[frame]) : null;
   const [reply, setReply] = useState<SourceReply | null>(null);
-  const [tab, setTab] = useState<'lines' | 'addresses'>('lines');
+  const tab = useStore((s) => s.view.sourceTab);
+  const setTab = (t: SourceTab) => useStore.getState().setLocalView({ sourceTab: t });
+  const unnamed = frame !== null && (frames.unnamed?.[frame] ?? Unnamed.Named) !== Unnamed.Named;
+  // At Frames = addresses, the selected frame's place in its module's file.
+  const address =
+    frame !== null && frames.kind[frame] === FrameKind.Address
+      ? (frames.addrHi?.[frame] ?? 0) * 2 ** 32 + (frames.addrLo?.[frame] ?? 0)
+      : null;
   // A new analysis (symbols, sample type) asks again.
   useEffect(() => {
     setReply(null);
@@ -36,24 +53,36 @@ export function SourcePanel({ analysis }: { analysis: Analysis }) {
   return (
     <section className="source" aria-label="Source">
       <h2>Source of {name}</h2>
-      {!reply ? (
+      <div className="tabs" role="tablist">
+        {SOURCE_TABS.map((t) => (
+          <button
+            key={t.tab}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.tab}
+            onClick={() => setTab(t.tab)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      {tab === 'assembly' ? (
+        unnamed ? (
+          <p className="muted">{name} is code no symbol names: there is no function to disassemble.</p>
+        ) : (
+          <AssemblyView name={name} address={address} />
+        )
+      ) : !reply ? (
         <p className="muted">reading…</p>
       ) : !reply.hasLines ? (
         <p className="muted">
           No line information: drop the binary built with <code>-g</code> (or its debug file) to see lines and
           inlined functions.
         </p>
+      ) : tab === 'lines' ? (
+        <Lines reply={reply} />
       ) : (
-        <>
-          <div className="tabs" role="tablist">
-            {(['lines', 'addresses'] as const).map((t) => (
-              <button key={t} type="button" role="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
-                {t === 'lines' ? 'Lines' : 'Addresses'}
-              </button>
-            ))}
-          </div>
-          {tab === 'lines' ? <Lines reply={reply} /> : <Addresses reply={reply} />}
-        </>
+        <Addresses reply={reply} />
       )}
     </section>
   );

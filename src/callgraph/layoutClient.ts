@@ -3,7 +3,7 @@
 // worker is terminated, its promise rejects with LayoutCancelled), and one past `timeoutMs` is
 // stopped with a message saying how to get a smaller graph.
 
-import LayoutWorker from './layout.worker.ts?worker';
+import { spawnLayoutWorker } from './spawn';
 
 export class LayoutCancelled extends Error {
   constructor() {
@@ -29,7 +29,7 @@ function stop(reason: Error): void {
 export function layoutDot(dot: string, timeoutMs = 20_000): Promise<{ svg: string; warnings: string[] }> {
   stop(new LayoutCancelled());
   const id = ++serial;
-  worker ??= new LayoutWorker({ name: 'flamelens-layout' });
+  worker ??= spawnLayoutWorker();
   const w = worker;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(

@@ -29,6 +29,8 @@ export interface AsmInstruction {
   address: bigint;
   /** As objdump prints it: lowercase hex without 0x or leading zeros. */
   addressText: string;
+  /** Where it is in the file (what an address frame says: its offset in its module's file). */
+  fileOffset: number;
   size: number;
   mnemonic: string;
   /** The operands as the engine spells them. */
@@ -214,6 +216,7 @@ export function disassembleFunction(
     return {
       address: r.address,
       addressText: r.address.toString(16),
+      fileOffset: offset + Number(r.address - sym.start),
       size: r.size,
       mnemonic: r.mnemonic,
       operands: r.operands,

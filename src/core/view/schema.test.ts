@@ -35,6 +35,7 @@ describe('view schema in the URL', () => {
       inlines: false,
       panel: 'callgraph',
       callGraph: { nodeCount: 12, nodeFraction: 0.05, edgeFraction: 0 },
+      sourceTab: 'assembly',
       theme: 'dark',
       diff: { width: 'both', normalized: false },
       labelFilters: [

@@ -20,6 +20,8 @@ export type { DiffWidth, Granularity };
 export type Mode = 'graph' | 'sandwich' | 'diff';
 /** What the main area shows of the view: the flame graph, the call tree, or pprof's call graph. */
 export type Panel = 'flame' | 'calltree' | 'callgraph';
+/** The source panel's tab: the function's lines, its addresses, or its instructions. */
+export type SourceTab = 'lines' | 'addresses' | 'assembly';
 /** pprof's pruning of the call graph (`-nodecount`, `-nodefraction`, `-edgefraction`). */
 export interface CallGraphSettings {
   nodeCount: number;
@@ -90,6 +92,8 @@ export interface ViewState {
   panel: Panel;
   /** The call graph's pruning (pprof's defaults unless changed). */
   callGraph: CallGraphSettings;
+  /** The source panel's tab (the selected function's lines, addresses or instructions). */
+  sourceTab: SourceTab;
   /**
    * Mode `diff`: bar widths from the comparison, the baseline, or both (vanished paths stay
    * visible); colour by the change in share of each profile (normalized) or in samples.
@@ -116,6 +120,7 @@ export const DEFAULT_VIEW: ViewState = {
   inlines: true,
   panel: 'flame',
   callGraph: CALL_GRAPH_SETTINGS,
+  sourceTab: 'lines',
   diff: { width: 'comparison', normalized: true },
   labelFilters: [],
 };
@@ -239,6 +244,7 @@ export function encodeView(v: ViewState): string {
   if (!v.diff.normalized) p.set('absolute', '1');
   if (v.theme) p.set('theme', v.theme);
   if (v.panel !== 'flame') p.set('panel', v.panel);
+  if (v.sourceTab !== 'lines') p.set('src', v.sourceTab);
   const cg = v.callGraph;
   if (cg.nodeCount !== CALL_GRAPH_SETTINGS.nodeCount) p.set('nodecount', String(cg.nodeCount));
   if (cg.nodeFraction !== CALL_GRAPH_SETTINGS.nodeFraction) p.set('nodefraction', String(cg.nodeFraction));
@@ -328,6 +334,8 @@ export function decodeView(hash: string): ViewState {
   if (theme === 'light' || theme === 'dark') v.theme = theme;
   const panel = p.get('panel');
   if (panel === 'calltree' || panel === 'callgraph') v.panel = panel;
+  const src = p.get('src');
+  if (src === 'addresses' || src === 'assembly') v.sourceTab = src;
   v.callGraph = {
     nodeCount: numberIn(p.get('nodecount'), 0, 100_000, true) ?? CALL_GRAPH_SETTINGS.nodeCount,
     nodeFraction: numberIn(p.get('nodefraction'), 0, 1, false) ?? CALL_GRAPH_SETTINGS.nodeFraction,

@@ -1,0 +1,232 @@
+// The call tree (Firefox Profiler's main view, Grafana's call-tree pane): an expandable table of
+// the call paths of the tree on screen — transforms, inversion (bottom-up), labels and granularity
+// apply, as they do to the flame graph — with total and self, their share, and in a comparison
+// both sides and the change. The heaviest path opens first. Keyboard: ↑/↓ move, → expands or
+// goes to the first child, ← collapses or goes to the parent, `*` expands all below, Enter
+// selects. The rows are virtualized (rows.ts keeps which nodes are shown).
+
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useReducer, useRef } from 'react';
+import { type CallTree, chainOf, parentOf, selfOf, totalOf } from '../core/model/calltree';
+import type { DiffTotals } from '../core/model/diff';
+import { frameLabel } from '../core/text/frame-text';
+import { basename } from '../core/text/names';
+import { formatCell, formatDelta, formatPercent, type WeightUnit } from '../core/text/units';
+import type { PageProfile } from '../worker/protocol';
+import { CallTreeRows } from './rows';
+
+const ROW = 22;
+const INDENT = 14;
+
+export interface CallTreeViewProps {
+  tree: CallTree;
+  profile: PageProfile;
+  unit: WeightUnit;
+  /** In a comparison: both sides' totals per chain of `tree`. */
+  diff?: Pick<DiffTotals, 'comp' | 'base'>;
+  /** The selected node (shared with the flame graph), and how a row selects one. */
+  selected: number | null;
+  onSelect: (node: number | null) => void;
+  /** Frames the search matched (1 per frame id): highlighted, and their paths opened. */
+  match: Uint8Array | null;
+  /** Nodes whose paths to open (the search's places). */
+  reveal: readonly number[];
+  onContextMenu?: (node: number, x: number, y: number) => void;
+  /** Enter on a row, or a double-click: the frame's sandwich. */
+  onOpen?: (node: number) => void;
+}
+
+export function CallTreeView(props: CallTreeViewProps) {
+  const { tree, profile, unit, diff, selected, onSelect, match, reveal } = props;
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  // A new tree (a new view) starts over with its heaviest path open.
+  const rows = useMemo(() => {
+    const r = new CallTreeRows(tree);
+    r.openHeaviestPath();
+    return r;
+  }, [tree]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const whole = totalOf(tree, 0);
+  const v = useVirtualizer({
+    count: rows.count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+  });
+
+  // The selection (from the flame graph or a row) is a row: its ancestors open, scrolled to.
+  useEffect(() => {
+    if (selected === null || selected <= 0 || selected >= tree.count) return;
+    const before = rows.version;
+    const at = rows.reveal(selected);
+    if (rows.version !== before) redraw();
+    if (at >= 0) v.scrollToIndex(at, { align: 'auto' });
+  }, [selected, rows, tree, v]);
+
+  // The search's places open (the first few: each path is a few rows).
+  useEffect(() => {
+    const before = rows.version;
+    for (const n of reveal.slice(0, 50)) if (n > 0 && n < tree.count) rows.reveal(n);
+    if (rows.version !== before) redraw();
+  }, [reveal, rows, tree]);
+
+  const selectedRow = selected === null ? -1 : rows.rowOf(selected);
+  const move = (row: number) => {
+    if (rows.count === 0) return;
+    const r = Math.max(0, Math.min(rows.count - 1, row));
+    onSelect(rows.rows[r]);
+    v.scrollToIndex(r, { align: 'auto' });
+  };
+  const onKey = (e: React.KeyboardEvent) => {
+    const node = selectedRow >= 0 ? rows.rows[selectedRow] : -1;
+    const changed = (f: () => void) => {
+      e.preventDefault();
+      f();
+      redraw();
+    };
+    if (e.key === 'ArrowDown') changed(() => move(selectedRow + 1));
+    else if (e.key === 'ArrowUp') changed(() => move(selectedRow < 0 ? 0 : selectedRow - 1));
+    else if (e.key === 'Home') changed(() => move(0));
+    else if (e.key === 'End') changed(() => move(rows.count - 1));
+    else if (node < 0) return;
+    else if (e.key === 'ArrowRight')
+      changed(() => {
+        if (!rows.expanded[node] && rows.hasChildren(node)) rows.expand(node);
+        else if (rows.hasChildren(node)) move(selectedRow + 1);
+      });
+    else if (e.key === 'ArrowLeft')
+      changed(() => {
+        if (rows.expanded[node]) rows.collapse(node);
+        else {
+          const p = parentOf(tree, node);
+          if (p > 0) move(rows.rowOf(p));
+        }
+      });
+    else if (e.key === '*') changed(() => rows.expandAll(node));
+    else if (e.key === 'Enter') changed(() => props.onOpen?.(node));
+  };
+  const toggle = (node: number) => {
+    if (rows.expanded[node]) rows.collapse(node);
+    else rows.expand(node);
+    redraw();
+  };
+
+  const cells = (node: number) => {
+    const total = totalOf(tree, node);
+    const self = selfOf(tree, node);
+    if (!diff) return [formatCell(total, unit), formatPercent(total, whole), formatCell(self, unit)];
+    const c = chainOf(tree, node);
+    const b = diff.base.total[c];
+    const t = diff.comp.total[c];
+    return [formatCell(b, unit), formatCell(t, unit), formatDelta(t - b, unit)];
+  };
+  const heads = diff ? ['Baseline total', 'Comparison total', 'Δ total'] : ['Total', 'Total %', 'Self'];
+
+  const items = v.getVirtualItems();
+  const padTop = items.length ? items[0].start : 0;
+  const padBottom = items.length ? v.getTotalSize() - items[items.length - 1].end : 0;
+  const columns = heads.length + 1;
+  return (
+    <section className="calltree" aria-label="Call tree" data-testid="call-tree">
+      <div
+        className="calltree-scroll"
+        ref={scroller}
+        onKeyDown={onKey}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the tree is keyboard-navigable
+        tabIndex={0}
+      >
+        <table aria-rowcount={rows.count + 1}>
+          <thead>
+            <tr>
+              {heads.map((h) => (
+                <th key={h} scope="col" className="num">
+                  {h}
+                </th>
+              ))}
+              <th scope="col">Function</th>
+            </tr>
+          </thead>
+          <tbody>
+            {padTop > 0 && (
+              <tr style={{ height: padTop }}>
+                <td colSpan={columns} />
+              </tr>
+            )}
+            {items.map((it) => {
+              const node = rows.rows[it.index];
+              const f = tree.frame[node];
+              const depth = rows.depthAt(it.index);
+              const known = f >= 0 && f < profile.frames.count;
+              const name = known ? frameLabel(profile.frames, f) : '(other functions)';
+              const mod = known ? profile.modules[profile.frames.module[f]] : undefined;
+              const kids = rows.hasChildren(node);
+              const cls = [
+                node === selected ? 'selected' : '',
+                match && known && match[f] ? 'match' : '',
+                diff ? deltaClass(diff, tree, node) : '',
+              ]
+                .filter(Boolean)
+                .join(' ');
+              return (
+                <tr
+                  key={node}
+                  aria-rowindex={it.index + 2}
+                  aria-level={depth + 1}
+                  aria-expanded={kids ? rows.expanded[node] === 1 : undefined}
+                  aria-selected={node === selected}
+                  className={cls || undefined}
+                  style={{ height: ROW }}
+                  onClick={() => onSelect(node)}
+                  onDoubleClick={() => props.onOpen?.(node)}
+                  onContextMenu={(e) => {
+                    e.preventDefault();
+                    onSelect(node);
+                    props.onContextMenu?.(node, e.clientX, e.clientY);
+                  }}
+                >
+                  {cells(node).map((c, k) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the cells of a row are its columns, in order
+                    <td key={k} className="num">
+                      {c}
+                    </td>
+                  ))}
+                  <td className="fn" style={{ paddingLeft: 4 + depth * INDENT }}>
+                    <button
+                      type="button"
+                      className="twisty"
+                      tabIndex={-1}
+                      aria-label={rows.expanded[node] ? 'Collapse' : 'Expand'}
+                      disabled={!kids}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        toggle(node);
+                      }}
+                    >
+                      {kids ? (rows.expanded[node] ? '▾' : '▸') : ''}
+                    </button>
+                    <span className="name" title={name}>
+                      {name}
+                    </span>
+                    {mod && <span className="module muted"> {basename(mod)}</span>}
+                  </td>
+                </tr>
+              );
+            })}
+            {padBottom > 0 && (
+              <tr style={{ height: padBottom }}>
+                <td colSpan={columns} />
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** A comparison's row colour: grew, shrank (by the change of its total), or the same. */
+function deltaClass(diff: Pick<DiffTotals, 'comp' | 'base'>, tree: CallTree, node: number): string {
+  const c = chainOf(tree, node);
+  const d = diff.comp.total[c] - diff.base.total[c];
+  return d > 0 ? 'grew' : d < 0 ? 'shrank' : '';
+}
