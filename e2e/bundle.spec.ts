@@ -50,10 +50,10 @@ test('a bundle opens its profile symbolized in one drop; the Symbols panel says 
     /threads from \/opt\/flamelens-corpus\/bin\/threads \(by build-id\) [\d.]+% self · [\d.]+% total/,
   );
   await expect(mapped.locator('[data-status="missing"]')).toHaveCount(0);
-  // The profile's own size, as unpacked from the bundle (not the zip's, not 0).
+  // The profile’s own size, as unpacked from the bundle (not the zip’s, not 0), in binary units.
   const size = readFileSync(join(FIX, 'gperf/threads.prof')).length;
   await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText(
-    `threads.prof (${(size / 1024).toFixed(1)} kB)`,
+    `threads.prof (${(size / 1024).toFixed(1)} KiB)`,
   );
   await page.getByRole('region', { name: 'Symbols' }).screenshot({ path: `${SHOTS}/bundle-symbols.png` });
   await page.screenshot({ path: `${SHOTS}/bundle.png` });

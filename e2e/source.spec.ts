@@ -2,7 +2,7 @@
 // the source file, pick a function, see its lines with their counts beside the source text.
 
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { dropFiles, FIXTURES, hoverName, paintedGraph, SHOTS } from './helpers';
 
 const D = `${FIXTURES}/dwarf`;
@@ -36,18 +36,38 @@ test('the source panel shows a function’s lines and counts beside the dropped 
   await expect(panel.getByTestId('source-addresses')).toContainText('inline.cpp:');
 });
 
-test('lines granularity: `function file:line` frames, labelled and listed from their fields; the URL keeps it', async ({
-  page,
-}) => {
+/** inline5 opened with its binary (and the source file) at a granularity the URL keeps. */
+async function openInline5(page: Page, granularity: 'lines' | 'addresses', withSource: boolean) {
   await page.goto('./');
   await dropFiles(page, [
     { path: `${D}/inline5.prof`, name: 'inline5.prof' },
     { path: `${D}/bin/inline5`, name: 'inline5' },
-    { path: `${D}/src/inline.cpp`, name: 'inline.cpp' },
+    ...(withSource ? [{ path: `${D}/src/inline.cpp`, name: 'inline.cpp' }] : []),
   ]);
   await paintedGraph(page);
-  await page.getByRole('combobox', { name: 'Granularity' }).selectOption('lines');
-  await expect(page).toHaveURL(/gran=lines/);
+  await page.getByRole('combobox', { name: 'Granularity' }).selectOption(granularity);
+  await expect(page).toHaveURL(new RegExp(`gran=${granularity}`));
+}
+
+/**
+ * Searches the graph (`pattern`, a regular expression), Enter zooms to the first match, then hovers
+ * the middle of each row from the root up until the tooltip names a frame `label` matches.
+ */
+async function hoverMatch(page: Page, pattern: string, label: RegExp): Promise<void> {
+  const search = page.getByRole('searchbox', { name: 'Search functions' });
+  await search.fill(pattern);
+  await search.press('Enter');
+  const box = (await page.getByTestId('main-graph').getByRole('img').boundingBox())!;
+  let found = '';
+  for (let depth = 0; depth < 30 && !label.test(found); depth++)
+    found = await hoverName(page, { x: box.x + box.width / 2, y: box.y + box.height - 18 * depth - 9 });
+  expect(found).toMatch(label);
+}
+
+test('lines granularity: `function file:line` frames, labelled and listed from their fields; the URL keeps it', async ({
+  page,
+}) => {
+  await openInline5(page, 'lines', true);
   // The table: the function and the file's base name; the whole path in the cell's title.
   await page.getByPlaceholder('Filter functions').fill('hot_chain');
   const cell = page.getByRole('table').last().locator('tbody tr[aria-rowindex] td.fn').first();
@@ -58,17 +78,8 @@ test('lines granularity: `function file:line` frames, labelled and listed from t
   const panel = page.getByRole('region', { name: 'Source' });
   await expect(panel).toContainText('Source of fx::hot_chain');
   await expect(panel.locator('tr.hot').first()).toBeVisible();
-  // The graph: zoomed to a match of the search, its bar's label and tooltip say the line, the
-  // tooltip the whole path too.
-  const search = page.getByRole('searchbox', { name: 'Search functions' });
-  await search.fill('hot_chain');
-  await search.press('Enter');
-  const canvas = page.getByTestId('main-graph').getByRole('img');
-  const box = (await canvas.boundingBox())!;
-  let found = '';
-  for (let depth = 0; depth < 30 && !/^fx::hot_chain inline\.cpp:\d+$/.test(found); depth++)
-    found = await hoverName(page, { x: box.x + box.width / 2, y: box.y + box.height - 18 * depth - 9 });
-  expect(found).toMatch(/^fx::hot_chain inline\.cpp:\d+$/);
+  // The graph: a line frame's label and tooltip say the line, the tooltip the whole path too.
+  await hoverMatch(page, 'hot_chain', /^fx::hot_chain inline\.cpp:\d+$/);
   await expect(page.getByTestId('tt-at')).toHaveText(/^\/fixtures\/dwarf\/src\/inline\.cpp:\d+$/);
   await page.screenshot({ path: `${SHOTS}/lines.png` });
 });
@@ -76,23 +87,8 @@ test('lines granularity: `function file:line` frames, labelled and listed from t
 test('addresses granularity: a `function+0xOFFSET` frame’s tooltip says where it is in its module', async ({
   page,
 }) => {
-  await page.goto('./');
-  await dropFiles(page, [
-    { path: `${D}/inline5.prof`, name: 'inline5.prof' },
-    { path: `${D}/bin/inline5`, name: 'inline5' },
-  ]);
-  await paintedGraph(page);
-  await page.getByRole('combobox', { name: 'Granularity' }).selectOption('addresses');
-  await expect(page).toHaveURL(/gran=addresses/);
-  const search = page.getByRole('searchbox', { name: 'Search functions' });
-  await search.fill('hot_chain\\+0x');
-  await search.press('Enter');
-  const canvas = page.getByTestId('main-graph').getByRole('img');
-  const box = (await canvas.boundingBox())!;
-  let found = '';
-  for (let depth = 0; depth < 30 && !/^fx::hot_chain\+0x[0-9a-f]+$/.test(found); depth++)
-    found = await hoverName(page, { x: box.x + box.width / 2, y: box.y + box.height - 18 * depth - 9 });
-  expect(found).toMatch(/^fx::hot_chain\+0x[0-9a-f]+$/);
+  await openInline5(page, 'addresses', false);
+  await hoverMatch(page, 'hot_chain\\+0x', /^fx::hot_chain\+0x[0-9a-f]+$/);
   await expect(page.getByTestId('tt-address')).toHaveText(/^at inline5\+0x[0-9a-f]+$/);
   await expect(page.getByTestId('tt-full')).toHaveText('fx::hot_chain(unsigned long)');
   await page.screenshot({ path: `${SHOTS}/addresses.png` });

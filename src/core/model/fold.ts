@@ -473,9 +473,17 @@ function foldStacks(
   const { samples, flat } = raw;
   const { keep, group, dropTest } = filters;
   const first = group === null ? 0 : 1;
-  const stacks = new StackTable(flat ? samples.count * 3 + 16 : samples.stackLocs.length + 16);
+  // With the slots named already, the stacks' buffer is made the size they will take (inline chains
+  // make them longer than their PCs), so that it never grows: a copy of everything so far, and
+  // memory faulted in twice.
+  const capacity =
+    uses !== null
+      ? namedSize(samples, keep, uses, first, slots.range)
+      : flat
+        ? samples.count * 3
+        : samples.stackLocs.length;
+  const stacks = new StackTable(capacity + 16);
   const out = new StackBuffer(stacks.frames, slots, samples.count);
-  if (uses !== null) out.presize(samples, keep, uses, first);
   const { stackStart, stackLocs, weight } = samples;
   let total = 0;
   let droppedSamples = 0;
@@ -526,6 +534,23 @@ function foldStacks(
   };
 }
 
+/** The frames the kept samples' stacks take (with a group-by frame each), their slots named. */
+function namedSize(
+  samples: RawProfile['samples'],
+  keep: Uint8Array | null,
+  uses: Uint32Array,
+  first: number,
+  range: Int32Array,
+): number {
+  const { stackStart } = samples;
+  let kept = 0;
+  for (let s = 0; s < samples.count; s++)
+    if (stackStart[s + 1] > stackStart[s] && (keep === null || keep[s] !== 0)) kept++;
+  let n = kept * first;
+  for (let k = 0; k < uses.length; k++) if (uses[k] !== 0) n += uses[k] * Math.max(1, range[2 * k + 1]);
+  return n;
+}
+
 /**
  * The stacks' buffer of the usual fold (`od`, the table's frames), grown as the stacks so far
  * predict (inlined frames make stacks longer than their PCs: grown to the size predicted for all
@@ -541,21 +566,6 @@ class StackBuffer {
     private readonly samples: number,
   ) {
     this.od = out.data;
-  }
-
-  /**
-   * With the slots named already, the buffer made the size the stacks will take, so that it never
-   * grows: a copy of everything so far, and memory faulted in twice.
-   */
-  presize(samples: RawProfile['samples'], keep: Uint8Array | null, uses: Uint32Array, first: number): void {
-    const { stackStart } = samples;
-    let kept = 0;
-    for (let s = 0; s < samples.count; s++)
-      if (stackStart[s + 1] > stackStart[s] && (keep === null || keep[s] !== 0)) kept++;
-    let n = kept * first;
-    const range = this.slots.range;
-    for (let k = 0; k < uses.length; k++) if (uses[k] !== 0) n += uses[k] * Math.max(1, range[2 * k + 1]);
-    if (n > this.od.length) this.out.data = this.od = new Uint32Array(n);
   }
 
   /** Room for `more` frames at `end` while writing stack `s`; returns `end`. */
