@@ -50,18 +50,29 @@ async function openInline5(page: Page, granularity: 'lines' | 'addresses', withS
 }
 
 /**
- * Searches the graph (`pattern`, a regular expression), Enter zooms to the first match, then hovers
- * the middle of each row from the root up until the tooltip names a frame `label` matches.
+ * Searches the graph (`pattern`, a regular expression), Enter selects the first match, the graph
+ * zooms to it (Enter on the graph), then hovers the middle of each row from the root up until the
+ * tooltip names a frame `label` matches: zoomed, the match and its callers span the whole width.
  */
 async function hoverMatch(page: Page, pattern: string, label: RegExp): Promise<void> {
   const search = page.getByRole('searchbox', { name: 'Search functions' });
   await search.fill(pattern);
+  // Enter steps through the places the worker found: only once it has said what matched.
+  const count = page.getByTestId('search-count');
+  await expect(count).toHaveText(/^matched: /);
   await search.press('Enter');
+  await expect(count).toHaveText(/ · 1\/\d+$/);
+  const graph = page.getByTestId('main-graph').locator('.fg-scroll');
+  await graph.focus();
+  await graph.press('Enter');
+  const crumbs = page.getByRole('navigation', { name: 'Zoom path' }).getByRole('button');
+  await expect(crumbs).not.toHaveCount(1);
   const box = (await page.getByTestId('main-graph').getByRole('img').boundingBox())!;
-  let found = '';
-  for (let depth = 0; depth < 30 && !label.test(found); depth++)
-    found = await hoverName(page, { x: box.x + box.width / 2, y: box.y + box.height - 18 * depth - 9 });
-  expect(found).toMatch(label);
+  // The zoomed frame's row: the crumbs but 'all' are it and its callers, the outermost in row 0.
+  const depth = (await crumbs.count()) - 2;
+  await expect
+    .poll(() => hoverName(page, { x: box.x + box.width / 2, y: box.y + box.height - 18 * depth - 9 }))
+    .toMatch(label);
 }
 
 test('lines granularity: `function file:line` frames, labelled and listed from their fields; the URL keeps it', async ({

@@ -80,7 +80,8 @@ test('a profile, then its binaries and a source file added later: a reload opens
   await page.screenshot({ path: `${SHOTS}/workspace-reload-source.png` });
 });
 
-test('a comparison comes back after a reload, before and after Swap', async ({ page }) => {
+/** workload_b.prof with its binary, then compared with workload_a.prof as the baseline. */
+async function openComparison(page: Page): Promise<void> {
   await page.goto('./');
   await dropFiles(page, [
     { path: `${DIFF}/workload_b.prof`, name: 'workload_b.prof' },
@@ -88,6 +89,10 @@ test('a comparison comes back after a reload, before and after Swap', async ({ p
   ]);
   await paintedGraph(page);
   await page.getByLabel('Compare with another profile').setInputFiles(`${DIFF}/workload_a.prof`);
+}
+
+test('a comparison comes back after a reload, before and after Swap', async ({ page }) => {
+  await openComparison(page);
   const sides = page.getByTestId('diff-sides');
   await expect(sides).toHaveText(/baseline workload_a\.prof → comparison workload_b\.prof/);
   await expect
@@ -178,13 +183,7 @@ test('both bundled examples come back after a reload', async ({ page }) => {
 });
 
 test('Recent profiles opens a comparison as it was shown', async ({ page }) => {
-  await page.goto('./');
-  await dropFiles(page, [
-    { path: `${DIFF}/workload_b.prof`, name: 'workload_b.prof' },
-    { path: `${DIFF}/bin/workload`, name: 'workload' },
-  ]);
-  await paintedGraph(page);
-  await page.getByLabel('Compare with another profile').setInputFiles(`${DIFF}/workload_a.prof`);
+  await openComparison(page);
   await expect(page.getByTestId('diff-sides')).toBeVisible();
   await expect.poll(async () => (await keptInputs(page)).length).toBe(3);
   await page.goto('./');

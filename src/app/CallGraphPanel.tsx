@@ -94,55 +94,65 @@ function CallGraphControls({ settings }: { settings: CallGraphSettings }) {
   return (
     <fieldset className="callgraph-controls">
       <legend className="visually-hidden">Call graph pruning</legend>
-      <label>
-        Nodes{' '}
-        <input
-          type="number"
-          min={0}
-          max={10000}
-          step={10}
-          value={settings.nodeCount}
-          aria-label="Node count"
-          onChange={(e) => {
-            const n = Number(e.target.value);
-            if (Number.isInteger(n) && n >= 0) set({ nodeCount: n });
-          }}
-        />
-      </label>
-      <label>
-        Node fraction{' '}
-        <input
-          type="number"
-          min={0}
-          max={1}
-          step={0.001}
-          value={settings.nodeFraction}
-          aria-label="Node fraction"
-          onChange={(e) => {
-            const n = Number(e.target.value);
-            if (n >= 0 && n <= 1) set({ nodeFraction: n });
-          }}
-        />
-      </label>
-      <label>
-        Edge fraction{' '}
-        <input
-          type="number"
-          min={0}
-          max={1}
-          step={0.001}
-          value={settings.edgeFraction}
-          aria-label="Edge fraction"
-          onChange={(e) => {
-            const n = Number(e.target.value);
-            if (n >= 0 && n <= 1) set({ edgeFraction: n });
-          }}
-        />
-      </label>
+      <Setting
+        label="Nodes"
+        name="Node count"
+        max={10000}
+        step={10}
+        value={settings.nodeCount}
+        valid={(n) => Number.isInteger(n)}
+        onChange={(nodeCount) => set({ nodeCount })}
+      />
+      <Setting
+        label="Node fraction"
+        name="Node fraction"
+        max={1}
+        step={0.001}
+        value={settings.nodeFraction}
+        onChange={(nodeFraction) => set({ nodeFraction })}
+      />
+      <Setting
+        label="Edge fraction"
+        name="Edge fraction"
+        max={1}
+        step={0.001}
+        value={settings.edgeFraction}
+        onChange={(edgeFraction) => set({ edgeFraction })}
+      />
       <button type="button" onClick={() => set(CALL_GRAPH_SETTINGS)}>
         pprof's defaults
       </button>
     </fieldset>
+  );
+}
+
+/** One pruning setting: a number from 0 to `max`; what is out of range or not `valid` is ignored. */
+function Setting(props: {
+  label: string;
+  name: string;
+  max: number;
+  step: number;
+  value: number;
+  valid?: (n: number) => boolean;
+  onChange: (n: number) => void;
+}) {
+  const { label, name, max, step, value, valid, onChange } = props;
+  return (
+    <label>
+      {label}{' '}
+      <input
+        type="number"
+        min={0}
+        max={max}
+        step={step}
+        value={value}
+        aria-label={name}
+        onChange={(e) => {
+          const n = Number(e.target.value);
+          if (n >= 0 && n <= max && (valid?.(n) ?? true)) onChange(n);
+        }}
+      />
+    </label>
   );
 }
 
