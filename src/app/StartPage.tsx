@@ -7,6 +7,7 @@ import { type Workspace, workspaceSize, workspaceTitle } from '../core/view/work
 import { FilePicker } from './FilePicker';
 import { openLink, openWorkspace } from './open';
 import { RememberedFiles } from './RememberedFiles';
+import { ResetLocalData } from './ResetLocalData';
 import { forgetWorkspace, listWorkspaces } from './workspaceStore';
 
 /** A real libprofiler profile of a small C++ program, with the binary that symbolizes it. */
@@ -73,6 +74,10 @@ export function StartPage() {
       </p>
       <RecentProfiles />
       <RememberedFiles />
+      <p className="muted local-data">
+        What this page keeps in this browser (recent profiles, remembered symbol files, settings) is never
+        uploaded. <ResetLocalData />
+      </p>
     </main>
   );
 }

@@ -77,3 +77,42 @@ export function request<T>(req: IDBRequest<T>): Promise<T> {
     req.onerror = () => reject(req.error);
   });
 }
+
+/** The databases this page keeps in this browser (the first, of earlier versions, is migrated). */
+export const DATABASES = ['flamelens', 'flamelens-workspaces', 'flamelens-symbols'] as const;
+
+/**
+ * What a failed storage request means to the person using the page: the browser's storage is
+ * full, or this page may keep nothing here (a private window, storage turned off), or the error.
+ */
+export function storageProblem(e: unknown): string {
+  const name = e instanceof DOMException || e instanceof Error ? e.name : '';
+  const message = e instanceof Error || e instanceof DOMException ? e.message : String(e);
+  if (name === 'QuotaExceededError') return "this browser's storage for this page is full";
+  if (name === 'SecurityError' || name === 'InvalidStateError' || /no IndexedDB/.test(message))
+    return 'this browser keeps no data for this page (a private window, or site data turned off)';
+  return `this browser's storage refused it (${message || name || 'unknown error'})`;
+}
+
+/**
+ * Deletes everything this page keeps in this browser: its databases (kept workspaces and their
+ * files, remembered symbol files) and its settings. The app itself (the offline cache) stays.
+ */
+export async function resetLocalData(): Promise<void> {
+  if (typeof indexedDB !== 'undefined')
+    await Promise.all(
+      DATABASES.map(
+        (name) =>
+          new Promise<void>((resolve) => {
+            const req = indexedDB.deleteDatabase(name);
+            req.onsuccess = req.onerror = req.onblocked = () => resolve();
+          }),
+      ),
+    );
+  try {
+    for (const key of Object.keys(localStorage))
+      if (key.startsWith('flamelens')) localStorage.removeItem(key);
+  } catch {
+    // No storage: nothing kept there.
+  }
+}

@@ -32,7 +32,7 @@ import {
 import { fetchProfile, profileNameFromUrl } from './profileUrl';
 import { useStore } from './store';
 import { recall, remember } from './symbolStore';
-import { client, get, namedPlaces, progress, runJob, set, withPreviewChoices } from './worker';
+import { client, get, namedPlaces, progress, runJob, set, WorkerFailure, withPreviewChoices } from './worker';
 import { contentOf, keepWorkspace, loadWorkspace, newWorkspaceId } from './workspaceStore';
 
 // ─── the lifecycle ──────────────────────────────────────────────────────────────────────────
@@ -74,8 +74,11 @@ interface Given {
   folder?: string;
 }
 
-/** The workspace shown: the id it is kept under (once kept), its inputs with their bytes. */
-let shown: { id: string | null; inputs: LiveInput[] } | null = null;
+/**
+ * The workspace shown: the id it is kept under (once kept), its inputs with their bytes, and why
+ * this browser did not keep it (said once).
+ */
+let shown: { id: string | null; inputs: LiveInput[]; unkept?: string } | null = null;
 
 /** What each open gave (by ticket), and what the worker made of it, for when it is shown. */
 const given = new Map<number, { files: Given[]; notes: InputNote[]; newProfile: boolean }>();
@@ -130,8 +133,15 @@ async function keepShownNow(): Promise<void> {
   const id = s.id ?? newWorkspaceId();
   const view = { ...get().view, workspace: id };
   const inputs = s.inputs.map(({ blob: _b, ...rest }) => rest);
-  if (!(await keepWorkspace({ id, inputs, view: encodeView(view), when: Date.now() }, blobs))) return;
+  const why = await keepWorkspace({ id, inputs, view: encodeView(view), when: Date.now() }, blobs);
   if (shown !== s) return; // another workspace is shown now
+  if (why !== null) {
+    // Said once per workspace; the link names no workspace this browser does not have.
+    if (s.unkept !== why) set({ notice: `Not kept in this browser: ${why}. A reload will not reopen it.` });
+    s.unkept = why;
+    return;
+  }
+  s.unkept = undefined;
   s.id = id;
   if (get().view.workspace !== id) set({ view: { ...get().view, workspace: id } });
 }
@@ -158,8 +168,11 @@ async function rememberSymbolFiles(files: readonly Given[], notes: readonly Inpu
       : [];
   });
   if (symbols.length === 0) return;
-  await remember(symbols);
-  set({ rememberedVersion: get().rememberedVersion + 1 });
+  const why = await remember(symbols);
+  set({
+    rememberedVersion: get().rememberedVersion + 1,
+    ...(why !== null && { notice: `Symbol files not remembered for later profiles: ${why}.` }),
+  });
 }
 
 // ─── opening ────────────────────────────────────────────────────────────────────────────────
@@ -374,10 +387,13 @@ export async function openWorkspace(id: string, view: ViewState): Promise<void> 
 
 /** Opens the shown workspace again in a new worker (after a crash, a cancel), with `view`. */
 async function reopenShown(view: ViewState): Promise<void> {
+  const why = lostWhy;
+  lostWhy = null;
   if (!shown || reopening(life)) return;
   const s = shown;
-  await openInputs(begin(true), s.inputs, view);
+  const ok = await openInputs(begin(true), s.inputs, view);
   if (shown) shown.id ??= s.id;
+  if (ok && why !== null) set({ notice: `${capitalized(why)}: the profile was opened again.` });
 }
 
 /**
@@ -584,6 +600,38 @@ export function jobFailed(crashed: boolean): void {
   dispatch({ type: 'job-failed', crashed });
 }
 
+/**
+ * A question about the shown profile, asked of the worker (a search, the source, an export): if
+ * the worker went with it (crashed, or hung and was replaced), the page says why and opens the
+ * profile again in a new one, after `unask` took back from the view what would ask it again; the
+ * question fails as it did.
+ */
+export async function ask<T>(question: () => Promise<T>, unask?: () => void): Promise<T> {
+  try {
+    return await question();
+  } catch (e) {
+    if (e instanceof WorkerFailure && e.crashed) {
+      unask?.();
+      workerLost(e.message);
+    }
+    throw e;
+  }
+}
+
+/** Why the worker went with the profile it held, to say once the profile is opened again. */
+let lostWhy: string | null = null;
+
+/** The worker went with the profile it held (`why`): said, and the profile opened again. */
+function workerLost(why: string): void {
+  if (!get().analysis) return;
+  lostWhy = why;
+  set({ notice: `${capitalized(why)}: the profile is opened again…` });
+  jobFailed(true);
+}
+client.onLost = workerLost;
+
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 /** Keeps the workspace's view (the link it names) up to date once the view on screen settles. */
 export function keepView(): void {
   void keepShown();
@@ -593,7 +641,9 @@ export function keepView(): void {
 
 /** Per mapped file, the samples in it: counted by the worker when the fold put that off. */
 export function mappingSamplesOf(meta: FoldedMeta): Promise<{ path: string; self: number; total: number }[]> {
-  return meta.mappingSamplesPending ? client.mappingSamples() : Promise.resolve(meta.mappingSamples ?? []);
+  return meta.mappingSamplesPending
+    ? ask(() => client.mappingSamples())
+    : Promise.resolve(meta.mappingSamples ?? []);
 }
 
 /**

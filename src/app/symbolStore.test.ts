@@ -3,7 +3,7 @@
 // another build than the mapping names is never taken.
 
 import { describe, expect, it } from 'vitest';
-import { type RememberedMeta, rememberedFor } from './symbolStore';
+import { asRemembered, type RememberedMeta, rememberedFor } from './symbolStore';
 
 const libc = (id: string, when: number, name = 'libc.so.6'): RememberedMeta => ({
   key: id,
@@ -34,5 +34,36 @@ describe('rememberedFor', () => {
   it('pseudo mappings and unknown names take nothing; each file once', () => {
     expect(rememberedFor([{ path: '[vdso]' }, { path: '/opt/x/other' }], files)).toEqual([]);
     expect(rememberedFor([{ path: '/a/prog' }, { path: '/b/prog' }], files)).toEqual([prog]);
+  });
+});
+
+describe('asRemembered', () => {
+  const good = {
+    key: 'ab:binary',
+    kind: 'binary',
+    name: 'prog',
+    buildId: 'ab',
+    size: 3,
+    when: 5,
+    blob: new Blob(['abc']),
+  };
+  it('takes a record as written', () => {
+    expect(asRemembered(good)).toEqual(good);
+    const { kind: _k, buildId: _b, ...plain } = good;
+    expect(asRemembered({ ...plain, key: 'prog:3' })).toEqual({ ...plain, key: 'prog:3' });
+  });
+  it('leaves out what no version wrote', () => {
+    for (const bad of [
+      null,
+      'prog',
+      { ...good, name: 42 },
+      { ...good, when: 'yesterday' },
+      { ...good, when: Number.NaN },
+      { ...good, blob: 'not a blob' },
+      { ...good, kind: 'script' },
+      { ...good, buildId: 'AB<script>' },
+      { ...good, key: undefined },
+    ])
+      expect(asRemembered(bad)).toBeNull();
   });
 });

@@ -11,9 +11,9 @@ import { looksLikeNm } from '../core/symbols/nm';
 import { HEAD_BYTES } from '../core/symbols/pick';
 import { basename } from '../core/text/names';
 import type { MappingInfo } from '../core/types';
-import { objectStore } from './idb';
+import { DATABASES, objectStore, storageProblem } from './idb';
 
-const DB = 'flamelens-symbols';
+const DB = DATABASES[2];
 const STORE = 'files';
 /** At most this many bytes are kept in all; a single file over the cap is not kept. */
 export const MAX_SYMBOL_BYTES = 1 << 30;
@@ -57,14 +57,47 @@ export function setRemembering(on: boolean): void {
 
 const tx = objectStore(DB, STORE, 'key');
 
-/** Every remembered file with its blob, most recently used first; [] without IndexedDB. */
+const KINDS = new Set<unknown>(['binary', 'debug', 'symbols']);
+
+/** A record as read: a remembered file, or null when it is not one (damaged, another version's). */
+export function asRemembered(x: unknown): Remembered | null {
+  if (typeof x !== 'object' || x === null) return null;
+  const r = x as Record<string, unknown>;
+  const ok =
+    typeof r.key === 'string' &&
+    typeof r.name === 'string' &&
+    typeof r.size === 'number' &&
+    typeof r.when === 'number' &&
+    Number.isFinite(r.when) &&
+    r.blob instanceof Blob &&
+    (r.kind === undefined || KINDS.has(r.kind)) &&
+    (r.buildId === undefined || (typeof r.buildId === 'string' && /^[0-9a-f]+$/.test(r.buildId)));
+  if (!ok) return null;
+  const { key, name, size, when, blob, kind, buildId } = r as unknown as Remembered;
+  return { key, name, size, when, blob, ...(kind && { kind }), ...(buildId && { buildId }) };
+}
+
+/**
+ * Every remembered file with its blob, most recently used first; [] without IndexedDB. Damaged
+ * records are left out and forgotten.
+ */
 async function all(): Promise<Remembered[]> {
+  let raw: unknown[];
   try {
-    const got = await tx<Remembered[]>('readonly', (s) => s.getAll() as IDBRequest<Remembered[]>);
-    return got.sort((a, b) => b.when - a.when);
+    raw = await tx<unknown[]>('readonly', (s) => s.getAll() as IDBRequest<unknown[]>);
   } catch {
     return [];
   }
+  const good: Remembered[] = [];
+  for (const r of raw) {
+    const f = asRemembered(r);
+    if (f) good.push(f);
+    else {
+      const key = (r as { key?: unknown } | null)?.key;
+      if (typeof key === 'string') await forgetRemembered(key);
+    }
+  }
+  return good.sort((a, b) => b.when - a.when);
 }
 
 /** What is remembered (no blobs), most recently used first. */
@@ -91,12 +124,12 @@ export async function identify(
 
 /**
  * Keeps the symbol files among `files` (others are skipped), then drops the least recently used
- * past the cap. Does nothing when remembering is off.
+ * past the cap. Does nothing when remembering is off. Null, or why they could not be kept.
  */
 export async function remember(
   files: readonly { name: string; blob: Blob; kind: SymbolKind }[],
-): Promise<void> {
-  if (!rememberingOn()) return;
+): Promise<string | null> {
+  if (!rememberingOn()) return null;
   try {
     for (const f of files) {
       if (f.blob.size > MAX_SYMBOL_BYTES) continue;
@@ -112,16 +145,19 @@ export async function remember(
       };
       await tx('readwrite', (s) => s.put(entry));
     }
-    let total = 0;
-    for (const e of await listRemembered()) {
-      total += e.size;
-      if (total > MAX_SYMBOL_BYTES) await forgetRemembered(e.key);
-    }
-  } catch {
-    // Storage full or refused: the files still work for this visit.
+  } catch (e) {
+    // The files still work for this visit.
+    return storageProblem(e);
   }
+  let total = 0;
+  for (const e of await listRemembered()) {
+    total += e.size;
+    if (total > MAX_SYMBOL_BYTES) await forgetRemembered(e.key);
+  }
+  return null;
 }
 
+/** Forgets a remembered file (by key), or all of them. */
 export async function forgetRemembered(key?: string): Promise<void> {
   try {
     await tx('readwrite', (s) => (key === undefined ? s.clear() : s.delete(key)));

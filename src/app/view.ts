@@ -6,7 +6,7 @@ import { pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
 import { type ViewState, workerViewOf } from '../core/view/schema';
 import type { FunctionListing, SnapshotFile, SourceReply } from '../worker/protocol';
-import { jobFailed } from './open';
+import { ask, jobFailed } from './open';
 import { client, get, progress, runJob, set } from './worker';
 
 /**
@@ -86,27 +86,27 @@ export function foldedText(): Promise<string[]> {
   const { analysis, focusNode } = get();
   const path =
     analysis && focusNode > 0 && focusNode < analysis.tree.count ? pathToNode(analysis.tree, focusNode) : [];
-  return client.foldedText(path);
+  return ask(() => client.foldedText(path));
 }
 
 /** Where a function spends its samples, per line and per address, from the worker. */
 export function sourceOf(name: string): Promise<SourceReply> {
-  return client.source(name);
+  return ask(() => client.source(name));
 }
 
 /** A function's instructions with their samples (the Assembly tab), from the worker. */
 export function disassemblyOf(name: string, syntax: 'att' | 'intel' = 'att'): Promise<FunctionListing[]> {
-  return client.disassembly(name, syntax);
+  return ask(() => client.disassembly(name, syntax));
 }
 
 /** The shown profile as gzipped pprof profile.proto, from the worker. */
 export function protoBytes(): Promise<Uint8Array> {
-  return client.proto();
+  return ask(() => client.proto());
 }
 
 /** The open profile(s) with their symbols' names written in (an HTML report's), from the worker. */
 export function snapshotFiles(): Promise<SnapshotFile[]> {
-  return client.snapshots();
+  return ask(() => client.snapshots());
 }
 
 /** Runs the view's search in the worker over the shown analysis and keeps its answer. */
@@ -118,10 +118,12 @@ export async function runSearch(): Promise<void> {
   }
   const query = view.search;
   try {
-    const reply = await client.search(query);
+    // One that takes the worker with it is not asked again of the profile reopened.
+    const unask = () => set({ view: { ...get().view, search: { ...query, text: '' } } });
+    const reply = await ask(() => client.search(query), unask);
     if (get().analysis === analysis && get().view.search === query)
       set({ searchResult: { analysis, query, reply } });
   } catch {
-    // A search that fails (worker replaced) is simply not shown; the next one runs again.
+    // A search that fails is not shown (ask() said why when the worker went).
   }
 }

@@ -4,6 +4,7 @@
 // again. Capped by count and size, oldest out. Records are checked as they are read: a damaged
 // one is left out (and forgotten), never shown.
 
+import { formatBytes } from '../core/text/units';
 import type { InputRole } from '../core/types';
 import {
   CONTENT_EDGE,
@@ -12,13 +13,13 @@ import {
   type WorkspaceInput,
   workspaceSize,
 } from '../core/view/workspace';
-import { database, objectStore, request } from './idb';
+import { DATABASES, database, objectStore, request, storageProblem } from './idb';
 
 /** At most this many workspaces and this many bytes of their inputs are kept. */
 export const MAX_WORKSPACES = 8;
 export const MAX_BYTES = 512 << 20;
 
-const run = database('flamelens-workspaces', 1, [
+const run = database(DATABASES[1], 1, [
   { name: 'workspaces', keyPath: 'id' },
   { name: 'contents', keyPath: 'id' },
 ]);
@@ -150,13 +151,15 @@ export async function loadWorkspace(
 /**
  * Keeps a workspace (a new one, or a new state of one: its id), with the bytes of its inputs
  * (`blobs`, by content id; those kept already need not be given), then drops the oldest ones past
- * the caps and the bytes no workspace uses any more. True when it was kept.
+ * the caps and the bytes no workspace uses any more. Null when it was kept, else why it was not.
  */
 export async function keepWorkspace(
   workspace: Workspace,
   blobs: ReadonlyMap<string, Blob>,
-): Promise<boolean> {
-  if (workspaceSize(workspace) > MAX_BYTES) return false;
+): Promise<string | null> {
+  const size = workspaceSize(workspace);
+  if (size > MAX_BYTES)
+    return `its files (${formatBytes(size)}) are more than this page keeps (${formatBytes(MAX_BYTES)})`;
   try {
     await run('readwrite', ['workspaces', 'contents'], async (s) => {
       for (const i of workspace.inputs) {
@@ -168,11 +171,15 @@ export async function keepWorkspace(
       }
       await request(s.workspaces.put(workspace));
     });
-    await evict();
-    return true;
-  } catch {
-    return false;
+  } catch (e) {
+    return storageProblem(e);
   }
+  try {
+    await evict();
+  } catch {
+    // Kept; what is past the caps goes at the next keep.
+  }
+  return null;
 }
 
 /** The view a kept workspace was last shown with (a URL hash), and when. */
@@ -263,8 +270,8 @@ function migrateRecent(): Promise<void> {
   migrated ??= (async () => {
     if (typeof indexedDB === 'undefined' || typeof indexedDB.databases !== 'function') return;
     const names = (await indexedDB.databases()).map((d) => d.name);
-    if (!names.includes('flamelens')) return;
-    const old = objectStore('flamelens', 'recent', 'id');
+    if (!names.includes(DATABASES[0])) return;
+    const old = objectStore(DATABASES[0], 'recent', 'id');
     let entries: unknown[] = [];
     try {
       entries = await old<unknown[]>('readonly', (s) => s.getAll() as IDBRequest<unknown[]>);
@@ -292,7 +299,7 @@ function migrateRecent(): Promise<void> {
         await keepWorkspace({ id: r.id, inputs, view: `#ws=${r.id}`, when }, blobs);
     }
     await new Promise<void>((resolve) => {
-      const req = indexedDB.deleteDatabase('flamelens');
+      const req = indexedDB.deleteDatabase(DATABASES[0]);
       req.onsuccess = req.onerror = req.onblocked = () => resolve();
     });
   })().catch(() => {});

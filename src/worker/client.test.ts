@@ -55,6 +55,23 @@ describe('ProfileWorkerClient faults', () => {
     await expect(next).resolves.toEqual(['a 1\n']);
   });
 
+  it('a worker that fails with no request in flight is said to be lost (its profile with it), once', async () => {
+    const { c, workers } = client();
+    const lost: string[] = [];
+    c.onLost = (m) => lost.push(m);
+    const job = c.foldedText([]);
+    workers[0].reply({ type: 'result', id: workers[0].sent[0].id, reply: { kind: 'text', parts: [] } });
+    await expect(job).resolves.toEqual([]);
+    workers[0].onerror?.({ message: 'out of memory', preventDefault() {} } as unknown as ErrorEvent);
+    expect(lost).toEqual(['the parser stopped unexpectedly: out of memory']);
+    expect(workers[0].terminated).toBe(true);
+    // A failure with a request in flight is that request's to say, not onLost's.
+    const next = c.apply(view).catch((x: unknown) => x);
+    workers[1].onerror?.({ message: 'again', preventDefault() {} } as unknown as ErrorEvent);
+    expect(((await next) as WorkerFailure).crashed).toBe(true);
+    expect(lost).toHaveLength(1);
+  });
+
   it('a worker that stays silent past the watchdog is replaced, and says so', async () => {
     vi.useFakeTimers();
     try {

@@ -111,9 +111,17 @@ export class ProfileWorkerClient {
     return w;
   }
 
+  /**
+   * Told when the worker failed as a whole while no request was in flight (a request in flight
+   * fails with the message instead): what it held (the open profile) went with it.
+   */
+  onLost: ((message: string) => void) | null = null;
+
   /** The worker failed as a whole: every request fails with `message`; the next one starts a new worker. */
   private fail(message: string): void {
+    const idle = this.pending.size === 0;
     this.abandon(new WorkerFailure(message, undefined, undefined, true));
+    if (idle) this.onLost?.(message);
   }
 
   /** Terminates the worker (and its state) and rejects every request in flight with `reason`. */
