@@ -29,6 +29,13 @@ describe('rememberedFor', () => {
   it('a mapping with a build-id: that build, never another of the same name', () => {
     expect(rememberedFor([{ path: '/lib/libc.so.6', buildId: 'AA'.repeat(20) }], files)).toEqual([old]);
     expect(rememberedFor([{ path: '/lib/libc.so.6', buildId: 'cc'.repeat(20) }], files)).toEqual([]);
+    // A binary of that name without a build-id is another build; an nm listing is taken by name.
+    const noId: RememberedMeta = { key: 'prog:11', kind: 'binary', name: 'prog', size: 11, when: 4 };
+    const listing: RememberedMeta = { key: 'prog:12', kind: 'symbols', name: 'prog', size: 12, when: 2 };
+    expect(rememberedFor([{ path: '/bin/prog', buildId: 'dd'.repeat(20) }], [noId])).toEqual([]);
+    expect(rememberedFor([{ path: '/bin/prog', buildId: 'dd'.repeat(20) }], [noId, listing])).toEqual([
+      listing,
+    ]);
   });
 
   it('pseudo mappings and unknown names take nothing; each file once', () => {

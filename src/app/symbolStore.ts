@@ -168,8 +168,9 @@ export async function forgetRemembered(key?: string): Promise<void> {
 
 /**
  * The remembered files a profile's mapped files want: for each mapped file, the one with its
- * build-id, else the most recently used one with its name (or `NAME.debug`); then the debug files
- * sharing a chosen file's build-id. `files` most recently used first.
+ * build-id, else the most recently used one with its name (or `NAME.debug`) — of its build-id, or
+ * an nm listing, when the mapping names one; then the debug files sharing a chosen file's
+ * build-id. `files` most recently used first.
  */
 export function rememberedFor(
   mappings: readonly Pick<MappingInfo, 'path' | 'buildId'>[],
@@ -184,9 +185,15 @@ export function rememberedFor(
       const b = basename(f.name);
       return b === base || b === `${base}.debug`;
     };
+    // A mapping with a build-id takes that build: an ELF file without one is another build; an nm
+    // listing (which has none) is taken by its name.
     const pick =
       (id !== undefined ? files.find((f) => f.buildId === id) : undefined) ??
-      files.find((f) => named(f) && (id === undefined || f.buildId === undefined || f.buildId === id));
+      files.find(
+        (f) =>
+          named(f) &&
+          (id === undefined || f.buildId === id || (f.buildId === undefined && f.kind === 'symbols')),
+      );
     if (pick) chosen.add(pick);
   }
   for (const c of [...chosen])
