@@ -13,10 +13,10 @@
 //  - no service worker and no update prompt (virtual:pwa-register/react is a stub);
 //  - no demangler: a report's names are resolved already (a stub that leaves names as they are,
 //    used only if someone drops binaries on a report); no disassembler (a report holds no binary:
-//    the Assembly tab says so);
+//    the report carries its heaviest functions' disassembly: app/report.ts);
 //  - the call graph's layout worker inlined too (callgraph/spawn-inline.ts), Graphviz with it;
-//  - the page's Content-Security-Policy: the inline script and style by their hashes, workers from
-//    blob:, and nothing from the network (`connect-src 'none'`); no icon or manifest links.
+//  - the page's Content-Security-Policy: the inline script and style by their hashes, wasm (Graphviz),
+//    workers from blob:, and nothing from the network (`connect-src 'none'`); no icon or manifest links.
 
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +82,8 @@ export function reportPage(html: string): string {
     throw new Error('report template: expected exactly one inline script and no external scripts or styles');
   const csp = [
     "default-src 'none'",
-    `script-src ${scripts.map(sha256).join(' ')}`,
+    // Graphviz (the call graph's layout) is wasm: compiling it needs 'wasm-unsafe-eval'.
+    `script-src ${scripts.map(sha256).join(' ')} 'wasm-unsafe-eval'`,
     'worker-src blob:',
     `style-src ${styles.map(sha256).join(' ')}`,
     'img-src data: blob:',

@@ -131,6 +131,68 @@ test('an HTML report opens from file:// offline with the same graph, table and v
   await ctx.close();
 });
 
+test('the call tree, the call graph and the hottest functions disassembled travel in a report, offline', async ({
+  page,
+  browser,
+}) => {
+  await page.goto('./');
+  await page
+    .getByLabel('Open profile')
+    .setInputFiles([`${FIXTURES}/gperf/cxx_demangle.prof`, `${FIXTURES}/gperf/bin/cxx_demangle`]);
+  await paintedGraph(page);
+  const hottestRow = (p: Page) =>
+    p.locator('.ftable tbody tr[aria-rowindex]', { hasText: 'cxx_demangle' }).first();
+  await hottestRow(page).click();
+  const source = (p: Page) => p.getByRole('region', { name: 'Source' });
+  await source(page).getByRole('tab', { name: 'Assembly' }).click();
+  const asm = (p: Page) => source(p).getByTestId('asm-instructions').first();
+  await expect(asm(page)).toBeVisible({ timeout: 20_000 });
+  const instructions = async (p: Page) =>
+    (await asm(p).locator('tbody tr[data-address]').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+  const shownAsm = await instructions(page);
+  expect(shownAsm.length).toBeGreaterThan(3);
+  const report = await exportAs(page, 'HTML report (.html)');
+
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const { page: r, tried, errors } = await openOffline(ctx, report.path);
+  await paintedGraph(r);
+  // The hottest function's instructions, with the samples the app showed on them.
+  await expect(source(r).getByRole('tab', { name: 'Assembly' })).toHaveAttribute('aria-selected', 'true');
+  await expect(asm(r)).toBeVisible();
+  expect(await instructions(r)).toEqual(shownAsm);
+  await expect(source(r).getByText('Intel syntax')).toHaveCount(0);
+  // A function the report does not carry says so.
+  await r.getByPlaceholder('Filter functions').fill('main');
+  await r.locator('.ftable tbody tr[aria-rowindex] td.fn', { hasText: /^main$/ }).click();
+  await expect(source(r)).toContainText(
+    /This report carries the disassembly of its \d+ heaviest functions; main is not one of them/,
+  );
+  await r.getByPlaceholder('Filter functions').fill('');
+  // The call tree and the call graph, from the report's own profile.
+  const tab = (name: string) => r.getByRole('tablist', { name: 'View' }).getByRole('tab', { name });
+  await tab('Call tree').click();
+  await expect(r.getByTestId('call-tree').locator('tbody tr[aria-rowindex]').first()).toContainText('_start');
+  await tab('Call graph').click();
+  await expect
+    .poll(
+      () =>
+        r
+          .getByTestId('call-graph-svg')
+          .evaluate(
+            (el) =>
+              [...el.querySelectorAll('g.node > title')].filter((t) => /^N\d+$/.test(t.textContent ?? ''))
+                .length,
+          )
+          .catch(() => 0),
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThan(5);
+  await r.screenshot({ path: `${SHOTS}/report-callgraph.png` });
+  expect(tried).toEqual([]);
+  expect(errors).toEqual([]);
+  await ctx.close();
+});
+
 test('a comparison travels as an HTML report, both sides symbolized', async ({ page, browser }) => {
   await page.goto('./');
   await page

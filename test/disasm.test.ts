@@ -20,6 +20,7 @@ import {
   mappingsOf,
 } from '../src/core/disasm/disasm.ts';
 import type { Disassembler, Syntax } from '../src/core/disasm/engine.ts';
+import { listingsFromJson, listingsToJson } from '../src/core/disasm/listing-json.ts';
 import { disasmListings } from '../src/core/disasm/listings.ts';
 import { parse } from '../src/core/pipeline.ts';
 import { type ElfFile, readElf } from '../src/core/symbols/elf.ts';
@@ -360,5 +361,37 @@ describe('flamelens disasm', () => {
     });
     expect(ls.map((l) => [l.symbol.name, l.flat, l.cum])).toEqual([['spin', 18, 18]]);
     expect(disasmText(ls, 18, 'count').split('\n')[0]).toBe('Total: 18');
+  });
+});
+
+describe('listings as JSON (an HTML report carries its heaviest functions disassembled)', () => {
+  it('round-trip every field, 64-bit addresses included; anything else is refused', () => {
+    const raw = parse(read(`${GPERF}cxx_demangle.prof`), 'cxx_demangle.prof').raw;
+    const ls = disasmListings(engine, {
+      raw,
+      binaries: [{ name: 'cxx_demangle', bytes: read(`${BIN}cxx_demangle`) }],
+      match: /./,
+      syntax: 'att',
+    });
+    expect(ls.length).toBeGreaterThan(5);
+    expect(ls.some((l) => l.instructions.some((i) => i.target !== undefined))).toBe(true);
+    const json = JSON.parse(JSON.stringify(listingsToJson(ls)));
+    expect(listingsFromJson(json)).toEqual(ls);
+    const high = { ...ls[0], symbol: { ...ls[0].symbol, start: 0xffff_ffff_ffff_f000n } };
+    expect(listingsFromJson(JSON.parse(JSON.stringify(listingsToJson([high]))))![0].symbol.start).toBe(
+      0xffff_ffff_ffff_f000n,
+    );
+    const first = json[0] as { instructions: Record<string, unknown>[]; lines: unknown[]; arch: string };
+    for (const bad of [
+      { ...first, arch: 'mips' },
+      { ...first, instructions: [{ ...first.instructions[0], address: '-1' }] },
+      { ...first, instructions: [{ ...first.instructions[0], flat: Number.NaN }] },
+      { ...first, instructions: [{ ...first.instructions[0], targetIndex: 10_000 }] },
+      { ...first, instructions: [{ ...first.instructions[0], text: 7 }] },
+      { ...first, lines: [{ file: 'a.c', line: 1, function: 'f', instructions: [99_999], flat: 0, cum: 0 }] },
+      null,
+    ])
+      expect(listingsFromJson([bad])).toBeNull();
+    expect(listingsFromJson('listings')).toBeNull();
   });
 });

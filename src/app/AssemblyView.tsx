@@ -8,12 +8,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { basename } from '../core/text/names';
 import { formatPercent } from '../core/text/units';
 import type { FunctionListing } from '../worker/protocol';
+import { useStore } from './store';
 import { disassemblyOf } from './view';
 
 export function AssemblyView({ name, address }: { name: string; address: number | null }) {
   const [listings, setListings] = useState<FunctionListing[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [syntax, setSyntax] = useState<'att' | 'intel'>('att');
+  const inReport = useStore((s) => s.report !== null);
   useEffect(() => {
     setListings(null);
     setError(null);
@@ -37,14 +39,17 @@ export function AssemblyView({ name, address }: { name: string; address: number 
     );
   return (
     <div className="assembly" data-testid="assembly">
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={syntax === 'intel'}
-          onChange={(e) => setSyntax(e.target.checked ? 'intel' : 'att')}
-        />
-        Intel syntax
-      </label>
+      {/* A report carries AT&T syntax only. */}
+      {!inReport && (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={syntax === 'intel'}
+            onChange={(e) => setSyntax(e.target.checked ? 'intel' : 'att')}
+          />
+          Intel syntax
+        </label>
+      )}
       {listings.map((l) => (
         <Listing key={`${l.symbol.rawName}@${l.symbol.start}`} listing={l} address={address} />
       ))}

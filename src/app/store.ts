@@ -9,7 +9,14 @@ import type { LabelSummary } from '../core/model/labels';
 import { DEFAULT_VIEW, type ThemeName, type ViewState } from '../core/view/schema';
 import type { ChildOrder } from '../flamegraph/layout';
 import type { ColorMode } from '../flamegraph/paint';
-import type { FolderNote, PageAnalysis, PageSandwich, SearchReply, SymbolsState } from '../worker/protocol';
+import type {
+  FolderNote,
+  FunctionListing,
+  PageAnalysis,
+  PageSandwich,
+  SearchReply,
+  SymbolsState,
+} from '../worker/protocol';
 
 /** The derived views' results the page holds (each null or absent when not shown). */
 export interface Derived {
@@ -68,8 +75,11 @@ export interface AppState {
   profileSerial: number;
   /** True while `analysis` is the coarse first tree of a large profile still being built. */
   preview: boolean;
-  /** This page is an HTML report (export/report.ts): what it shows and when it was made. */
-  report: { title: string; created: string } | null;
+  /**
+   * This page is an HTML report (export/report.ts): what it shows, when it was made, and the
+   * disassembly it carries by function name (it holds no binary).
+   */
+  report: { title: string; created: string; disassembly: ReadonlyMap<string, FunctionListing[]> } | null;
 
   setFocus: (node: number) => void;
   selectNode: (node: number | null) => void;

@@ -96,6 +96,19 @@ export function sourceOf(name: string): Promise<SourceReply> {
 
 /** A function's instructions with their samples (the Assembly tab), from the worker. */
 export function disassemblyOf(name: string, syntax: 'att' | 'intel' = 'att'): Promise<FunctionListing[]> {
+  const report = get().report;
+  if (report) {
+    // A report holds no binary: the disassembly it carries (its heaviest functions, AT&T).
+    const got = report.disassembly.get(name);
+    if (got) return Promise.resolve(got);
+    return Promise.reject(
+      new Error(
+        report.disassembly.size > 0
+          ? `This report carries the disassembly of its ${report.disassembly.size} heaviest functions; ${name} is not one of them: open the profile with its binaries in Flamelens.`
+          : 'This report holds no disassembly (it was made without the binaries): open the profile with its binaries in Flamelens.',
+      ),
+    );
+  }
   return ask(() => client.disassembly(name, syntax));
 }
 

@@ -2,12 +2,16 @@
 // profiles and the view in it. The data is one inert element the page reads at startup,
 //
 //   <script type="application/json" id="flamelens-report">{"version":1,"title":…,"created":…,
-//     "hash":"#…","profiles":[{"slot":"main","name":"out.prof","base64":"…"}]}</script>
+//     "hash":"#…","disassembly":[{"name":…,"listings":[…]}],
+//     "profiles":[{"slot":"main","name":"out.prof","base64":"…"}]}</script>
 //
 // put before the template's last </body> (its inline script is in <head>). Each profile is a
 // snapshot file (core/formats/snapshot.ts: the parsed profile with its symbols' names written in),
 // in base64; `hash` is the view as the URL says it. Every `<` in the JSON is written \u003c, so no
 // name can end the element. No DOM here but `readReport`'s one lookup.
+
+import type { FunctionListing } from '../core/disasm/disasm';
+import { listingsFromJson, listingsToJson } from '../core/disasm/listing-json';
 
 export const REPORT_ELEMENT_ID = 'flamelens-report';
 const VERSION = 1;
@@ -20,6 +24,13 @@ export interface ReportProfile {
   data: Uint8Array;
 }
 
+/** A function's disassembly as the app showed it (a report holds no binary to disassemble). */
+export interface ReportDisassembly {
+  /** The function as the Assembly tab asks for it (the frame's function name). */
+  name: string;
+  listings: FunctionListing[];
+}
+
 export interface ReportData {
   /** What the report shows, for its header (the file name, or both of a comparison). */
   title: string;
@@ -28,6 +39,8 @@ export interface ReportData {
   /** The view: a URL hash (core/view/schema.ts encodeView), local sources left out. */
   hash: string;
   profiles: ReportProfile[];
+  /** The heaviest functions' disassembly, when the app had their binaries (AT&T syntax). */
+  disassembly?: ReportDisassembly[];
 }
 
 /** JSON text safe inside a <script> element: no `<` at all (`</script>`, `<!--`). */
@@ -61,7 +74,15 @@ export function reportHtml(template: string, report: ReportData): string[] {
   const at = template.lastIndexOf('</body>');
   if (at < 0) throw new Error('the report template is not a Flamelens page');
   const head = inert(
-    JSON.stringify({ version: VERSION, title: report.title, created: report.created, hash: report.hash }),
+    JSON.stringify({
+      version: VERSION,
+      title: report.title,
+      created: report.created,
+      hash: report.hash,
+      ...(report.disassembly && {
+        disassembly: report.disassembly.map((d) => ({ name: d.name, listings: listingsToJson(d.listings) })),
+      }),
+    }),
   );
   const parts = [
     template.slice(0, at),
@@ -106,7 +127,15 @@ export function parseReport(text: string): ReportData {
   });
   if (profiles.filter((p) => p.slot === 'main').length !== 1 || profiles.length > 2)
     throw new Error('the report data is damaged (it must hold one profile, or two to compare)');
-  return { title: o.title, created: o.created, hash: o.hash, profiles };
+  // Disassembly that is not as the app writes it is left out: the profiles still open.
+  const disassembly = Array.isArray(o.disassembly)
+    ? o.disassembly.flatMap((x: unknown): ReportDisassembly[] => {
+        const d = x as Record<string, unknown> | null;
+        const listings = typeof d === 'object' && d !== null ? listingsFromJson(d.listings) : null;
+        return listings && d && isString(d.name) ? [{ name: d.name, listings }] : [];
+      })
+    : undefined;
+  return { title: o.title, created: o.created, hash: o.hash, profiles, ...(disassembly && { disassembly }) };
 }
 
 /** The report this page carries, or null for the app itself. Throws when it is damaged. */
