@@ -34,6 +34,10 @@
 //                           binary vs with its --strip-debug copy (ELF symbols only), the same
 //                           granularity, each run paired: drop → full tree, the difference
 //                           (target ≤ 2 s), peak RSS
+//   views                   the call graph, the call tree and the disassembly on the profile
+//                           symbolized by its binary: tab → graph drawn (target ≤ 2 s), the tree
+//                           opened below its root and scrolled (frame times), the heaviest
+//                           function's disassembly; each with the longest main-thread task
 //   short                   the other gperftools shape: ~1.2M short records over 100k distinct
 //                           stacks and 50k PCs (gen-synthetic.ts makeShortRecordsProfile): drop →
 //                           first paint vs the baseline above (read, transfer, hash each stack)
@@ -106,7 +110,7 @@ const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 /** Renderer memory of runs (see resetPeaks): medians of the peak and of the RSS before the drop. */
 const mem = (xs: { peakMB: number; beforeMB: number }[]) =>
   `peak RSS ${median(xs.map((x) => x.peakMB)).toFixed(0)} MB (${median(xs.map((x) => x.beforeMB)).toFixed(0)} MB before the drop)`;
-const PARTS = ['gperf', 'diff', 'pprof', 'perf', 'short', 'open', 'dwarf'];
+const PARTS = ['gperf', 'diff', 'pprof', 'perf', 'short', 'open', 'dwarf', 'views'];
 const ONLY = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 for (const p of ONLY) {
   if (!PARTS.includes(p)) {
@@ -684,6 +688,120 @@ async function benchOpen(fresh: () => Promise<Page>): Promise<() => void> {
   };
 }
 
+/** Long tasks from now on, recorded in the page (window.__viewTasks). */
+const WATCH_TASKS = `(() => {
+  window.__viewTasks = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__viewTasks.push(e.duration); })
+    .observe({ type: 'longtask' });
+})()`;
+/** The longest task since the last call (0 without one), and forgets them. */
+const TAKE_LONGEST = `(() => { const t = window.__viewTasks; window.__viewTasks = []; return t.length ? Math.max(...t) : 0; })()`;
+
+/**
+ * Scrolls the call tree down by a screen's third per frame for 120 frames: the frame times (rAF to
+ * rAF) and how many rows it went through.
+ */
+const SCROLL_TREE = `(async () => {
+  const el = document.querySelector('.calltree-scroll');
+  const times = [];
+  let last = await new Promise((r) => requestAnimationFrame(r));
+  for (let i = 0; i < 120; i++) {
+    el.scrollTop += el.clientHeight / 3;
+    const now = await new Promise((r) => requestAnimationFrame(r));
+    times.push(now - last);
+    last = now;
+  }
+  return { times, top: el.scrollTop };
+})()`;
+
+/**
+ * The views of issue 30 on the profile symbolized by the 100k-symbol binary, at Frames = functions: the call graph drawn
+ * (the Call graph tab clicked → its SVG in the page: the derivation in the worker, the layout in
+ * its own worker), the call tree expanded (`*` on its root: ~20k rows) and scrolled, and the
+ * disassembly of the heaviest function; each with the page's longest main-thread task.
+ */
+async function benchViews(fresh: () => Promise<Page>): Promise<() => void> {
+  const graph: { ms: number; longest: number; nodes: number }[] = [];
+  const tree: { expand: number; longest: number; frames: number[]; rows: number }[] = [];
+  const asm: { ms: number; longest: number }[] = [];
+  const opens: Open[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const page = await fresh();
+    opens.push(await openInApp(page, [PROFILE, ELF], ''));
+    await page.evaluate(WATCH_TASKS);
+    const tab = (name: string) => page.getByRole('tablist', { name: 'View' }).getByRole('tab', { name });
+    // The call graph: from the click to pprof's nodes in the SVG.
+    const t0 = (await page.evaluate('performance.now()')) as number;
+    await tab('Call graph').click();
+    const drawn = (await (
+      await page.waitForFunction(
+        () => {
+          const n = document.querySelectorAll('[data-testid="call-graph-svg"] g.node').length;
+          return n > 1 ? [performance.now(), n] : null;
+        },
+        null,
+        { timeout: 120_000, polling: 'raf' },
+      )
+    ).jsonValue()) as [number, number];
+    graph.push({
+      ms: drawn[0] - t0,
+      longest: (await page.evaluate(TAKE_LONGEST)) as number,
+      nodes: drawn[1],
+    });
+    // The call tree: everything below the root opened, then scrolled.
+    await tab('Call tree').click();
+    const rows = page.getByTestId('call-tree').locator('tbody tr[aria-rowindex]');
+    await rows.first().click();
+    const before = await rows.count();
+    const t1 = (await page.evaluate('performance.now()')) as number;
+    await page.keyboard.press('*');
+    await page.waitForFunction(
+      (n) =>
+        Number(document.querySelector('[data-testid="call-tree"] table')?.getAttribute('aria-rowcount')) > n,
+      before + 1,
+    );
+    const expand = ((await page.evaluate('performance.now()')) as number) - t1;
+    const total =
+      Number(await page.getByTestId('call-tree').locator('table').getAttribute('aria-rowcount')) - 1;
+    const scrolled = (await page.evaluate(SCROLL_TREE)) as { times: number[] };
+    tree.push({
+      expand,
+      longest: (await page.evaluate(TAKE_LONGEST)) as number,
+      frames: scrolled.times,
+      rows: total,
+    });
+    // The heaviest function disassembled (the table's first row of the binary's code).
+    await tab('Flame graph').click();
+    await page.locator('.ftable-scroll').evaluate((el) => {
+      el.scrollTop = 0;
+    });
+    await page.locator('.ftable tbody tr[aria-rowindex]', { hasText: 'bench' }).first().click();
+    const t2 = (await page.evaluate('performance.now()')) as number;
+    await page.getByRole('region', { name: 'Source' }).getByRole('tab', { name: 'Assembly' }).click();
+    await page.getByTestId('asm-instructions').first().waitFor({ timeout: 120_000 });
+    asm.push({
+      ms: ((await page.evaluate('performance.now()')) as number) - t2,
+      longest: (await page.evaluate(TAKE_LONGEST)) as number,
+    });
+  }
+  return () => {
+    const mb = statSync(PROFILE).size / 1048576;
+    console.log(`views: ${PROFILE} (${mb.toFixed(0)} MB) with its 100k-symbol binary, ${RUNS} runs, medians`);
+    console.log(`  (opened: drop → full tree ${fmt(median(opens.map((o) => o.ready)))})`);
+    console.log(
+      `  call graph: tab clicked → drawn ${fmt(median(graph.map((g) => g.ms)))} (target ≤ 2000 ms; ${graph.map((g) => g.ms.toFixed(0)).join(', ')}), ${graph[0]?.nodes ?? 0} nodes; longest main-thread task ${fmt(Math.max(...graph.map((g) => g.longest)))}`,
+    );
+    const frames = tree.flatMap((t) => t.frames);
+    const f = frameStats(frames);
+    console.log(
+      `  call tree: * (open all below the root) → ${tree[0]?.rows ?? 0} rows in ${fmt(median(tree.map((t) => t.expand)))}; scrolling a third of a screen a frame: median frame ${fmt(f.median)}, p95 ${fmt(f.p95)} (targets ≤ 16 ms, ≤ 33 ms); longest main-thread task ${fmt(Math.max(...tree.map((t) => t.longest)))}`,
+    );
+    console.log(
+      `  disassembly of the heaviest function: ${fmt(median(asm.map((a) => a.ms)))}; longest main-thread task ${fmt(Math.max(...asm.map((a) => a.longest)))} (target ≤ 100 ms)`,
+    );
+  };
+}
+
 /**
  * In node, before the browser: the profile's addresses in the binary's mapping, how many the -g
  * binary gives file:line (DWARF: lookupFrames) and inline frames for, how many its stripped copy
@@ -840,7 +958,10 @@ async function main() {
     process.exit(1);
   }
   mkdirSync(OUT, { recursive: true });
-  if ((ONLY.has('gperf') || ONLY.has('diff') || ONLY.has('open')) && !existsSync(PROFILE)) {
+  if (
+    (ONLY.has('gperf') || ONLY.has('diff') || ONLY.has('open') || ONLY.has('views')) &&
+    !existsSync(PROFILE)
+  ) {
     console.log(`generating ${PROFILE} …`);
     writeLarge(PROFILE, makeSyntheticProfile(MB * 1024 * 1024, 42));
   }
@@ -848,7 +969,7 @@ async function main() {
     console.log(`generating ${PROFILE_B} …`);
     writeFileSync(PROFILE_B, makeSyntheticProfile(MB * 1024 * 1024, 42, { seed: 43, fraction: 0.1 }));
   }
-  if (ONLY.has('gperf') && !existsSync(ELF)) {
+  if ((ONLY.has('gperf') || ONLY.has('views')) && !existsSync(ELF)) {
     console.log(`generating ${ELF} (${ELF_SYMBOLS} symbols) …`);
     writeFileSync(ELF, makeSyntheticElf(benchElfOptions(ELF_SYMBOLS)));
   }
@@ -934,6 +1055,7 @@ async function main() {
         ),
       );
     if (ONLY.has('open')) reports.push(await benchOpen(fresh));
+    if (ONLY.has('views')) reports.push(await benchViews(fresh));
     if (ONLY.has('dwarf'))
       for (const g of DWARF_GRANS) reports.push(await benchDwarf(fresh, g, dwarfCovered));
     if (ONLY.has('short'))

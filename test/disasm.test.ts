@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { disasmText, nodeDisassembler } from '../src/cli/disasm.ts';
+import { nodeDemangler } from '../src/cli/open.ts';
 import {
   archOf,
   countSamples,
@@ -18,12 +19,14 @@ import {
   type FunctionListing,
   findFunctions,
   mappingsOf,
+  namedFunction,
 } from '../src/core/disasm/disasm.ts';
 import type { Disassembler, Syntax } from '../src/core/disasm/engine.ts';
 import { listingsFromJson, listingsToJson } from '../src/core/disasm/listing-json.ts';
 import { disasmListings } from '../src/core/disasm/listings.ts';
 import { parse } from '../src/core/pipeline.ts';
 import { type ElfFile, readElf } from '../src/core/symbols/elf.ts';
+import { shortFunctionName } from '../src/core/text/names.ts';
 import { runCli } from './helpers/cli.ts';
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
@@ -393,5 +396,31 @@ describe('listings as JSON (an HTML report carries its heaviest functions disass
     ])
       expect(listingsFromJson([bad])).toBeNull();
     expect(listingsFromJson('listings')).toBeNull();
+  });
+});
+
+describe('the function a frame names (the Assembly tab)', () => {
+  it('namedFunction finds what an exact name test finds, for every C++ symbol, skipping most undemangled', async () => {
+    const demangle = await nodeDemangler();
+    const elf = readElf(read(`${BIN}cxx_demangle`), 'cxx_demangle');
+    const all = findFunctions(elf, /.*/, demangle);
+    const shown = [...new Set(all.map((s) => shortFunctionName(s.name)))];
+    expect(shown.some((n) => n.includes('::'))).toBe(true);
+    let demangled = 0;
+    const counting = (raw: string) => {
+      demangled++;
+      return demangle(raw);
+    };
+    for (const name of shown) {
+      const exact = { test: (n: string) => n === name || shortFunctionName(n) === name };
+      const want = findFunctions(elf, exact, demangle).map((s) => s.start);
+      expect(want.length, name).toBeGreaterThan(0);
+      expect(
+        findFunctions(elf, namedFunction(name), counting).map((s) => s.start),
+        name,
+      ).toEqual(want);
+    }
+    // Each name demangled fewer symbols than the table holds (the identifier ruled the rest out).
+    expect(demangled).toBeLessThan(shown.length * elf.symbols.count * 0.5);
   });
 });

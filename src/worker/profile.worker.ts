@@ -6,9 +6,9 @@
 
 import { buffersOf } from '../core/analysis/derivations';
 import { AnalysisSession } from '../core/analysis/session';
+import { namedFunction } from '../core/disasm/disasm';
 import { treeBuffers } from '../core/model/calltree';
 import type { Analysis, SandwichAnalysis } from '../core/pipeline';
-import { shortFunctionName } from '../core/text/names';
 import { type FoldedProfile, ProfileError } from '../core/types';
 import { dropFiles } from './folder';
 import { faultedBuffer, faultedWithin } from './prefault';
@@ -86,9 +86,7 @@ async function handle(msg: ToWorker): Promise<void> {
     } else if (msg.type === 'source') {
       reply = { kind: 'source', result: session.source(msg.name) };
     } else if (msg.type === 'disasm') {
-      const name = msg.name;
-      const exact = { test: (n: string) => n === name || shortFunctionName(n) === name };
-      reply = { kind: 'disasm', listings: await session.disassemble(exact, msg.syntax) };
+      reply = { kind: 'disasm', listings: await session.disassemble(namedFunction(msg.name), msg.syntax) };
     } else if (msg.type === 'mappingSamples') {
       reply = { kind: 'mappingSamples', samples: session.mappingSamples() };
     } else if (msg.type === 'proto') {

@@ -7,7 +7,7 @@
 // profiles and the shown analysis, and runs again only the stages a new view or new input needs.
 // Names no format; pure core: runs in node and in a worker.
 
-import type { FunctionListing } from '../disasm/disasm';
+import type { FunctionListing, FunctionMatch } from '../disasm/disasm';
 import { type Disassembler, loadDisassembler, type Syntax } from '../disasm/engine';
 import { disasmListings } from '../disasm/listings';
 import type { DroppedFile } from '../formats/importer';
@@ -542,10 +542,7 @@ export class AnalysisSession {
    * The functions `match` picks in the binaries given (their own symbol tables), disassembled with
    * the view's samples on each instruction and source line (pprof -disasm, the Assembly tab).
    */
-  async disassemble(
-    match: { test(name: string): boolean },
-    syntax: Syntax = 'att',
-  ): Promise<FunctionListing[]> {
+  async disassemble(match: FunctionMatch, syntax: Syntax = 'att'): Promise<FunctionListing[]> {
     const binaries = this.symbolFiles.filter((f) => looksLikeElf(f.bytes) && !isSeparateDebugFile(f.bytes));
     if (binaries.length === 0)
       throw new ProfileError(

@@ -8,7 +8,7 @@
 
 import { DwarfInfo } from '../symbols/dwarf/index.ts';
 import { type ElfFile, offsetToVaddr, stripVersion, vaddrToOffset } from '../symbols/elf.ts';
-import { basename } from '../text/names.ts';
+import { basename, shortFunctionName } from '../text/names.ts';
 import { type Mapping, ProfileError, type RawProfile } from '../types.ts';
 import type { Arch, Disassembler, Syntax } from './engine.ts';
 
@@ -85,10 +85,33 @@ export function archOf(elf: ElfFile): Arch {
 
 const bigOf = (hi: number, lo: number) => (BigInt(hi) << 32n) | BigInt(lo);
 
+/**
+ * Which functions to disassemble: `test` on a symbol's name (demangled, and as stored); `mayMatch`,
+ * when given, on the stored name first: false skips the symbol without demangling it (a binary
+ * has 100k symbols: demangling them all for one function took seconds).
+ */
+export interface FunctionMatch {
+  test(name: string): boolean;
+  mayMatch?(rawName: string): boolean;
+}
+
+/**
+ * The function the page names (a frame's function name: demangled and shortened as the view
+ * shows it, or whole). Its identifier (the part after the last `::`) is in the mangled name too:
+ * the symbols without it are skipped undemangled.
+ */
+export function namedFunction(name: string): FunctionMatch {
+  const ident = /(?:^|::)([A-Za-z_][A-Za-z0-9_]*)$/.exec(name)?.[1];
+  return {
+    test: (n) => n === name || shortFunctionName(n) === name,
+    ...(ident && !ident.startsWith('operator') && { mayMatch: (raw: string) => raw.includes(ident) }),
+  };
+}
+
 /** The file's symbols whose name (demangled or as stored) matches `re`, by name then address (pprof's order). */
 export function findFunctions(
   elf: ElfFile,
-  re: { test(name: string): boolean },
+  re: FunctionMatch,
   demangle?: (name: string) => string,
 ): FunctionSymbol[] {
   const t = elf.symbols;
@@ -96,6 +119,7 @@ export function findFunctions(
   const seen = new Set<string>();
   for (let i = 0; i < t.count; i++) {
     const rawName = stripVersion(t.names[i]);
+    if (re.mayMatch && !re.mayMatch(rawName)) continue;
     const name = demangle ? demangle(rawName) : rawName;
     if (!re.test(name) && !re.test(rawName)) continue;
     const start = bigOf(t.startHi[i], t.startLo[i]);

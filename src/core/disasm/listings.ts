@@ -6,7 +6,14 @@
 import { DwarfInfo } from '../symbols/dwarf/index';
 import { looksLikeElf, readElf } from '../symbols/elf';
 import { ProfileError, type RawProfile } from '../types';
-import { countSamples, disassembleFunction, type FunctionListing, findFunctions, mappingsOf } from './disasm';
+import {
+  countSamples,
+  disassembleFunction,
+  type FunctionListing,
+  type FunctionMatch,
+  findFunctions,
+  mappingsOf,
+} from './disasm';
 import type { Disassembler, Syntax } from './engine';
 
 export interface DisasmInput {
@@ -14,7 +21,7 @@ export interface DisasmInput {
   raw: RawProfile;
   binaries: readonly { name: string; bytes: Uint8Array }[];
   /** Which functions: a regular expression (the CLI's REGEX), or an exact name. */
-  match: { test(name: string): boolean };
+  match: FunctionMatch;
   syntax: Syntax;
   demangle?: (name: string) => string;
 }

@@ -42,14 +42,19 @@ export interface SourceListing {
 }
 
 /** The frames of a location, outermost first, with file:line where known. */
-type ChainOf = (loc: number, caller: boolean) => { frames: SymbolFrame[]; address: string | null };
+interface Chain {
+  frames: SymbolFrame[];
+  address: string | null;
+}
+/** A location's chain as a leaf or as a caller; one object per location and role. */
+type ChainOf = (loc: number, caller: boolean) => Chain;
 
 function chains(raw: RawProfile, symbolizer: Symbolizer | null | undefined): ChainOf {
-  const cache = new Map<number, { frames: SymbolFrame[]; address: string | null }>();
   const { locations: locs, strings, lines } = raw;
+  const cache: (Chain | undefined)[] = new Array(locs.count * 2);
   return (loc, caller) => {
     const key = loc * 2 + (caller ? 1 : 0);
-    const hit = cache.get(key);
+    const hit = cache[key];
     if (hit) return hit;
     let frames: SymbolFrame[] = [];
     let address: string | null = null;
@@ -75,7 +80,7 @@ function chains(raw: RawProfile, symbolizer: Symbolizer | null | undefined): Cha
     }
     if (frames.length === 0 && locs.locName[loc] >= 0) frames = [{ name: strings[locs.locName[loc]] }];
     const out = { frames, address };
-    cache.set(key, out);
+    cache[key] = out;
     return out;
   };
 }
@@ -102,6 +107,29 @@ export function sourceListing(
   let hasLines = false;
   const seenLines = new Set<string>();
   const seenAddrs = new Set<string>();
+  // Per chain (chainOf caches one object per location and role), the indices of its frames that
+  // are the function: names shortened once per chain, not once per sample (a 100 MB profile has
+  // millions of stack entries; shortening each took seconds).
+  const NONE: readonly number[] = [];
+  const matchesOf = new Map<Chain, readonly number[]>();
+  const isIt = new Map<string, boolean>();
+  const named = (n: string): boolean => {
+    let v = isIt.get(n);
+    if (v === undefined) isIt.set(n, (v = n === name || shown(n) === name));
+    return v;
+  };
+  const matching = (chain: Chain): readonly number[] => {
+    let m = matchesOf.get(chain);
+    if (m === undefined) {
+      const ks: number[] = [];
+      chain.frames.forEach((f, k) => {
+        if (named(f.name)) ks.push(k);
+      });
+      m = ks.length === 0 ? NONE : ks;
+      matchesOf.set(chain, m);
+    }
+    return m;
+  };
   for (let s = 0; s < raw.samples.count; s++) {
     const a = stackStart[s];
     const b = stackStart[s + 1];
@@ -112,10 +140,12 @@ export function sourceListing(
     let onStack = false;
     for (let p = a; p < b; p++) {
       const leaf = p === a && !raw.flat;
-      const { frames, address } = chainOf(stackLocs[p], !leaf && !raw.flat);
-      for (let k = 0; k < frames.length; k++) {
+      const chain = chainOf(stackLocs[p], !leaf && !raw.flat);
+      const ks = matching(chain);
+      if (ks.length === 0) continue;
+      const { frames, address } = chain;
+      for (const k of ks) {
         const f = frames[k];
-        if (f.name !== name && shown(f.name) !== name) continue;
         onStack = true;
         const file = f.file ?? '';
         const line = f.line ?? 0;
