@@ -5,7 +5,7 @@
 // double-click focuses on it. Controls: pprof's node count and node and edge fractions.
 
 import { useEffect, useRef, useState } from 'react';
-import { LayoutCancelled, layoutDot } from '../callgraph/layoutClient';
+import { LayoutCancelled, layoutDot, warmLayout } from '../callgraph/layoutClient';
 import { CALL_GRAPH_SETTINGS, type CallGraphSettings } from '../core/view/schema';
 import { useStore } from './store';
 import { addTransform, changeView } from './view';
@@ -18,6 +18,9 @@ export function CallGraphPanel() {
   const [svg, setSvg] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [laying, setLaying] = useState(false);
+
+  // Graphviz loads while the worker derives the graph.
+  useEffect(warmLayout, []);
 
   useEffect(() => {
     setSvg(null);

@@ -41,7 +41,7 @@ async function instantiate(): Promise<Render> {
 }
 
 /** Graphviz, loaded once (later calls share the promise; a failed load may be retried). */
-function loadGraphviz(): Promise<Render> {
+export function loadGraphviz(): Promise<Render> {
   if (loading === null) {
     loading = instantiate().catch((e: unknown) => {
       loading = null;

@@ -3,11 +3,17 @@
 // SVG (or Graphviz's error) out. The page terminates it when a layout takes too long or is no
 // longer wanted (a dense graph can take minutes), and starts another.
 
-import { dotToSvg, LayoutError } from './layout';
+import { dotToSvg, LayoutError, loadGraphviz } from './layout';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
-scope.onmessage = async (ev: MessageEvent<{ id: number; dot: string }>) => {
+scope.onmessage = async (ev: MessageEvent<{ id: number; dot: string } | { warm: true }>) => {
+  // Graphviz compiled while the analysis worker derives the graph (a failed load is retried by
+  // the layout, which then says why).
+  if ('warm' in ev.data) {
+    loadGraphviz().catch(() => {});
+    return;
+  }
   const { id, dot } = ev.data;
   try {
     const r = await dotToSvg(dot);

@@ -25,6 +25,16 @@ function stop(reason: Error): void {
   worker = null;
 }
 
+/**
+ * Starts the layout worker and Graphviz's load (its wasm compiled: ~0.4 s) ahead of the first
+ * layout, while the graph is being derived; no-op once a worker runs.
+ */
+export function warmLayout(): void {
+  if (worker) return;
+  worker = spawnLayoutWorker();
+  worker.postMessage({ warm: true });
+}
+
 /** The SVG of `dot` laid out by Graphviz's dot; rejects with its message, or when superseded. */
 export function layoutDot(dot: string, timeoutMs = 20_000): Promise<{ svg: string; warnings: string[] }> {
   stop(new LayoutCancelled());
