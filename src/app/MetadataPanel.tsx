@@ -1,6 +1,7 @@
 // The open profile's metadata: file, format, sample type and period, samples, header lines,
 // mappings; in a comparison, both profiles side by side.
 
+import { useState } from 'react';
 import { formatBytes, formatCount, formatTime, formatValue } from '../core/text/units';
 import type { FoldedMeta } from '../core/types';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
@@ -50,6 +51,36 @@ function Rows({ rows }: { rows: [string, string][] }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** Mapped objects listed at first; each "more" shows this many again. */
+const MAPPINGS_SHOWN = 100;
+const MAPPINGS_MORE = 1000;
+
+/**
+ * The mapped objects, the first hundred and more on request: a file may name 200,000 (a list of
+ * them all took the page's thread for seconds).
+ */
+function MappingList({ mappings }: { mappings: FoldedMeta['mappings'] }) {
+  const [shown, setShown] = useState(MAPPINGS_SHOWN);
+  const rest = mappings.length - shown;
+  return (
+    <ul className="mappings">
+      {mappings.slice(0, shown).map((mp, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a file may map one range twice
+        <li key={i} title={`${mp.start}–${mp.end} offset ${mp.offset}`}>
+          <code>{mp.start}</code> {mp.path || '(anonymous)'}
+        </li>
+      ))}
+      {rest > 0 && (
+        <li>
+          <button type="button" className="link small" onClick={() => setShown(shown + MAPPINGS_MORE)}>
+            {formatCount(rest)} more{rest > MAPPINGS_MORE ? `: show ${formatCount(MAPPINGS_MORE)} more` : ''}
+          </button>
+        </li>
+      )}
+    </ul>
   );
 }
 
@@ -112,13 +143,7 @@ export function MetadataPanel({ analysis }: { analysis: Analysis }) {
         </>
       )}
       <h3>Mapped objects ({m.mappings.length})</h3>
-      <ul className="mappings">
-        {m.mappings.map((mp) => (
-          <li key={`${mp.start}-${mp.path}`} title={`${mp.start}–${mp.end} offset ${mp.offset}`}>
-            <code>{mp.start}</code> {mp.path || '(anonymous)'}
-          </li>
-        ))}
-      </ul>
+      <MappingList mappings={m.mappings} />
     </section>
   );
 }
