@@ -30,8 +30,13 @@ export class CallTreeRows {
     this.insert(0, this.childrenOf(0));
   }
 
+  /** Children sorted by expandAll, read again by visibleBelow (sorting them was most of `*`). */
+  private sorted: Map<number, Int32Array> | null = null;
+
   /** The children of node `v`, heaviest first (ties: in the tree's order). */
   childrenOf(v: number): Int32Array {
+    const known = this.sorted?.get(v);
+    if (known) return known;
     const t = this.tree;
     const out = new Int32Array(childCountOf(t, v));
     let n = 0;
@@ -39,7 +44,9 @@ export class CallTreeRows {
     const totals = new Float64Array(n);
     for (let i = 0; i < n; i++) totals[i] = totalOf(t, out[i]);
     const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => totals[b] - totals[a] || a - b);
-    return Int32Array.from(order, (i) => out[i]);
+    const kids = Int32Array.from(order, (i) => out[i]);
+    this.sorted?.set(v, kids);
+    return kids;
   }
 
   /** The row index of node `v`, or -1 when it is not shown. */
@@ -112,6 +119,7 @@ export class CallTreeRows {
     const at = v === 0 ? -1 : this.rowOf(v);
     if (v !== 0 && at < 0) return;
     let rows = 0;
+    this.sorted = new Map();
     const stack = [v];
     while (stack.length > 0 && rows < limit) {
       const u = stack.pop()!;
@@ -123,6 +131,7 @@ export class CallTreeRows {
     }
     this.removeBelow(at);
     this.insert(at + 1, this.visibleBelow(v));
+    this.sorted = null;
   }
 
   /** Expands every ancestor of `v`, so that it is a row; its row. */
