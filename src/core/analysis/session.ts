@@ -12,7 +12,7 @@ import { type Disassembler, loadDisassembler, type Syntax } from '../disasm/engi
 import { disasmListings } from '../disasm/listings';
 import type { DroppedFile } from '../formats/importer';
 import { writePprof } from '../formats/pprof-write';
-import { writeSnapshot } from '../formats/snapshot';
+import { snapshotMismatch, writeSnapshot } from '../formats/snapshot';
 import { comparisonMismatch, mergeSides } from '../model/diff';
 import { type LabelSummary, labelKeepMask, labelSummary } from '../model/labels';
 import { matchSources, type SourceListing, sourceListing } from '../model/lines';
@@ -596,9 +596,18 @@ export class AnalysisSession {
       granularity: this.view.granularity,
       names: this.view.fullNames ? 'full' : 'short',
     } as const;
+    // Each is read back before it is given out: a report that would not reopen is never offered.
     const write = (loaded: Loaded, symbols: Symbols | null) => {
-      const raw = resolvedProfile(loaded, { ...spec, symbols });
-      return writeSnapshot(raw.diffPair ? { ...raw, diffPair: undefined } : raw);
+      const resolved = resolvedProfile(loaded, { ...spec, symbols });
+      const raw = resolved.diffPair ? { ...resolved, diffPair: undefined } : resolved;
+      const bytes = writeSnapshot(raw);
+      const wrong = snapshotMismatch(raw, bytes);
+      if (wrong !== null)
+        throw new ProfileError(
+          `the report's copy of ${loaded.fileName} does not read back (${wrong}): no report made`,
+          'unknown',
+        );
+      return bytes;
     };
     const out = [
       { slot: 'main' as Slot, name: this.loaded.fileName, bytes: write(this.loaded, this.symbols) },

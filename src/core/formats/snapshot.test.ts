@@ -10,7 +10,7 @@ import { type FoldSpec, fold, parse, resolvedProfile, symbolize } from '../pipel
 import { loadDemangler } from '../symbols/demangle';
 import { ProfileError } from '../types';
 import { detectFormat, parseProfile } from './detect';
-import { looksLikeSnapshot, parseSnapshot, writeSnapshot } from './snapshot';
+import { looksLikeSnapshot, parseSnapshot, snapshotMismatch, writeSnapshot } from './snapshot';
 
 const bytes = (path: string) => new Uint8Array(readFileSync(`test/fixtures/${path}`));
 const load = (path: string) => parse(bytes(path), path.split('/').pop()!);
@@ -32,6 +32,24 @@ const FILES = [
 ];
 
 describe('snapshot', () => {
+  it.each(FILES)('%s reads back as written (what a report checks before it is offered)', (path) => {
+    const { raw } = load(path);
+    const snap = writeSnapshot(raw);
+    expect(snapshotMismatch(raw, snap)).toBeNull();
+    // What would not reopen is said: another profile's values, stacks or locations, a cut file.
+    const weight = raw.samples.weight.slice();
+    weight[0] += 1;
+    expect(snapshotMismatch({ ...raw, samples: { ...raw.samples, weight } }, snap)).toBe(
+      'the sample values differ',
+    );
+    const stackLocs = raw.samples.stackLocs.slice().reverse();
+    if (raw.samples.stackLocs.some((l, i) => l !== stackLocs[i]))
+      expect(snapshotMismatch({ ...raw, samples: { ...raw.samples, stackLocs } }, snap)).toBe(
+        'the stacks differ',
+      );
+    expect(snapshotMismatch(raw, gzipSync(gunzipSync(snap).subarray(0, 30)))).toMatch(/cut short|snapshot/);
+  });
+
   it.each(FILES)('gives back the parsed profile of %s as it was', (path) => {
     const { raw } = load(path);
     const snap = writeSnapshot(raw);

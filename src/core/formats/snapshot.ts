@@ -14,7 +14,7 @@
 // against the RawProfile contract before it is returned: a damaged or forged file is a
 // ProfileError, never an index out of range later.
 
-import { gzipSync } from 'fflate';
+import { gunzipSync, gzipSync } from 'fflate';
 import type { FormatId, RawProfile, SymbolFrame } from '../types.ts';
 import { ProfileError } from '../types.ts';
 
@@ -118,6 +118,39 @@ export function writeSnapshot(raw: RawProfile): Uint8Array {
 const bad = (why: string): ProfileError => new ProfileError(`damaged Flamelens snapshot: ${why}`, FORMAT);
 
 /** Reads a snapshot (gunzipped bytes). */
+/**
+ * What a written snapshot reads back differently from `raw` (null when nothing): read again
+ * before an HTML report is offered, so a report that would not reopen is never handed out.
+ * Compares the samples (count, stacks, every value) and the locations' addresses.
+ */
+export function snapshotMismatch(raw: RawProfile, written: Uint8Array): string | null {
+  let back: RawProfile;
+  try {
+    back = parseSnapshot(gunzipSync(written));
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+  const a = raw.samples;
+  const b = back.samples;
+  if (a.count !== b.count) return `${b.count} samples read back of ${a.count}`;
+  const same = (x: ArrayLike<number>, y: ArrayLike<number>) => {
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++)
+      if (x[i] !== y[i] && !(Number.isNaN(x[i]) && Number.isNaN(y[i]))) return false;
+    return true;
+  };
+  if (!same(a.stackStart, b.stackStart) || !same(a.stackLocs, b.stackLocs)) return 'the stacks differ';
+  if (!same(a.weight, b.weight)) return 'the sample values differ';
+  const av = a.values ?? [];
+  const bv = b.values ?? [];
+  if (av.length !== bv.length || av.some((v, i) => !same(v, bv[i]))) return 'the sample values differ';
+  const la = raw.locations;
+  const lb = back.locations;
+  if (la.count !== lb.count || !same(la.addrHi, lb.addrHi) || !same(la.addrLo, lb.addrLo))
+    return 'the locations differ';
+  return null;
+}
+
 export function parseSnapshot(bytes: Uint8Array): RawProfile {
   if (!looksLikeSnapshot(bytes)) throw bad('no snapshot header');
   const at = MAGIC_BYTES.length;
