@@ -311,6 +311,19 @@ describe('tar bundles (the README’s shell script)', () => {
     const cut = readTar(t.subarray(0, elfAt + 100), 'cut.tar');
     expect(cut.members.map((m) => m.name)).toEqual(['profiles/tiny.prof']);
     expect(cut.errors[0].message).toMatch(/tiny: damaged: cut short/);
+    // A link is not followed, and said (a binary packed as a link would be missing unsaid).
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync('tiny', join(dir, 'files/opt/flamelens-corpus/bin/tiny-link'));
+    const linked = join(tmp, 'l.tar');
+    execFileSync('tar', ['-cf', linked, '-C', dir, 'profiles', 'files']);
+    const l = readTar(new Uint8Array(readFileSync(linked)), 'l.tar');
+    expect(l.members.map((m) => m.name).sort()).toEqual([
+      'files/opt/flamelens-corpus/bin/tiny',
+      'profiles/tiny.prof',
+    ]);
+    expect(l.errors.map((e) => e.message)).toEqual([
+      'files/opt/flamelens-corpus/bin/tiny-link: not unpacked: a symbolic link (to tiny); pack the file itself',
+    ]);
   });
 
   it('--fallback-to-host: what the root lacks comes from this machine, unless of another build', async () => {

@@ -76,6 +76,16 @@ export function readTar(b: Uint8Array, fileName: string, memberCap = 1 << 30): Z
           message: `${name}: not unpacked: ${size} bytes, more than the cap`,
         });
       else out.members.push({ name, bytes: body.slice() });
+    } else if (type === '1' || type === '2') {
+      // A link is not followed (its target may be anything on the packer's machine): said, so that
+      // a binary packed as a link is not silently missing.
+      const target = field(b, o + 157, 100);
+      const kind = type === '2' ? 'a symbolic link' : 'a hard link';
+      out.errors.push({
+        name,
+        offset: o,
+        message: `${name.replace(/^\.\//, '')}: not unpacked: ${kind} (to ${target}); pack the file itself`,
+      });
     }
     o = next;
   }
