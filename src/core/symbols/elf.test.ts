@@ -475,6 +475,16 @@ describe('malformed ELF', () => {
     const e = readElf(b, 'broken.so');
     expect(e.warnings.join('\n')).toMatch(/\.symtab .* past the end of the file: skipped/);
     expect(e.symbolSource).toBe('none'); // tiny's .dynsym has no defined functions
+    // An offset of 2^53 or more (read as Infinity) is said as such, never as "offset Infinity".
+    for (let i = 0; i < shnum; i++) {
+      const o = shoff + i * 64;
+      if (dv.getUint32(o + 4, true) === 2) dv.setBigUint64(o + 24, 0xffff_ffff_ffff_ff00n, true);
+    }
+    const far = readElf(b, 'broken.so').warnings.join('\n');
+    expect(far).toMatch(/\.symtab \(offset 2\^53 or more, \d+ bytes\) is past the end of the file: skipped/);
+    expect(far).not.toMatch(/Infinity/);
+    new DataView(b.buffer).setBigUint64(40, 0xffff_ffff_ffff_0000n, true); // e_shoff
+    expectElfError(b, /section header table at offset 2\^53 or more/);
   });
 
   it('skips a load segment whose size is 2^53 or more (fuzz: vaddrToOffset threw a RangeError)', () => {

@@ -15,7 +15,12 @@ const TWO32 = 4294967296;
 export class ElfError extends ProfileError {
   readonly fileName: string;
   constructor(fileName: string, message: string, offset?: number) {
-    super(`${fileName}: ${message}`, 'unknown', offset === undefined ? {} : { offset });
+    // An offset past 2^53 (a damaged 64-bit field) is no place in the file to point at.
+    super(
+      `${fileName}: ${message}`,
+      'unknown',
+      offset === undefined || !Number.isFinite(offset) ? {} : { offset },
+    );
     this.name = 'ElfError';
     this.fileName = fileName;
   }
@@ -319,6 +324,11 @@ interface Section {
   entsize: number;
 }
 
+/** A file offset or size as a message says it (u64n reads 2^53 or more as Infinity: a damaged header). */
+function bytesText(n: number): string {
+  return Number.isFinite(n) ? String(n) : '2^53 or more';
+}
+
 class Reader {
   readonly view: DataView;
   readonly length: number;
@@ -334,7 +344,7 @@ class Reader {
     if (off < 0 || n < 0 || off + n > this.length) {
       throw new ElfError(
         this.fileName,
-        `${what} at offset ${off} (${n} bytes) is past the end of the file (${this.length} bytes): ` +
+        `${what} at offset ${bytesText(off)} (${bytesText(n)} bytes) is past the end of the file (${this.length} bytes): ` +
           'truncated or not a valid ELF file',
         off,
       );
@@ -570,7 +580,9 @@ function readElfUnchecked(bytes: Uint8Array, fileName: string): ElfFile {
     if (!gnu && !s.name.startsWith('.debug_')) continue;
     if (s.type === SHT_NOBITS || s.size === 0) continue;
     if (!Number.isFinite(s.size) || s.offset + s.size > r.length) {
-      warnings.push(`${s.name} (offset ${s.offset}, ${s.size} bytes) is past the end of the file: skipped`);
+      warnings.push(
+        `${s.name} (offset ${bytesText(s.offset)}, ${bytesText(s.size)} bytes) is past the end of the file: skipped`,
+      );
       continue;
     }
     const name = gnu ? `.debug_${s.name.slice(8)}` : s.name;
@@ -646,7 +658,9 @@ function readSymbols(
   if (s.type === SHT_NOBITS || s.size === 0) return false;
   const entsize = is64 ? 24 : 16;
   if (s.offset + s.size > r.length) {
-    warnings.push(`${label} (offset ${s.offset}, ${s.size} bytes) is past the end of the file: skipped`);
+    warnings.push(
+      `${label} (offset ${bytesText(s.offset)}, ${bytesText(s.size)} bytes) is past the end of the file: skipped`,
+    );
     return false;
   }
   if (s.entsize !== 0 && s.entsize < entsize) {
