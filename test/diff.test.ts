@@ -14,7 +14,7 @@ import {
   pathToNode,
   totalOf,
 } from '../src/core/model/calltree';
-import { deltaOf } from '../src/core/model/diff';
+import { deltaOf, functionChanges } from '../src/core/model/diff';
 import { toFoldedText } from '../src/core/model/serialize';
 import { analyzeDiff, runPipeline } from '../src/core/pipeline';
 import { loadDemangler } from '../src/core/symbols/demangle';
@@ -106,6 +106,42 @@ describe('diff of two real profiles', () => {
     }
     // Width 'both': vanished paths keep a width.
     for (const n of nodes(a)) expect(n.width).toBe(n.comp + n.base);
+  });
+
+  it('per function: the table’s change of self, in samples or in share of each side, and relative to the baseline', () => {
+    const a = analyzeDiff(B, A, { ...view, width: 'comparison' });
+    const base = countsOfFolded(toFoldedText(A));
+    const comp = countsOfFolded(toFoldedText(B));
+    const wholeOf = (c: typeof base) => [...c.self.values()].reduce((t, v) => t + v, 0);
+    const [bw, cw] = [wholeOf(base), wholeOf(comp)];
+    const d = a.diff!;
+    const samples = functionChanges(d.baseFunctions, d.compFunctions, d.base.whole, d.comp.whole, false);
+    const shares = functionChanges(d.baseFunctions, d.compFunctions, d.base.whole, d.comp.whole, true);
+    const names = a.profile.frames.name;
+    for (let f = 0; f < names.length; f++) {
+      const b = base.self.get(names[f]) ?? 0;
+      const c = comp.self.get(names[f]) ?? 0;
+      expect([names[f], samples.delta[f]]).toEqual([names[f], c - b]);
+      expect(shares.delta[f]).toBeCloseTo(c / cw - b / bw, 12);
+      if (b > 0) {
+        expect(samples.relative[f]).toBeCloseTo(((c - b) / b) * 100, 9);
+        expect(shares.relative[f]).toBeCloseTo(((c / cw - b / bw) / (b / bw)) * 100, 9);
+      } else {
+        expect(samples.relative[f]).toBe(c > 0 ? Number.POSITIVE_INFINITY : 0);
+      }
+    }
+    // Different sample counts: the shares tell another story than the samples.
+    expect(bw).not.toBe(cw);
+    expect(names.some((_, f) => Math.sign(samples.delta[f]) !== Math.sign(shares.delta[f]))).toBe(true);
+    // A function only in the comparison is new (Infinity); one in neither did not change.
+    const table = (self: number[]) => ({
+      count: 2,
+      self: Float64Array.from(self),
+      total: Float64Array.from(self),
+    });
+    const only = functionChanges(table([0, 0]), table([3, 0]), 10, 10, true);
+    expect([...only.relative]).toEqual([Number.POSITIVE_INFINITY, 0]);
+    expect(only.delta[0]).toBeCloseTo(0.3, 12);
   });
 
   it('diff(A, A) changes nothing; swapping the sides negates every change', () => {

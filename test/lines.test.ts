@@ -7,7 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { writeSnapshot } from '../src/core/formats/snapshot';
 import { type SourceListing, sourceListing } from '../src/core/model/lines';
+import { withResolvedNames } from '../src/core/model/resolve';
 import { parse, symbolize } from '../src/core/pipeline';
 import { type Demangle, loadDemangler } from '../src/core/symbols/demangle';
 import type { RawProfile, Symbolizer } from '../src/core/types';
@@ -115,6 +117,28 @@ describe('sourceListing against addr2line', () => {
     expect(l.addresses.length).toBeGreaterThan(1);
     expect(l.addresses.reduce((t, a) => t + a.self, 0)).toBe(l.self);
     for (const a of l.addresses) expect(a.file).toMatch(/inline\.cpp$/);
+  });
+});
+
+describe('sourceListing of a report’s profile (the names and lines written in, no binary)', () => {
+  it('lists a function’s lines from the report as from the binary, at lines and functions granularity', () => {
+    const name = 'fx::hot_chain(unsigned long)';
+    const ref = reference(name);
+    const atLines = parse(
+      writeSnapshot(withResolvedNames(raw, symbolizer, 'lines')),
+      'inline5.flamelens',
+    ).raw;
+    const fromReport = sourceListing(atLines, null, name);
+    expect(fromReport.hasLines).toBe(true);
+    expect([fromReport.self, fromReport.total]).toEqual([ref.self, ref.total]);
+    expect(asMap(fromReport)).toEqual(ref.lines);
+    // A report written at functions granularity carries names only: the function, without lines.
+    const atFunctions = parse(
+      writeSnapshot(withResolvedNames(raw, symbolizer, 'functions')),
+      'inline5.flamelens',
+    ).raw;
+    const named = sourceListing(atFunctions, null, name);
+    expect([named.hasLines, named.self, named.total]).toEqual([false, ref.self, ref.total]);
   });
 });
 

@@ -487,13 +487,24 @@ describe('symbolization acceptance: what stays unnamed, and the info report', ()
     // the maps text has no build= line, so the match is by file name; the debug files are used
     // through the libraries they belong to (GNU build-id), so none is left over
     expect(info.symbols.symbolized.map((m) => m.mappingPath).sort()).toEqual(withFile.sort());
+    // Which debug file lent each library its symbols: the one at the library's build-id (readelf -n).
+    const debugOf = (lib: string) => {
+      const id = /Build ID: ([0-9a-f]+)/.exec(
+        execFileSync('readelf', ['-n', lib], { encoding: 'utf8' }),
+      )?.[1];
+      const d = id && files.find((f) => f.endsWith(`/.build-id/${id.slice(0, 2)}/${id.slice(2)}.debug`));
+      return d ? { debugFile: basename(d) } : {};
+    };
     for (const m of info.symbols.symbolized) {
+      const lib = files.find((f) => basename(f) === basename(m.mappingPath as string))!;
       expect(m).toEqual({
         mappingPath: m.mappingPath,
         elfFile: basename(m.mappingPath as string),
         by: 'name',
+        ...debugOf(lib),
       });
     }
+    expect(info.symbols.symbolized.some((m) => 'debugFile' in m)).toBe(true);
     expect(info.symbols.unsymbolizedMappings.sort()).toEqual(['[vdso]', '[vsyscall]']);
     expect(info.symbols.unmatchedFiles).toEqual([]);
   });

@@ -1,5 +1,5 @@
-// The comparison's controls: which side is the baseline (swap), what the widths show, how the
-// change is measured, the colour legend, and the way back to one profile.
+// The comparison's controls: which side is the baseline (swap), the way back to one profile, what
+// the widths show, how the change is measured, and the colour legend.
 
 import { swapSides } from './open';
 import { useStore } from './store';
@@ -19,15 +19,19 @@ export function DiffControls() {
       <button type="button" onClick={() => void swapSides()}>
         ⇄ Swap
       </button>
+      <button type="button" onClick={() => void changeView({ mode: 'graph', sandwich: undefined })}>
+        Close comparison
+      </button>
       <label>
         Width{' '}
         <select
+          title="What the bars’ widths show: both sides’ samples keep the paths that vanished visible"
           value={view.diff.width}
           onChange={(e) => set({ width: e.currentTarget.value as typeof view.diff.width })}
         >
           <option value="comparison">comparison</option>
           <option value="baseline">baseline</option>
-          <option value="both">both (vanished paths stay)</option>
+          <option value="both">both sides</option>
         </select>
       </label>
       <label
@@ -41,18 +45,18 @@ export function DiffControls() {
         />{' '}
         Normalized
       </label>
-      <span className="diff-legend" data-testid="diff-legend">
+      <span
+        className="diff-legend"
+        data-testid="diff-legend"
+        title="A bar’s colour is its change; + marks a path only in the comparison, − one only in the baseline"
+      >
         <span>shrank</span>
         <span className="ramp" aria-hidden="true" />
         <span>grew</span>
         <span className="muted">
-          ({view.diff.normalized ? 'change in share of each profile' : 'change in samples'}; + only in the
-          comparison, − only in the baseline)
+          (change in {view.diff.normalized ? 'share of each profile' : 'samples'}; + new, − gone)
         </span>
       </span>
-      <button type="button" onClick={() => void changeView({ mode: 'graph', sandwich: undefined })}>
-        Close comparison
-      </button>
     </fieldset>
   );
 }

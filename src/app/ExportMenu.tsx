@@ -131,7 +131,12 @@ export function ExportMenu({ analysis, canvas, focusNode }: ExportMenuProps) {
           break;
         }
         case 'csv': {
-          const order = sortFunctions(analysis, { key: sort.key, desc: sort.desc, filter: '' });
+          const order = sortFunctions(analysis, {
+            key: sort.key,
+            desc: sort.desc,
+            filter: '',
+            normalized: useStore.getState().view.diff.normalized,
+          });
           // A byte order mark so spreadsheet programs read the names as UTF-8.
           const text = `\uFEFF${functionTableCsv(analysis, order)}`;
           downloadBlob(new Blob([text], { type: 'text/csv;charset=utf-8' }), `${base}.functions.csv`);

@@ -1,6 +1,7 @@
 // The profile on screen: graph toolbar, transform chips, the main view the view's panel names
-// (the flame graph or the sandwich, the call tree, the call graph), the function table, and a
-// context menu shared by graph frames, tree rows and table rows.
+// (the flame graph or the sandwich, the call tree, the call graph) over the function table (a
+// handle between them, Splitter, shares the height), and a context menu shared by graph frames,
+// tree rows and table rows.
 
 import { useCallback, useEffect, useState } from 'react';
 import { FunctionTable } from '../table/FunctionTable';
@@ -15,6 +16,7 @@ import { LabelControls } from './LabelControls';
 import { MainGraph } from './MainGraph';
 import { PanelTabs } from './PanelTabs';
 import { SandwichView } from './SandwichView';
+import { Splitter, splitStyle } from './Splitter';
 import { useStore } from './store';
 import { TransformChips } from './TransformChips';
 import { useSearch } from './useSearch';
@@ -26,6 +28,8 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
   const diffSandwich = useStore((s) => s.view.mode === 'diff' && s.view.sandwich !== undefined);
   const selected = useStore((s) => s.selectedFrame);
   const selectFrame = useStore((s) => s.selectFrame);
+  const normalized = useStore((s) => s.view.diff.normalized);
+  const split = useStore((s) => s.view.split);
   const { sort, sortBy, setSort } = useTableSort();
   // A comparison's table opens sorted by the size of the change; one profile's by self.
   const comparing = analysis.diff !== undefined;
@@ -45,26 +49,30 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
       <LabelControls />
       <TransformChips />
       <PanelTabs />
-      {panel === 'calltree' ? (
-        <CallTreePanel analysis={analysis} search={search} onMenu={openMenu} />
-      ) : panel === 'callgraph' ? (
-        <CallGraphPanel />
-      ) : mode === 'sandwich' || diffSandwich ? (
-        <SandwichView onMenu={openMenu} />
-      ) : (
-        <MainGraph analysis={analysis} search={search} onMenu={openMenu} />
-      )}
-      <div className="lower">
-        <FunctionTable
-          analysis={analysis}
-          sort={sort}
-          onSort={sortBy}
-          selected={selected}
-          onSelect={selectFrame}
-          onOpen={(frame) => void showSandwich(frame)}
-          onMenu={(frame, x, y) => openMenu({ frame, node: null, x, y })}
-        />
-        {side}
+      <div className="split" style={splitStyle(split)}>
+        {panel === 'calltree' ? (
+          <CallTreePanel analysis={analysis} search={search} onMenu={openMenu} />
+        ) : panel === 'callgraph' ? (
+          <CallGraphPanel />
+        ) : mode === 'sandwich' || diffSandwich ? (
+          <SandwichView onMenu={openMenu} />
+        ) : (
+          <MainGraph analysis={analysis} search={search} onMenu={openMenu} />
+        )}
+        <Splitter />
+        <div className="lower">
+          <FunctionTable
+            analysis={analysis}
+            normalized={normalized}
+            sort={sort}
+            onSort={sortBy}
+            selected={selected}
+            onSelect={selectFrame}
+            onOpen={(frame) => void showSandwich(frame)}
+            onMenu={(frame, x, y) => openMenu({ frame, node: null, x, y })}
+          />
+          {side}
+        </div>
       </div>
       {menu && <ContextMenu target={menu} analysis={analysis} onClose={() => setMenu(null)} />}
     </main>

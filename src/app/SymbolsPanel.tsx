@@ -59,6 +59,15 @@ function useMappingSamples(meta: FoldedMeta | undefined): MappingSamples[] | nul
   return asked?.meta === meta ? asked.list : null;
 }
 
+/**
+ * The frames a mapped file's code no symbol names shows as: `[xz]` (one frame per module), or
+ * `xz+0x…` (one per address: Frames = addresses).
+ */
+function unnamedFrames(path: string, perAddress: boolean): string {
+  const base = basename(path);
+  return perAddress ? `${base}+0x…` : `[${base}]`;
+}
+
 /** Which mappings got symbols from which dropped files, and what stays unsymbolized. */
 export function SymbolsPanel() {
   const symbols = useStore((s) => s.symbols);
@@ -66,6 +75,7 @@ export function SymbolsPanel() {
   const remembered = useStore((s) => s.remembered);
   const meta = useStore((s) => s.analysis?.profile.meta);
   const mangled = useStore((s) => s.view.mangled);
+  const perAddress = useStore((s) => s.view.granularity === 'addresses');
   const report = useStore((s) => s.report);
   const [all, setAll] = useState(false);
   const counted = useMappingSamples(meta);
@@ -127,12 +137,27 @@ export function SymbolsPanel() {
             ) : (
               <span className="sym-samples muted">{counted ? 'no samples' : 'counting samples…'}</span>
             );
+            if (m?.noSymbols)
+              return (
+                <li key={p} className="missing" data-status="stripped">
+                  – {basename(p)}{' '}
+                  <span className="muted">
+                    {m.elfFile} (by {m.by}) is stripped: no symbol covers its code, its frames stay{' '}
+                    <code>{unnamedFrames(p, perAddress)}</code>; drop its debug file
+                  </span>{' '}
+                  {samples}
+                </li>
+              );
             if (m)
               return (
                 <li key={p} className="ok" data-status="symbolized">
                   ✓ {basename(p)}{' '}
                   <span className="muted">
-                    from {m.elfFile} (by {m.by})
+                    from {m.elfFile}
+                    {m.debugFile &&
+                      m.debugFile !== m.elfFile &&
+                      ` with its debug file ${basename(m.debugFile)}`}
+                    {m.debugFile === m.elfFile && ' (a debug file)'} (by {m.by})
                   </span>{' '}
                   {samples}
                 </li>
@@ -150,8 +175,11 @@ export function SymbolsPanel() {
               );
             return (
               <li key={p} className="missing" data-status="missing">
-                – {basename(p)} <span className="muted">unsymbolized: copy</span> <code>{p}</code>{' '}
-                <CopyPath path={p} /> {samples}
+                – {basename(p)}{' '}
+                <span className="muted">
+                  unsymbolized, its frames stay <code>{unnamedFrames(p, perAddress)}</code>: copy
+                </span>{' '}
+                <code>{p}</code> <CopyPath path={p} /> {samples}
               </li>
             );
           })}

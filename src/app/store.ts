@@ -86,7 +86,7 @@ export interface AppState {
   selectFrame: (frame: number | null) => void;
   set: (patch: Partial<Pick<AppState, 'childOrder' | 'colorMode'>>) => void;
   /** Changes the parts of the view the worker does not derive from (orientation, search). */
-  setLocalView: (patch: Partial<Pick<ViewState, 'orientation' | 'search' | 'sourceTab'>>) => void;
+  setLocalView: (patch: Partial<Pick<ViewState, 'orientation' | 'search' | 'sourceTab' | 'split'>>) => void;
   setTheme: (t: ThemeName, chosen?: boolean) => void;
   dismissError: () => void;
   paintedFirstFrame: () => void;

@@ -4,6 +4,7 @@
 
 import { pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
+import { findZoom, zoomMessage, zoomSteps } from '../core/model/zoom-across';
 import { type ViewState, workerViewOf } from '../core/view/schema';
 import type { FunctionListing, SnapshotFile, SourceReply } from '../worker/protocol';
 import { ask, jobFailed } from './open';
@@ -31,8 +32,24 @@ export async function changeView(patch: Partial<ViewState>): Promise<boolean> {
     view,
     ...(onlySandwich ? {} : { selectedFrame: null }),
   });
+  // Another granularity keeps the zoom at the nearest frame it has (the new tree is another).
+  const shown = get();
+  const zoomed =
+    view.granularity !== before.granularity && shown.analysis && shown.focusNode > 0
+      ? zoomSteps(shown.analysis.tree, shown.analysis.profile.frames, shown.focusNode)
+      : null;
   const outcome = await runJob('view', view, () => client.apply(workerViewOf(view), progress));
-  if (outcome.ok) return true;
+  if (outcome.ok) {
+    const a = get().analysis;
+    if (zoomed && a && a !== shown.analysis) {
+      const found = findZoom(zoomed, a.tree, a.profile.frames);
+      set({
+        focusNode: found.node,
+        notice: zoomMessage(zoomed, found, a.profile.frames, a.tree, get().view.granularity),
+      });
+    }
+    return true;
+  }
   if (get().view === view) set({ view: before });
   if (!outcome.cancelled) jobFailed(outcome.failure.crashed);
   return false;

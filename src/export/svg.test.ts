@@ -62,8 +62,9 @@ describe('flameGraphSvg', () => {
 
   it('truncates labels like the canvas', () => {
     const narrow = flameGraphSvg({ profile: a.profile, tree: a.tree, focus: 0, width: 200, charWidth: 7 });
-    // The end of a name is kept (it tells C++ methods apart); the cut start becomes `…`.
-    expect(narrow).toMatch(/>…[^<]+<\/text>/);
+    // A name too long for its bar keeps its start (the function's own name), cut at the end.
+    expect(narrow).toMatch(/>[^<…]{3,}…<\/text>/);
+    expect(narrow).not.toMatch(/>…[^<]+<\/text>/);
   });
 
   it('draws a zoomed view: the focus subtree and its ancestors', () => {

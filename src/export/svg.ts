@@ -4,11 +4,12 @@
 // (tooltip-text.ts, core/text/units.ts).
 
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
+import { fitName } from '../core/text/fit-name';
 import { describeFrame, describeFrameLines, frameLabel } from '../core/text/frame-text';
 import { formatWeight, weightUnit } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';
-import { type ColorMode, fitLabel, frameColor, LIGHT, type Theme } from '../flamegraph/paint';
+import { type ColorMode, frameColor, LIGHT, type Theme } from '../flamegraph/paint';
 import { mergedRow, weightRows } from '../flamegraph/tooltip-text';
 
 /** Replaces what XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) by U+FFFD. */
@@ -109,7 +110,7 @@ export function flameGraphSvg(o: SvgOptions): string {
     parts.push(`<g${opacity}><title>${xmlEscape(tip)}</title>`);
     parts.push(`<rect x="${n(r.x)}" y="${y}" width="${n(w)}" height="${h}" fill="${fill}"/>`);
     if (label && r.w > charWidth * 3) {
-      const text = fitLabel(label, Math.floor((r.w - 6) / charWidth));
+      const text = fitName(label, Math.floor((r.w - 6) / charWidth));
       if (text) {
         const color = theme.dark ? '#f5f5f5' : '#111111';
         parts.push(

@@ -1,5 +1,6 @@
 // Painting a laid-out flame graph on a canvas 2D context. Only the rows in view are drawn.
 
+import { fitName } from '../core/text/fit-name';
 import { type FlameLayout, MERGED, type Orientation, rowTop } from './layout';
 
 export type ColorMode = 'module' | 'name' | 'heat';
@@ -81,17 +82,6 @@ export function frameColor(
 }
 
 /**
- * Fits text in `maxChars` by cutting its start: a name's end tells frames apart
- * (`…_Executor::_M_dfs`, where the start is the same long namespace and template for all of them).
- */
-export function fitLabel(text: string, maxChars: number): string {
-  if (maxChars <= 0) return '';
-  if (text.length <= maxChars) return text;
-  if (maxChars <= 1) return '';
-  return `…${text.slice(text.length - (maxChars - 1))}`;
-}
-
-/**
  * Paints the rows in view. Bars are batched by (colour, alpha), each group drawn after one style change, then the
  * labels, then the hover/selection outlines. Setting fillStyle and globalAlpha per bar cost more
  * than drawing on software-rendered canvases (tens of thousands of bars at a deep zoom).
@@ -130,7 +120,7 @@ export function paintFlameGraph(ctx: CanvasRenderingContext2D, cssWidth: number,
       const x0 = Math.max(r.x, 0);
       const visibleW = Math.min(r.x + r.w, layout.width) - x0;
       if (visibleW > p.charWidth * 3) {
-        const text = fitLabel(p.label(r.node), Math.floor((visibleW - 6) / p.charWidth));
+        const text = fitName(p.label(r.node), Math.floor((visibleW - 6) / p.charWidth));
         if (text) labels.push({ text, x: x0 + 3, y: top + h / 2 + 0.5, dimmed });
       }
     }

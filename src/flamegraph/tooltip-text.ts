@@ -3,8 +3,10 @@
 // units (core/text/units.ts). Pure: no DOM.
 
 import {
+  formatChangePercent,
   formatDelta,
   formatPercent,
+  formatPoints,
   formatValue,
   formatWeight,
   formatWeightTime,
@@ -50,11 +52,8 @@ export function diffRows(
   unit: WeightUnit,
 ): TipRow[] {
   const { base: b, comp: n } = v;
-  const pct = b > 0 ? `${n >= b ? '+' : '−'}${Math.abs(((n - b) / b) * 100).toFixed(1)} %` : 'new';
-  const share =
-    v.share === undefined
-      ? ''
-      : ` · share ${v.share >= 0 ? '+' : '−'}${(Math.abs(v.share) * 100).toFixed(2)} pts`;
+  const pct = formatChangePercent(b > 0 ? ((n - b) / b) * 100 : Number.POSITIVE_INFINITY);
+  const share = v.share === undefined ? '' : ` · share ${formatPoints(v.share)}`;
   const rows: TipRow[] = [
     { th: 'Baseline', td: `${formatValue(b, unit)} · ${formatPercent(b, v.baseWhole)}` },
     { th: 'Comparison', td: `${formatValue(n, unit)} · ${formatPercent(n, v.compWhole)}` },

@@ -2,43 +2,70 @@
 // filterable, virtualized, keyboard-navigable, with real table semantics.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { depthOf, type FunctionTable as Functions, firstChildOf, totalOf } from '../core/model/calltree';
-import { frameLabel, functionOf, sourceAt } from '../core/text/frame-text';
+import { type FunctionChanges, functionChanges } from '../core/model/diff';
+import { frameLabel, functionOf, lineLabel, sourceAt } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
-import { formatCell, formatCount, formatPercent, weightUnit } from '../core/text/units';
+import {
+  formatCell,
+  formatCellDelta,
+  formatChangePercent,
+  formatCount,
+  formatPercent,
+  formatPoints,
+  type WeightUnit,
+  weightUnit,
+} from '../core/text/units';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import type { SortKey, TableSort } from './sortState';
 
 const ROW = 24;
 
-type Column = { key: SortKey; label: string; pct?: boolean; numeric?: boolean };
+/**
+ * A column: its sort key, header and class. The Function column takes the width the others leave
+ * (styles.css gives each class its width); `mod` and `wide` columns give way in a narrow table.
+ */
+type Column = { key: SortKey; label: string; className: string; pct?: boolean; title?: string };
 
 const COLUMNS: Column[] = [
-  { key: 'name', label: 'Function' },
-  { key: 'module', label: 'Module' },
-  { key: 'self', label: 'Self', numeric: true },
-  { key: 'self', label: 'Self %', numeric: true, pct: true },
-  { key: 'total', label: 'Total', numeric: true },
-  { key: 'total', label: 'Total %', numeric: true, pct: true },
+  { key: 'name', label: 'Function', className: 'fn' },
+  { key: 'module', label: 'Module', className: 'mod' },
+  { key: 'self', label: 'Self', className: 'num' },
+  { key: 'self', label: 'Self %', className: 'num pct', pct: true },
+  { key: 'total', label: 'Total', className: 'num' },
+  { key: 'total', label: 'Total %', className: 'num pct', pct: true },
 ];
 
-/** A comparison's columns: both sides, and the change of self (sorted by its size by default). */
-const DIFF_COLUMNS: Column[] = [
-  { key: 'name', label: 'Function' },
-  { key: 'module', label: 'Module' },
-  { key: 'baseSelf', label: 'Baseline self', numeric: true },
-  { key: 'baseTotal', label: 'Baseline total', numeric: true },
-  { key: 'self', label: 'Comparison self', numeric: true },
-  { key: 'total', label: 'Comparison total', numeric: true },
-  { key: 'delta', label: 'Δ self', numeric: true },
-  { key: 'deltaPct', label: 'Δ %', numeric: true },
-];
-
-/** Δ % of a function's self: relative to the baseline; Infinity for new functions. */
-function deltaPct(base: number, comp: number): number {
-  if (base === 0) return comp === 0 ? 0 : Number.POSITIVE_INFINITY;
-  return ((comp - base) / base) * 100;
+/**
+ * A comparison's columns: both sides, and the change of self (sorted by its size by default): in
+ * share of each side's samples with Normalized, else in samples, as the graph's colours.
+ */
+function diffColumns(normalized: boolean): Column[] {
+  return [
+    { key: 'name', label: 'Function', className: 'fn' },
+    { key: 'module', label: 'Module', className: 'mod' },
+    { key: 'baseSelf', label: 'Baseline self', className: 'num side-col' },
+    { key: 'baseTotal', label: 'Baseline total', className: 'num side-col wide' },
+    { key: 'self', label: 'Comparison self', className: 'num side-col' },
+    { key: 'total', label: 'Comparison total', className: 'num side-col wide' },
+    normalized
+      ? {
+          key: 'delta',
+          label: 'Δ self share',
+          className: 'num delta',
+          title: 'The change of self in share of each profile’s samples, in percentage points',
+        }
+      : { key: 'delta', label: 'Δ self', className: 'num delta', title: 'The change of self in samples' },
+    {
+      key: 'deltaPct',
+      label: 'Δ %',
+      className: 'num delta',
+      title: normalized
+        ? 'The change of the self share, in percent of the baseline’s share'
+        : 'The change of self, in percent of the baseline’s self',
+    },
+  ];
 }
 
 export interface TableQuery {
@@ -48,6 +75,15 @@ export interface TableQuery {
   filter: string;
   /** Frames to leave out (e.g. the address rows of a flat DCPI profile). */
   exclude?: Uint8Array;
+  /** A comparison's Δ columns (the table's): made here, normalized unless `normalized` is false, when absent. */
+  changes?: FunctionChanges;
+  normalized?: boolean;
+}
+
+/** The Δ columns of a comparison's functions: changes of self in share (normalized) or in samples. */
+export function changesOf(a: Analysis, normalized: boolean): FunctionChanges | null {
+  const d = a.diff;
+  return d ? functionChanges(d.baseFunctions, a.functions, d.base.whole, d.comp.whole, normalized) : null;
 }
 
 /** Row order for a sort and filter: frame ids. Pure, so it is tested without a DOM. */
@@ -70,6 +106,12 @@ export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
   const sign = q.desc ? -1 : 1;
   const byName = (x: number, y: number) => (name[x] < name[y] ? -1 : name[x] > name[y] ? 1 : 0);
   const { self, total } = functions;
+  const changes =
+    base && (q.key === 'delta' || q.key === 'deltaPct')
+      ? (q.changes ?? changesOf(a, q.normalized ?? true))
+      : null;
+  const delta = changes?.delta;
+  const relative = changes?.relative;
   const cmp: Record<SortKey, (x: number, y: number) => number> = {
     name: (x, y) => sign * byName(x, y),
     module: (x, y) => sign * (mod(x) < mod(y) ? -1 : mod(x) > mod(y) ? 1 : 0) || byName(x, y),
@@ -79,10 +121,9 @@ export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
     total: (x, y) => sign * (total[x] - total[y]) || self[y] - self[x] || x - y,
     baseSelf: (x, y) => sign * ((base?.self[x] ?? 0) - (base?.self[y] ?? 0)) || x - y,
     baseTotal: (x, y) => sign * ((base?.total[x] ?? 0) - (base?.total[y] ?? 0)) || x - y,
-    delta: (x, y) =>
-      sign * (Math.abs(self[x] - (base?.self[x] ?? 0)) - Math.abs(self[y] - (base?.self[y] ?? 0))) || x - y,
-    deltaPct: (x, y) =>
-      sign * (deltaPct(base?.self[x] ?? 0, self[x]) - deltaPct(base?.self[y] ?? 0, self[y]) || 0) || x - y,
+    delta: (x, y) => sign * (Math.abs(delta?.[x] ?? 0) - Math.abs(delta?.[y] ?? 0)) || x - y,
+    // Infinity (new functions) less Infinity is NaN: equal.
+    deltaPct: (x, y) => sign * ((relative?.[x] ?? 0) - (relative?.[y] ?? 0) || 0) || x - y,
   };
   return Int32Array.from(ids.sort(cmp[q.key]));
 }
@@ -121,10 +162,13 @@ export interface FunctionTableProps {
   /** Enter or double-click on a row (the sandwich). */
   onOpen: (frame: number) => void;
   onMenu?: (frame: number, x: number, y: number) => void;
+  /** A comparison's Δ columns: changes of share of each side's samples (true) or of samples. */
+  normalized?: boolean;
 }
 
 export function FunctionTable({
   analysis,
+  normalized = true,
   sort,
   onSort: sortBy,
   selected,
@@ -142,6 +186,7 @@ export function FunctionTable({
     () => (flat?.functions && !perAddress ? { ...analysis, functions: flat.functions } : analysis),
     [analysis, flat, perAddress],
   );
+  const changes = useMemo(() => changesOf(shown, normalized), [shown, normalized]);
   const order = useMemo(
     () =>
       sortFunctions(shown, {
@@ -149,8 +194,9 @@ export function FunctionTable({
         desc: sort.desc,
         filter,
         exclude: perAddress ? undefined : addresses,
+        changes: changes ?? undefined,
       }),
-    [shown, sort, filter, perAddress, addresses],
+    [shown, sort, filter, perAddress, addresses, changes],
   );
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
@@ -161,8 +207,9 @@ export function FunctionTable({
   });
   const { profile, functions, tree, diff } = shown;
   const whole = diff ? diff.comp.whole : totalOf(tree, 0);
-  const columns = diff ? DIFF_COLUMNS : COLUMNS;
-  const value = useMemo(() => cellValue(profile.meta), [profile.meta]);
+  const columns = useMemo(() => (diff ? diffColumns(normalized) : COLUMNS), [diff, normalized]);
+  const unit = useMemo(() => weightUnit(profile.meta), [profile.meta]);
+  const value = useCallback((v: number) => formatCell(v, unit), [unit]);
   const items = virtual.getVirtualItems();
   const padTop = items.length ? items[0].start : 0;
   const padBottom = items.length ? virtual.getTotalSize() - items[items.length - 1].end : 0;
@@ -254,7 +301,8 @@ export function FunctionTable({
                   <th
                     key={c.label}
                     scope="col"
-                    className={c.numeric ? 'num' : undefined}
+                    className={c.className}
+                    title={c.title}
                     aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : undefined}
                   >
                     <button type="button" onClick={() => sortBy(c.key)}>
@@ -293,13 +341,20 @@ export function FunctionTable({
                   }}
                 >
                   <td className="fn" title={cellTitle(profile.frames, f)}>
-                    {frameLabel(profile.frames, f)}
+                    <FunctionCell frames={profile.frames} f={f} />
                   </td>
                   <td className="mod" title={mod}>
                     {basename(mod)}
                   </td>
-                  {diff ? (
-                    <DiffCells f={f} comp={functions} base={diff.baseFunctions} value={value} />
+                  {diff && changes ? (
+                    <DiffCells
+                      f={f}
+                      comp={functions}
+                      base={diff.baseFunctions}
+                      changes={changes}
+                      normalized={normalized}
+                      unit={unit}
+                    />
                   ) : (
                     <>
                       <td className="num">{value(functions.self[f])}</td>
@@ -323,12 +378,6 @@ export function FunctionTable({
   );
 }
 
-/** Table cells in the profile's unit: counts as plain numbers, bytes and time in their units. */
-function cellValue(meta: Analysis['profile']['meta']): (v: number) => string {
-  const unit = weightUnit(meta);
-  return (v) => formatCell(v, unit);
-}
-
 /** A function cell's title: its whole name, and a line frame's file with its path. */
 function cellTitle(frames: Analysis['profile']['frames'], f: number): string {
   const at = sourceAt(frames, f);
@@ -336,23 +385,41 @@ function cellTitle(frames: Analysis['profile']['frames'], f: number): string {
   return at === null || fn === null ? frames.name[f] : `${fn}\nat ${at}`;
 }
 
-function DiffCells(props: { f: number; comp: Functions; base: Functions; value: (v: number) => string }) {
-  const { f, comp, base, value } = props;
-  const d = comp.self[f] - base.self[f];
-  const pct = deltaPct(base.self[f], comp.self[f]);
+/**
+ * A function's cell: its label, and a Line frame's `file:line` apart, kept whole when the name is
+ * cut (the file's directory is already left out: frameLabel's base name).
+ */
+function FunctionCell({ frames, f }: { frames: Analysis['profile']['frames']; f: number }) {
+  const line = lineLabel(frames, f);
+  if (line === null) return <>{frameLabel(frames, f)}</>;
+  return (
+    <span className="fn-line">
+      <span className="fn-name">{line.fn}</span> <span className="fn-at">{line.at}</span>
+    </span>
+  );
+}
+
+function DiffCells(props: {
+  f: number;
+  comp: Functions;
+  base: Functions;
+  changes: FunctionChanges;
+  normalized: boolean;
+  unit: WeightUnit;
+}) {
+  const { f, comp, base, changes, normalized, unit } = props;
+  const value = (v: number) => formatCell(v, unit);
+  const d = changes.delta[f];
   return (
     <>
-      <td className="num">{value(base.self[f])}</td>
-      <td className="num">{value(base.total[f])}</td>
-      <td className="num">{value(comp.self[f])}</td>
-      <td className="num">{value(comp.total[f])}</td>
-      <td className={`num ${d > 0 ? 'grew' : d < 0 ? 'shrank' : ''}`}>
-        {d > 0 ? '+' : d < 0 ? '−' : ''}
-        {value(Math.abs(d))}
+      <td className="num side-col">{value(base.self[f])}</td>
+      <td className="num side-col wide">{value(base.total[f])}</td>
+      <td className="num side-col">{value(comp.self[f])}</td>
+      <td className="num side-col wide">{value(comp.total[f])}</td>
+      <td className={`num delta ${d > 0 ? 'grew' : d < 0 ? 'shrank' : ''}`}>
+        {normalized ? formatPoints(d) : formatCellDelta(d, unit)}
       </td>
-      <td className="num">
-        {pct === Number.POSITIVE_INFINITY ? 'new' : `${pct > 0 ? '+' : ''}${pct.toFixed(1)} %`}
-      </td>
+      <td className="num delta">{formatChangePercent(changes.relative[f])}</td>
     </>
   );
 }

@@ -203,3 +203,34 @@ export function deltaOf(
   if (!normalized) return comp - base;
   return (compWhole > 0 ? comp / compWhole : 0) - (baseWhole > 0 ? base / baseWhole : 0);
 }
+
+/** Per function of a comparison: the change of its self, and that change relative to the baseline's. */
+export interface FunctionChanges {
+  /** deltaOf the function's self: in share of each side's samples (normalized), or in samples. */
+  delta: Float64Array;
+  /** `delta` in percent of the baseline's self (share or samples); Infinity where only the comparison has it. */
+  relative: Float64Array;
+}
+
+/**
+ * The comparison table's Δ columns, as the graph colours a change (deltaOf): normalized, a
+ * function's self as a share of each side's whole; otherwise in samples.
+ */
+export function functionChanges(
+  base: FunctionTable,
+  comp: FunctionTable,
+  baseWhole: number,
+  compWhole: number,
+  normalized: boolean,
+): FunctionChanges {
+  const n = comp.count;
+  const delta = new Float64Array(n);
+  const relative = new Float64Array(n);
+  for (let f = 0; f < n; f++) {
+    const d = deltaOf(comp.self[f], base.self[f], compWhole, baseWhole, normalized);
+    const b = normalized ? (baseWhole > 0 ? base.self[f] / baseWhole : 0) : base.self[f];
+    delta[f] = d;
+    relative[f] = b > 0 ? (d / b) * 100 : comp.self[f] > 0 ? Number.POSITIVE_INFINITY : 0;
+  }
+  return { delta, relative };
+}

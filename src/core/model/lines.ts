@@ -73,7 +73,11 @@ function chains(raw: RawProfile, symbolizer: Symbolizer | null | undefined): Cha
       let lo = locs.addrLo[loc];
       if (caller ? raw.adjustCallers : raw.adjustLeaves === true) [hi, lo] = minusOne(hi, lo);
       address = hexOf(hi, lo);
-      if (frames.length === 0 && symbolizer) {
+      // The names a report carries (its lines, at line granularity), as the fold reads them first.
+      const own =
+        raw.embeddedLines?.get(address) ?? raw.embeddedSymbols?.get(address)?.map((name) => ({ name }));
+      if (frames.length === 0 && own !== undefined) frames = own;
+      else if (frames.length === 0 && symbolizer) {
         frames =
           symbolizer.lookupFrames?.(hi, lo) ?? (symbolizer.lookup(hi, lo) ?? []).map((name) => ({ name }));
       }

@@ -279,6 +279,8 @@ export interface ElfFile {
    * same build-id.
    */
   isDebugFile: boolean;
+  /** A library merged with its separate debug file (mergeDebugFile): that file's name. */
+  debugFile?: string;
   /** Problems that did not stop reading (a section past the end of the file, …). */
   warnings: string[];
   /**
@@ -747,6 +749,7 @@ export function mergeDebugFile(lib: ElfFile, debug: ElfFile): ElfFile {
     ownSymbols: lib.ownSymbols ?? lib.symbols,
     symbolSource: lib.symbolSource,
     warnings: [...lib.warnings, ...debug.warnings.map((w) => `${debug.fileName}: ${w}`)],
+    debugFile: debug.fileName,
   };
   const dwarf = debug.dwarf ?? lib.dwarf;
   if (dwarf !== undefined) merged.dwarf = dwarf;

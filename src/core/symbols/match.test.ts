@@ -46,6 +46,7 @@ describe('matchSymbolFiles', () => {
       elf('x.debug', { buildId: 'abcd01', isDebugFile: true }),
     ];
     expect(chosen(matchSymbolFiles(maps, files))).toEqual(['x.debug by build-id']);
+    expect(matchSymbolFiles(maps, files).matched[0].debugFile).toBe('x.debug');
     files.push(elf('renamed.bin', { buildId: 'abcd01' }));
     const r = matchSymbolFiles(maps, files);
     expect(chosen(r)).toEqual(['renamed.bin by build-id']);
@@ -152,6 +153,14 @@ describe('mergeDebugFiles', () => {
     expect(out.map((e) => e.fileName)).toEqual(['libc.so.6', 'other.debug']);
     expect(out[0]).not.toBe(lib);
     expect(withSyms(out[0])).toBeGreaterThanOrEqual(withSyms(lib));
+    // The match says which debug file lent the library its symbols (the Symbols panel shows it).
+    const r = matchSymbolFiles([mapping('/usr/lib/libc.so.6', 'aaaa')], out);
+    expect(r.matched).toEqual([
+      { mappingPath: '/usr/lib/libc.so.6', elfFile: 'libc.so.6', by: 'build-id', debugFile: 'aaaa.debug' },
+    ]);
+    expect(
+      matchSymbolFiles([mapping('/usr/lib/libc.so.6', 'aaaa')], [lib]).matched[0].debugFile,
+    ).toBeUndefined();
   });
 
   it('follows .gnu_debuglink when no build-id contradicts it and the CRC matches', () => {

@@ -31,6 +31,13 @@ export interface SymbolizeMatch {
    * only; nm: an nm listing; kallsyms: a /proc/kallsyms text, for a kernel mapping.
    */
   by: 'build-id' | 'path' | 'name' | 'nm' | 'kallsyms';
+  /**
+   * The separate debug file that lent the file its symbols and DWARF (merged by build-id or
+   * `.gnu_debuglink`); `elfFile` itself when a debug file serves the mapping alone.
+   */
+  debugFile?: string;
+  /** The file has no symbol at all (a stripped binary without its debug file): it names nothing. */
+  noSymbols?: true;
 }
 
 /** A mapping whose only candidate files had another build-id: none was used for it. */
@@ -104,7 +111,15 @@ export function matchSymbolFiles(
         out.unsymbolizedMappings.push(m.path);
       } else {
         used.add(choice.source);
-        out.matched.push({ mappingPath: m.path, elfFile: choice.source.fileName, by: choice.by });
+        const src = choice.source;
+        const debugFile = src.kind !== 'elf' ? undefined : src.isDebugFile ? src.fileName : src.debugFile;
+        out.matched.push({
+          mappingPath: m.path,
+          elfFile: src.fileName,
+          by: choice.by,
+          ...(debugFile !== undefined && { debugFile }),
+          ...(src.symbols.count === 0 && { noSymbols: true as const }),
+        });
       }
     }
     out.choices.push(choice);

@@ -102,7 +102,12 @@ describe('symbolizerFromFiles on the corpus profiles (names as perl pprof shows 
     expect(errors).toEqual([]);
     expect(report.matched).toEqual([
       { mappingPath: '/opt/flamelens-corpus/bin/tiny', elfFile: 'tiny', by: 'name' },
-      { mappingPath: '/usr/lib/x86_64-linux-gnu/libc.so.6', elfFile: 'libc.so.6', by: 'name' },
+      {
+        mappingPath: '/usr/lib/x86_64-linux-gnu/libc.so.6',
+        elfFile: 'libc.so.6',
+        by: 'name',
+        debugFile: LIBC_DEBUG.split('/').pop(),
+      },
     ]);
     expect(report.unmatchedFiles).toEqual([]);
     expect(report.unsymbolizedMappings).toContain('/usr/lib/x86_64-linux-gnu/libm.so.6');
@@ -289,5 +294,29 @@ describe('nm listings', () => {
     expect(r.report.matched).toEqual([
       { mappingPath: '/opt/flamelens-corpus/bin/libfoo.so', elfFile: 'symbols.txt', by: 'nm' },
     ]);
+  });
+});
+
+describe('a stripped binary', () => {
+  it('describes its mapping though no symbol names its code: its frames are outside the symbols, not without a file', () => {
+    // test/fixtures/perf/bin/sorter-stripped: `strip --strip-all`, no defined symbol left (nm: none).
+    const bytes = new Uint8Array(
+      readFileSync(new URL('../../../test/fixtures/perf/bin/sorter-stripped', import.meta.url)),
+    );
+    const m: Mapping = {
+      start: 0x555555554000n,
+      end: 0x555555559000n,
+      offset: 0n,
+      path: '/usr/bin/sorter-stripped',
+    };
+    const { symbolizer, report } = symbolizerFromFiles([m], [{ name: 'sorter-stripped', bytes }]);
+    expect(report.matched).toEqual([
+      { mappingPath: '/usr/bin/sorter-stripped', elfFile: 'sorter-stripped', by: 'name', noSymbols: true },
+    ]);
+    const [hi, lo] = splitBig(0x555555555200n);
+    expect(symbolizer.lookup(hi, lo)).toBeNull();
+    expect(symbolizer.hasSymbolFile?.(hi, lo)).toBe(true);
+    // Outside every mapping: no file describes it.
+    expect(symbolizer.hasSymbolFile?.(...splitBig(0x7f0000001000n))).toBe(false);
   });
 });

@@ -260,10 +260,11 @@ class SymbolLookup {
         const m = this.mangledOf.get(name);
         return m === undefined || !this.demangle ? undefined : this.demangle(m);
       },
+      // A file was given for the address's mapping, whether or not a symbol covers it (a
+      // stripped binary names nothing: its code is outside the symbols, not without a file).
       hasSymbolFile: (hi, lo) => {
         const i = this.index.find(hi, lo);
-        const b = i < 0 ? null : this.bindings[i];
-        return b !== null && b.source.symbols.count > 0;
+        return i >= 0 && this.bindings[i] !== null;
       },
       lookup: (hi, lo) => this.lookup(hi, lo),
       offsetInSymbol: (hi, lo) => this.offsetInSymbol(hi, lo),

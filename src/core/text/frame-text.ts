@@ -35,9 +35,18 @@ export function addressOf(t: FrameTable, modules: readonly string[], f: number):
  * function's name out of a narrow bar); every other frame as its name.
  */
 export function frameLabel(t: FrameTable, f: number): string {
+  const line = lineLabel(t, f);
+  return line === null ? (t.name[f] ?? '') : `${line.fn} ${line.at}`;
+}
+
+/**
+ * A Line frame's label in its two parts, the function and `file.cpp:12` (frameLabel's, joined by a
+ * space), for a view that cuts the first and keeps the second; null for other frames.
+ */
+export function lineLabel(t: FrameTable, f: number): { fn: string; at: string } | null {
   const file = t.file?.[f] ?? -1;
-  if (t.kind[f] !== FrameKind.Line || file < 0) return t.name[f] ?? '';
-  return `${functionOf(t, f) ?? ''} ${basename(t.strings[file])}:${t.line?.[f] ?? 0}`;
+  if (t.kind[f] !== FrameKind.Line || file < 0) return null;
+  return { fn: functionOf(t, f) ?? '', at: `${basename(t.strings[file])}:${t.line?.[f] ?? 0}` };
 }
 
 /** The lines a tooltip shows of a frame, each absent when it would say nothing new. */

@@ -25,7 +25,7 @@ function isIdent(c: number): boolean {
  * The index of the bracket that closes the one at `i` (`(`/`<`; the other kind nests inside), or
  * -1 when unbalanced. `operator<`/`operator()`… inside do not count as brackets.
  */
-function closing(s: string, i: number): number {
+export function closing(s: string, i: number): number {
   let depth = 0;
   for (let j = i; j < s.length; j++) {
     const c = s.charCodeAt(j);
@@ -48,7 +48,7 @@ function closing(s: string, i: number): number {
 }
 
 /** True when `operator` starts at i as a whole word (`A::operator<`, not `my_operator`). */
-function operatorAt(s: string, i: number): boolean {
+export function operatorAt(s: string, i: number): boolean {
   return (
     s.startsWith('operator', i) &&
     (i === 0 || !isIdent(s.charCodeAt(i - 1))) &&

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   formatBytes,
   formatCell,
+  formatCellDelta,
+  formatChangePercent,
   formatCount,
   formatDelta,
   formatPercent,
+  formatPoints,
   formatTime,
   formatValue,
   formatWeight,
@@ -117,6 +120,23 @@ describe('a weight in its sample type’s unit', () => {
     expect(formatDelta(1.2 * 2 ** 20, BYTES)).toBe('+1.2 MiB');
     expect(formatDelta(-(2 ** 53), NS)).toBe(`${MINUS}2502.00 h`);
     expect(formatDelta(0, SAMPLES)).toBe('±0 samples');
+  });
+
+  it('a change in percent, in points of share and in a table cell: one minus sign (U+2212), never a hyphen', () => {
+    expect(formatChangePercent(655.2)).toBe('+655.2 %');
+    expect(formatChangePercent(-5.14)).toBe(`${MINUS}5.1 %`);
+    expect(formatChangePercent(-0.04)).toBe('0.0 %');
+    expect(formatChangePercent(0)).toBe('0.0 %');
+    expect(formatChangePercent(Number.POSITIVE_INFINITY)).toBe('new');
+    expect(formatPoints(0.0449)).toBe('+4.49 pts');
+    expect(formatPoints(-0.0456)).toBe(`${MINUS}4.56 pts`);
+    expect(formatPoints(-0.00001)).toBe('0.00 pts');
+    expect(formatCellDelta(-32, SAMPLES)).toBe(`${MINUS}32`);
+    expect(formatCellDelta(5, SAMPLES)).toBe('+5');
+    expect(formatCellDelta(0, SAMPLES)).toBe('0');
+    expect(formatCellDelta(-1536, BYTES)).toBe(`${MINUS}1.5 KiB`);
+    for (const text of [formatChangePercent(-3), formatPoints(-0.5), formatCellDelta(-2e6, NS)])
+      expect(text.match(/[-−]/g)).toEqual([MINUS]);
   });
 
   it('a table cell: a count as a plain number; time and bytes in their units', () => {

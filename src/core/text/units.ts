@@ -147,6 +147,29 @@ export function formatDelta(v: number, u: WeightUnit): string {
   return `${v > 0 ? '+' : v < 0 ? MINUS : '±'}${formatValue(Math.abs(v), u)}`;
 }
 
+/**
+ * A change in percent, signed: `+24.6 %`, `−3.0 %`, `0.0 %`; `new` where there was nothing before
+ * (Infinity, as a relative change from 0 is).
+ */
+export function formatChangePercent(p: number): string {
+  if (p === Number.POSITIVE_INFINITY) return 'new';
+  const a = Math.abs(p);
+  const text = `${a.toFixed(1)} %`;
+  return text === '0.0 %' ? text : `${p > 0 ? '+' : MINUS}${text}`;
+}
+
+/** A change of a share (a fraction of 1) in percentage points, signed: `+2.35 pts`, `−0.40 pts`. */
+export function formatPoints(share: number): string {
+  const text = `${Math.abs(share * 100).toFixed(2)} pts`;
+  return text === '0.00 pts' ? text : `${share > 0 ? '+' : MINUS}${text}`;
+}
+
+/** A table cell's change in the weight's unit, signed: `+5`, `−32`, `−1.5 MiB`, `0`. */
+export function formatCellDelta(v: number, u: WeightUnit): string {
+  const text = formatCell(Math.abs(v), u);
+  return v > 0 ? `+${text}` : v < 0 ? `${MINUS}${text}` : text;
+}
+
 /** A table cell's weight: counts as plain numbers (the column says what), bytes and time in their units. */
 export function formatCell(v: number, u: WeightUnit): string {
   const { unit } = u.sampleType;

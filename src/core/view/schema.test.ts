@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { buildCallTree, nodeByNames } from '../model/calltree';
 import { profileFromText } from '../model/text-notation';
-import { DEFAULT_VIEW, decodeView, encodeView, mergeViews, type ViewState, workerViewOf } from './schema';
+import {
+  clampSplit,
+  DEFAULT_VIEW,
+  decodeView,
+  encodeView,
+  mergeViews,
+  type ViewState,
+  workerViewOf,
+} from './schema';
 
 describe('view schema in the URL', () => {
   it('round-trips every field', () => {
@@ -36,6 +44,7 @@ describe('view schema in the URL', () => {
       panel: 'callgraph',
       callGraph: { nodeCount: 12, nodeFraction: 0.05, edgeFraction: 0 },
       sourceTab: 'assembly',
+      split: 0.42,
       theme: 'dark',
       diff: { width: 'both', normalized: false },
       labelFilters: [
@@ -60,6 +69,16 @@ describe('view schema in the URL', () => {
     expect(decodeView(encodeView(both))).toEqual(both);
     const local = { ...DEFAULT_VIEW, mode: 'diff' as const, sandwich: 'g' };
     expect(decodeView(encodeView(local))).toEqual(local);
+  });
+  it('keeps a split the user dragged within its bounds, and leaves out one out of them', () => {
+    expect(decodeView('#split=0.3').split).toBe(0.3);
+    expect(decodeView('#split=0.95').split).toBeUndefined();
+    expect(decodeView('#split=x').split).toBeUndefined();
+    expect(decodeView('').split).toBeUndefined();
+    expect(clampSplit(0.987)).toBe(0.85);
+    expect(clampSplit(0.01)).toBe(0.15);
+    expect(clampSplit(0.4567)).toBe(0.46);
+    expect(encodeView({ ...DEFAULT_VIEW, split: 0.46 })).toBe('#split=0.46');
   });
   it('keeps the hash of earlier links working', () => {
     const v = decodeView('#profileURL=https%3A%2F%2Fx%2Fa.prof&sandwich=f&view=icicle&inverted=1&q=g');

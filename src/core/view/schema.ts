@@ -3,7 +3,7 @@
 // the worker derives every tree and table from its worker part (WorkerView). Pure: no DOM.
 //
 //   #ws=ID&profileURL=…&baseURL=…&st=cpu&mode=sandwich&fn=parse&gran=lines&view=icicle&inverted=1
-//    &zoom=main␟parse&q=re&regex=0&t=[…]&tf=[…]&group=thread&mangled=1&theme=dark
+//    &zoom=main␟parse&q=re&regex=0&t=[…]&tf=[…]&group=thread&mangled=1&theme=dark&split=0.4
 //
 // Functions are named, never numbered (zoom path, transforms, the sandwich's function, the
 // selection), so the state survives re-parsing and re-symbolization.
@@ -94,6 +94,11 @@ export interface ViewState {
   callGraph: CallGraphSettings;
   /** The source panel's tab (the selected function's lines, addresses or instructions). */
   sourceTab: SourceTab;
+  /**
+   * The share of the profile's height the main view (the graph) takes above the function table
+   * (SPLIT_MIN…SPLIT_MAX), as the user dragged it; absent: the page's default.
+   */
+  split?: number;
   /**
    * Mode `diff`: bar widths from the comparison, the baseline, or both (vanished paths stay
    * visible); colour by the change in share of each profile (normalized) or in samples.
@@ -202,6 +207,15 @@ function cleanFilter(f: LabelFilter): LabelFilter {
   return out;
 }
 
+/** The split's bounds: the graph and the table each keep some of the height. */
+export const SPLIT_MIN = 0.15;
+export const SPLIT_MAX = 0.85;
+
+/** A split as kept: within its bounds, to the percent. */
+export function clampSplit(split: number): number {
+  return Math.round(Math.min(SPLIT_MAX, Math.max(SPLIT_MIN, split)) * 100) / 100;
+}
+
 /** Zoom paths are joined with a separator that function names do not contain. */
 const SEP = '\u001f';
 const GRANULARITIES = new Set<Granularity>(['functions', 'lines', 'addresses']);
@@ -245,6 +259,7 @@ export function encodeView(v: ViewState): string {
   if (v.theme) p.set('theme', v.theme);
   if (v.panel !== 'flame') p.set('panel', v.panel);
   if (v.sourceTab !== 'lines') p.set('src', v.sourceTab);
+  if (v.split !== undefined) p.set('split', String(v.split));
   const cg = v.callGraph;
   if (cg.nodeCount !== CALL_GRAPH_SETTINGS.nodeCount) p.set('nodecount', String(cg.nodeCount));
   if (cg.nodeFraction !== CALL_GRAPH_SETTINGS.nodeFraction) p.set('nodefraction', String(cg.nodeFraction));
@@ -336,6 +351,8 @@ export function decodeView(hash: string): ViewState {
   if (panel === 'calltree' || panel === 'callgraph') v.panel = panel;
   const src = p.get('src');
   if (src === 'addresses' || src === 'assembly') v.sourceTab = src;
+  const split = numberIn(p.get('split'), SPLIT_MIN, SPLIT_MAX, false);
+  if (split !== undefined) v.split = split;
   v.callGraph = {
     nodeCount: numberIn(p.get('nodecount'), 0, 100_000, true) ?? CALL_GRAPH_SETTINGS.nodeCount,
     nodeFraction: numberIn(p.get('nodefraction'), 0, 1, false) ?? CALL_GRAPH_SETTINGS.nodeFraction,
