@@ -119,6 +119,16 @@ test('Frames = lines: a line frame opens its source; switching Frames keeps the 
   await expect(panel).toBeVisible();
   await expect(panel.locator('tr.hot').first()).toBeVisible();
   await expect(panel).not.toContainText('No line information');
+  // At 1280 px the source text is whole: no line runs past the panel's edge (long ones wrap).
+  await expect(panel.locator('td.code').first()).toBeVisible();
+  const past = await panel.evaluate((el) => {
+    const edge = el.getBoundingClientRect().right;
+    const side = el.closest('aside')!.getBoundingClientRect().right;
+    return [...el.querySelectorAll('td.code')]
+      .map((td) => td.getBoundingClientRect().right - Math.min(edge, side))
+      .filter((over) => over > 1).length;
+  });
+  expect(past).toBe(0);
   await page.screenshot({ path: `${SHOTS}/page-1280-lines.png` });
 });
 

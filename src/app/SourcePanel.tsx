@@ -120,7 +120,7 @@ function Lines({ reply }: { reply: SourceReply }) {
                       <td className="num">{r && r.self > 0 ? r.self : ''}</td>
                       <td className="num">{r ? r.total : ''}</td>
                       {text && (
-                        <td>
+                        <td className="code">
                           <code>{text[n - 1]}</code>
                         </td>
                       )}

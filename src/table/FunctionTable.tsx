@@ -10,10 +10,10 @@ import { basename } from '../core/text/names';
 import {
   formatCell,
   formatCellDelta,
-  formatChangePercent,
+  formatCellPercent,
+  formatCellPoints,
   formatCount,
   formatPercent,
-  formatPoints,
   type WeightUnit,
   weightUnit,
 } from '../core/text/units';
@@ -52,7 +52,7 @@ function diffColumns(normalized: boolean): Column[] {
     normalized
       ? {
           key: 'delta',
-          label: 'Δ self share',
+          label: 'Δ self (pts)',
           className: 'num delta',
           title: 'The change of self in share of each profile’s samples, in percentage points',
         }
@@ -417,9 +417,9 @@ function DiffCells(props: {
       <td className="num side-col">{value(comp.self[f])}</td>
       <td className="num side-col wide">{value(comp.total[f])}</td>
       <td className={`num delta ${d > 0 ? 'grew' : d < 0 ? 'shrank' : ''}`}>
-        {normalized ? formatPoints(d) : formatCellDelta(d, unit)}
+        {normalized ? formatCellPoints(d) : formatCellDelta(d, unit)}
       </td>
-      <td className="num delta">{formatChangePercent(changes.relative[f])}</td>
+      <td className="num delta">{formatCellPercent(changes.relative[f])}</td>
     </>
   );
 }

@@ -3,6 +3,8 @@ import {
   formatBytes,
   formatCell,
   formatCellDelta,
+  formatCellPercent,
+  formatCellPoints,
   formatChangePercent,
   formatCount,
   formatDelta,
@@ -131,6 +133,10 @@ describe('a weight in its sample type’s unit', () => {
     expect(formatPoints(0.0449)).toBe('+4.49 pts');
     expect(formatPoints(-0.0456)).toBe(`${MINUS}4.56 pts`);
     expect(formatPoints(-0.00001)).toBe('0.00 pts');
+    // A table cell says the number, its column the unit.
+    expect(formatCellPoints(-0.0456)).toBe(`${MINUS}4.56`);
+    expect(formatCellPercent(655.2)).toBe('+655.2');
+    expect(formatCellPercent(Number.POSITIVE_INFINITY)).toBe('new');
     expect(formatCellDelta(-32, SAMPLES)).toBe(`${MINUS}32`);
     expect(formatCellDelta(5, SAMPLES)).toBe('+5');
     expect(formatCellDelta(0, SAMPLES)).toBe('0');

@@ -164,6 +164,16 @@ export function formatPoints(share: number): string {
   return text === '0.00 pts' ? text : `${share > 0 ? '+' : MINUS}${text}`;
 }
 
+/** A table cell's change of share in percentage points, signed, its unit in the header: `+2.35`, `−0.40`. */
+export function formatCellPoints(share: number): string {
+  return formatPoints(share).replace(/ pts$/, '');
+}
+
+/** A table cell's change in percent, signed, its unit in the header: `+24.6`, `−3.0`, `new`. */
+export function formatCellPercent(p: number): string {
+  return formatChangePercent(p).replace(/ %$/, '');
+}
+
 /** A table cell's change in the weight's unit, signed: `+5`, `−32`, `−1.5 MiB`, `0`. */
 export function formatCellDelta(v: number, u: WeightUnit): string {
   const text = formatCell(Math.abs(v), u);
