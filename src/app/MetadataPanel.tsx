@@ -142,7 +142,7 @@ export function MetadataPanel({ analysis }: { analysis: Analysis }) {
           </pre>
         </>
       )}
-      <h3>Mapped objects ({m.mappings.length})</h3>
+      <h3>Mapped objects ({formatCount(m.mappings.length)})</h3>
       <MappingList mappings={m.mappings} />
     </section>
   );

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { FrameRows } from '../model/frames';
 import { FrameKind, Unnamed } from '../types';
-import { addressOf, describeFrame, describeFrameLines, frameLabel, functionOf, sourceAt } from './frame-text';
+import {
+  addressOf,
+  describeFrame,
+  describeFrameLines,
+  frameLabel,
+  functionOf,
+  SHOWN_MAX,
+  shownText,
+  sourceAt,
+} from './frame-text';
 
 /** One frame of each kind, as the fold names them (names as it writes them; fields apart). */
 function table() {
@@ -130,5 +139,20 @@ describe('frame text, from kinds and fields', () => {
       'No symbol covers these addresses: drop the binary’s debug file.',
     );
     expect(describeFrame(t, modules, 6)).toEqual({ title: '0x900000' });
+  });
+
+  it('shows a name of 20 MB by its start and how much is left out; names up to SHOWN_MAX whole', () => {
+    const rows = new FrameRows({ fullNames: true });
+    const long = `ns::${'a'.repeat(20_000_000)}`;
+    rows.add(long, 0, FrameKind.Function);
+    const t = rows.finish();
+    const label = frameLabel(t, 0);
+    expect(label.length).toBeLessThanOrEqual(SHOWN_MAX);
+    expect(label.startsWith('ns::aaa')).toBe(true);
+    expect(label).toMatch(/… \(19,983,684 more characters\)$/);
+    expect(describeFrame(t, [], 0).title).toBe(label);
+    const template = `std::map<${'std::vector<int>, '.repeat(900)}int>::find`;
+    expect(template.length).toBeLessThan(SHOWN_MAX);
+    expect(shownText(template)).toBe(template);
   });
 });

@@ -36,7 +36,21 @@ export function addressOf(t: FrameTable, modules: readonly string[], f: number):
  */
 export function frameLabel(t: FrameTable, f: number): string {
   const line = lineLabel(t, f);
-  return line === null ? (t.name[f] ?? '') : `${line.fn} ${line.at}`;
+  return shownText(line === null ? (t.name[f] ?? '') : `${line.fn} ${line.at}`);
+}
+
+/** The longest name shown whole (C++ template names run to thousands of characters; none to this). */
+export const SHOWN_MAX = 16_384;
+
+/**
+ * A name as a view shows it: whole up to SHOWN_MAX characters, else its start and how much is left
+ * out. A file anyone can write may name a function with 20 MB: laid out whole in a table cell, a
+ * tooltip or a canvas label it held the page's thread for seconds. Exports keep names whole.
+ */
+export function shownText(text: string): string {
+  if (text.length <= SHOWN_MAX) return text;
+  const cut = SHOWN_MAX - 64;
+  return `${text.slice(0, cut)}… (${(text.length - cut).toLocaleString('en-US')} more characters)`;
 }
 
 /**
@@ -46,7 +60,10 @@ export function frameLabel(t: FrameTable, f: number): string {
 export function lineLabel(t: FrameTable, f: number): { fn: string; at: string } | null {
   const file = t.file?.[f] ?? -1;
   if (t.kind[f] !== FrameKind.Line || file < 0) return null;
-  return { fn: functionOf(t, f) ?? '', at: `${basename(t.strings[file])}:${t.line?.[f] ?? 0}` };
+  return {
+    fn: shownText(functionOf(t, f) ?? ''),
+    at: shownText(`${basename(t.strings[file])}:${t.line?.[f] ?? 0}`),
+  };
 }
 
 /** The lines a tooltip shows of a frame, each absent when it would say nothing new. */
@@ -76,10 +93,10 @@ export function describeFrame(t: FrameTable, modules: readonly string[], f: numb
   const d: FrameDescription = { title: frameLabel(t, f) };
   const fn = functionOf(t, f);
   const full = t.fullName?.[f];
-  if (fn !== null && full !== undefined && full !== fn) d.full = full;
+  if (fn !== null && full !== undefined && full !== fn) d.full = shownText(full);
   if (t.kind[f] === FrameKind.Inlined) d.inlined = true;
   const at = sourceAt(t, f);
-  if (at !== null) d.at = at;
+  if (at !== null) d.at = shownText(at);
   if (fn !== null) {
     const address = addressOf(t, modules, f);
     if (address !== null) d.address = address;
@@ -87,7 +104,7 @@ export function describeFrame(t: FrameTable, modules: readonly string[], f: numb
   const hint = HINTS[(t.unnamed?.[f] ?? Unnamed.Named) as Unnamed];
   if (hint !== undefined) d.hint = hint;
   const m = t.module[f];
-  if (m >= 0 && modules[m]) d.module = modules[m];
+  if (m >= 0 && modules[m]) d.module = shownText(modules[m]);
   return d;
 }
 
