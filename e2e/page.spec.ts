@@ -232,3 +232,31 @@ test('the Recent profiles list is aligned; the remembered-files count follows a 
   expect(new Set(xs).size).toBe(1);
   await page.screenshot({ path: `${SHOTS}/page-1280-start.png` });
 });
+
+test('a bar clicked selects its frame, as a call tree row does: its table row and its source, at Frames = lines', async ({
+  page,
+}) => {
+  await page.goto('./#gran=lines');
+  await dropFiles(page, [
+    { path: `${D}/inline5.prof`, name: 'inline5.prof' },
+    { path: `${D}/bin/inline5`, name: 'inline5' },
+    { path: `${D}/src/inline.cpp`, name: 'inline.cpp' },
+  ]);
+  await paintedGraph(page);
+  const g = (await page.getByTestId('main-graph').getByRole('img').boundingBox())!;
+  let at: { x: number; y: number } | null = null;
+  let name = '';
+  for (let depth = 0; depth < 20 && !at; depth++) {
+    const p = { x: g.x + g.width / 2, y: g.y + g.height - ROW * depth - 9 };
+    name = await hoverName(page, p);
+    if (/^fx::hot_chain inline\.cpp:\d+$/.test(name)) at = p;
+  }
+  expect(at).not.toBeNull();
+  await page.mouse.click(at!.x, at!.y);
+  const panel = page.getByRole('region', { name: 'Source' });
+  await expect(panel.getByRole('heading', { name: 'Source of fx::hot_chain' })).toBeVisible();
+  await expect(panel.locator('tr.hot').first()).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Function table' }).locator('tr[aria-selected="true"] td.fn'),
+  ).toHaveText(name);
+});

@@ -48,7 +48,12 @@ export function MainGraph({
       focus={s.focusNode}
       onFocus={s.setFocus}
       selected={s.selectedNode}
-      onSelect={s.selectNode}
+      onSelect={(node) => {
+        // A bar clicked selects its frame too, as a call tree row does: the table's row, the source.
+        s.selectNode(node);
+        const f = node === null ? -1 : analysis.tree.frame[node];
+        if (f >= 0 && f < analysis.profile.frames.count) s.selectFrame(f);
+      }}
       highlight={highlight}
       heat={heat}
       onPainted={s.paintedFirstFrame}
