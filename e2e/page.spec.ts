@@ -74,6 +74,11 @@ test('the graph/table split is a drag handle; the link says it', async ({ page }
   const after = (await table.boundingBox())!.height;
   expect(after).toBeGreaterThan(before + 100);
   await expect(page).toHaveURL(/split=0\.\d+/);
+  // The workspace's link reopens with the split as dragged.
+  await expect(page).toHaveURL(/ws=/);
+  await page.reload();
+  await paintedGraph(page);
+  await expect.poll(async () => Math.abs((await table.boundingBox())!.height - after)).toBeLessThan(3);
 });
 
 test('Frames = lines: a line frame opens its source; switching Frames keeps the zoom and says so', async ({
