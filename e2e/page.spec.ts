@@ -117,7 +117,10 @@ test('Frames = lines: a line frame opens its source; switching Frames keeps the 
   await page.getByRole('combobox', { name: 'Granularity' }).selectOption('lines');
   await paintedGraph(page);
   await page.getByPlaceholder('Filter functions').fill('hot_chain');
-  const cell = page.getByRole('table').last().locator('tbody tr[aria-rowindex] td.fn').first();
+  const cell = page
+    .getByRole('region', { name: 'Function table' })
+    .locator('tbody tr[aria-rowindex] td.fn')
+    .first();
   await expect(cell).toHaveText(/^fx::hot_chain inline\.cpp:\d+$/);
   await cell.click();
   const panel = page.getByRole('region', { name: 'Source' });

@@ -16,7 +16,7 @@ test('the source panel shows a function’s lines and counts beside the dropped 
   ]);
   await paintedGraph(page);
   // Inlined functions are frames of their own: the table lists the template the loop inlined.
-  const table = page.getByRole('table').last();
+  const table = page.getByRole('region', { name: 'Function table' });
   await page.getByPlaceholder('Filter functions').fill('hot_chain');
   await table
     .locator('tbody tr[aria-rowindex] td.fn', { hasText: /^fx::hot_chain$/ })
@@ -81,7 +81,10 @@ test('lines granularity: `function file:line` frames, labelled and listed from t
   await openInline5(page, 'lines', true);
   // The table: the function and the file's base name; the whole path in the cell's title.
   await page.getByPlaceholder('Filter functions').fill('hot_chain');
-  const cell = page.getByRole('table').last().locator('tbody tr[aria-rowindex] td.fn').first();
+  const cell = page
+    .getByRole('region', { name: 'Function table' })
+    .locator('tbody tr[aria-rowindex] td.fn')
+    .first();
   await expect(cell).toHaveText(/^fx::hot_chain inline\.cpp:\d+$/);
   await expect(cell).toHaveAttribute('title', /^fx::hot_chain\nat \/fixtures\/dwarf\/src\/inline\.cpp:\d+$/);
   // The source panel of a line frame is its function's.
