@@ -294,7 +294,7 @@ function cpuColumn(raw: Pick<RawProfile, 'samples' | 'labels' | 'strings'>): {
   cpuOf: Int16Array | null;
 } {
   const c = labelColumn(raw, 'cpu');
-  if (!c || c.kind !== 'string') return { cpus: [], cpuOf: null };
+  if (c?.kind !== 'string') return { cpus: [], cpuOf: null };
   const n = raw.samples.count;
   const cpuOf = new Int16Array(n).fill(-1);
   const ids = new Map<number, number>();
