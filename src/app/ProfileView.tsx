@@ -1,6 +1,7 @@
-// The profile on screen: graph toolbar, transform chips, the main view the view's panel names
-// (the flame graph or the sandwich, the call tree, the call graph), the function table, and a
-// context menu shared by graph frames, tree rows and table rows.
+// The profile on screen: graph toolbar, transform chips, the timeline (profiles with time stamps),
+// the main view the view's panel names (the flame graph or the sandwich, the call tree, the call
+// graph, the flame chart), the function table, and a context menu shared by graph frames, tree
+// rows and table rows.
 
 import { useCallback, useEffect, useState } from 'react';
 import { FunctionTable } from '../table/FunctionTable';
@@ -10,12 +11,14 @@ import { CallGraphPanel } from './CallGraphPanel';
 import { CallTreePanel } from './CallTreePanel';
 import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { DiffControls } from './DiffControls';
+import { FlameChartPanel } from './FlameChartPanel';
 import { GraphToolbar } from './GraphToolbar';
 import { LabelControls } from './LabelControls';
 import { MainGraph } from './MainGraph';
 import { PanelTabs } from './PanelTabs';
 import { SandwichView } from './SandwichView';
 import { useStore } from './store';
+import { TimelinePanel } from './TimelinePanel';
 import { TransformChips } from './TransformChips';
 import { useSearch } from './useSearch';
 import { showSandwich } from './view';
@@ -44,11 +47,14 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
       <DiffControls />
       <LabelControls />
       <TransformChips />
+      <TimelinePanel />
       <PanelTabs />
       {panel === 'calltree' ? (
         <CallTreePanel analysis={analysis} search={search} onMenu={openMenu} />
       ) : panel === 'callgraph' ? (
         <CallGraphPanel />
+      ) : panel === 'flamechart' ? (
+        <FlameChartPanel />
       ) : mode === 'sandwich' || diffSandwich ? (
         <SandwichView onMenu={openMenu} />
       ) : (

@@ -24,10 +24,10 @@ export interface DerivationInput {
   readonly raw: RawProfile;
   /**
    * The samples the fold kept in time order per track (the view's tracks), and each parsed
-   * sample's weight in the view's sample type; `index` null when the profile has no time stamps
-   * (`reason` says so).
+   * sample's weight in the view's sample type, in ns per unit when that is a time (perf's
+   * cpu-clock period); `index` null when the profile has no time stamps (`reason` says so).
    */
-  readonly time: { index: TimeIndex | null; reason: string | null; weight: Float64Array };
+  readonly time: { index: TimeIndex | null; reason: string | null; weight: Float64Array; nsPerUnit?: number };
 }
 
 export interface Derivation<R> {
@@ -81,7 +81,8 @@ export const TIMELINE_BUCKETS = 1200;
 
 /**
  * The timeline above the graph: per track (thread or process) the weight in each bucket of its
- * window, and the CPU each bucket's samples ran on most; or why there is none.
+ * window (each sample spread over the time it stands for: model/timeline.ts timelineBuckets), and
+ * the CPU each bucket ran on most; or why there is none.
  */
 export type TimelineResult =
   | { none: string }
@@ -108,10 +109,10 @@ export const timeline: Derivation<TimelineResult> = {
   after: 'fold',
   reads: (v) => (v.timeline ? [v.timeline.window ?? null, v.timeline.tracks] : null),
   derive({ time }, v) {
-    const { index, reason, weight } = time;
+    const { index, reason, weight, nsPerUnit } = time;
     if (!index) return { none: reason ?? 'this profile has no time stamps' };
     const window = v.timeline?.window ?? { start: index.start, end: index.end };
-    const b = timelineBuckets(index, weight, window, TIMELINE_BUCKETS);
+    const b = timelineBuckets(index, weight, window, TIMELINE_BUCKETS, nsPerUnit);
     return {
       first: index.start,
       last: index.end,

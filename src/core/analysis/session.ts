@@ -28,7 +28,6 @@ import {
 } from '../model/serialize';
 import {
   buildTimeIndex,
-  describeRange,
   noTimeReason,
   sampleNear,
   stackWeightsIn,
@@ -60,6 +59,7 @@ import { isSeparateDebugFile, looksLikeElf } from '../symbols/elf';
 import { type MappingSamples, samplesByModule } from '../symbols/modules';
 import { type Placement, parseBase } from '../symbols/placement';
 import { frameLabel } from '../text/frame-text';
+import { timeUnitUs } from '../text/units';
 import { type FoldedProfile, type InputNote, type Mapping, ProfileError } from '../types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
 import { DERIVATIONS, type DerivationInput } from './derivations';
@@ -473,10 +473,9 @@ export class AnalysisSession {
     this.rangeBase = null;
     const t = this.timed(this.view.timeline?.tracks);
     if (!range && !compareRanges) return;
-    const within = (r: TimeRange, side?: string): FoldedProfile => {
-      const name = `${base.meta.fileName}${side ? ` ${side}` : ''} @ ${describeRange(r)}`;
+    const within = (r: TimeRange): FoldedProfile => {
       if (!t?.index) {
-        const out = withStackWeights(base, new Float64Array(base.stacks.count), name);
+        const out = withStackWeights(base, new Float64Array(base.stacks.count), r);
         out.meta.warnings = [
           ...out.meta.warnings,
           { message: `no range of time: ${t?.reason ?? 'this profile has no time stamps'}` },
@@ -484,11 +483,11 @@ export class AnalysisSession {
         return out;
       }
       const w = stackWeightsIn(t.index, t.sampleStacks, t.weight, base.stacks.count, r);
-      return withStackWeights(base, w, name);
+      return withStackWeights(base, w, r);
     };
     if (compareRanges && this.view.mode === 'diff') {
-      this.ranged = within(compareRanges.b, '(B)');
-      this.rangeBase = within(compareRanges.a, '(A)');
+      this.ranged = within(compareRanges.b);
+      this.rangeBase = within(compareRanges.a);
     } else if (range) this.ranged = within(range);
   }
 
@@ -568,8 +567,14 @@ export class AnalysisSession {
       get time() {
         const t = session.timed(session.view.timeline?.tracks);
         const none = noTimeReason(session.loaded!.raw) ?? 'this profile has no time stamps';
+        const us = timeUnitUs(session.weighed().unit);
         return t
-          ? { index: t.index, reason: t.reason, weight: t.weight }
+          ? {
+              index: t.index,
+              reason: t.reason,
+              weight: t.weight,
+              ...(us !== undefined && { nsPerUnit: us * 1000 }),
+            }
           : { index: null, reason: none, weight: new Float64Array(0) };
       },
     };
@@ -598,7 +603,11 @@ export class AnalysisSession {
     if (!this.base) throw noProfile();
     const timed = this.timed(this.view.timeline?.tracks);
     if (!timed?.index) return null;
-    const s = sampleNear(timed.index, track, t, tolerance);
+    const us = timeUnitUs(this.weighed().unit);
+    const usual = timed.index.interval[track] ?? 0;
+    const s = sampleNear(timed.index, track, t, tolerance, (x) =>
+      us !== undefined ? timed.weight[x] * us * 1000 : usual,
+    );
     if (s < 0) return null;
     const { profile, stackOf } = this.shownStacks(timed);
     const raw = this.loaded!.raw;
@@ -714,8 +723,9 @@ export class AnalysisSession {
    * when its fold put them off (`meta.mappingSamplesPending`).
    */
   mappingSamples(): MappingSamples[] {
-    const base = this.base;
-    if (!base) throw noProfile();
+    if (!this.base) throw noProfile();
+    // the view's time range: its own samples
+    const base = this.ranged ?? this.base;
     if (base.meta.mappingSamplesPending) {
       const held = samplesByModule(base);
       if (held.length > 0) base.meta.mappingSamples = held;

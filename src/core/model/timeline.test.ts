@@ -113,14 +113,15 @@ describe('a range of time', () => {
       start: 10,
       end: 25,
     });
-    const ranged = withStackWeights(profile, w, 't [range]');
+    const ranged = withStackWeights(profile, w, { start: 10, end: 25 });
     expect(toFoldedText(ranged).trim().split('\n').sort()).toEqual([
       'main;a;b 3', // 10 and 20 (weight 2)
       'start;w;x 1', // 15
       'start;w;y 1', // 25
     ]);
     expect(ranged.meta.totalSamples).toBe(5);
-    expect(ranged.meta.fileName).toBe('t [range]');
+    expect(ranged.meta.timeRange).toEqual({ start: 10, end: 25 });
+    expect([ranged.meta.fileName, ranged.meta.mappingSamplesPending]).toEqual(['t', true]);
     // the frame table is the profile's, ids unchanged
     expect(ranged.frames).toBe(profile.frames);
   });
@@ -146,24 +147,43 @@ describe('a range of time', () => {
 });
 
 describe('timeline buckets', () => {
-  it('sums each track per bucket, with the CPU run on most', () => {
+  it("spreads each sample over the time before it (its track's usual gap), with the CPU run on most", () => {
     const { index, raw } = indexOf();
     const b = timelineBuckets(index, raw.samples.weight, { start: 0, end: 100 }, 4);
-    // buckets of 25 ns: [0,25) [25,50) [50,75) [75,100]
+    // buckets of 25 ns: [0,25) [25,50) [50,75) [75,100]; tracks 0 and 1 sample every 10 ns
     const row = (k: number) => Array.from(b.weight.subarray(k * 4, k * 4 + 4));
-    expect(row(0)).toEqual([4, 1, 0, 0]); // 0, 10, 20 (2) | 30
-    expect(row(1)).toEqual([2, 1, 0, 0]); // 5, 15 | 25
-    expect(row(2)).toEqual([0, 0, 0, 1]); // 100, the last bucket holds the end
+    // 0: before the window; 10 and 20 (weight 2) in the first; 30 half and half
+    expect(row(0)).toEqual([3.5, 0.5, 0, 0]);
+    // 5: half of it (0..5); 15; 25 stands for 15..25
+    expect(row(1)).toEqual([2.5, 0, 0, 0]);
+    // a track of one sample has no usual gap: a point, in the last bucket (which holds the end)
+    expect(row(2)).toEqual([0, 0, 0, 1]);
     expect(Array.from(b.cpu.subarray(0, 4))).toEqual([0, 1, -1, -1]);
-    expect(Array.from(b.cpu.subarray(4, 8))).toEqual([1, 0, -1, -1]);
+    expect(Array.from(b.cpu.subarray(4, 8))).toEqual([1, -1, -1, -1]); // 1.5 on CPU 1, 1 on CPU 0
+    // samples are counted where they are
     expect(Array.from(b.samples.subarray(0, 4))).toEqual([3, 1, 0, 0]);
   });
 
-  it('over a window: only its samples', () => {
+  it('over a window: what its samples stand for inside it, later samples included', () => {
     const { index, raw } = indexOf();
     const b = timelineBuckets(index, raw.samples.weight, { start: 10, end: 20 }, 2);
-    // [10, 15) [15, 20]: main 10 | 20 (2); worker 15
-    expect(Array.from(b.weight)).toEqual([1, 2, 0, 1, 0, 0]);
+    // [10, 15) [15, 20]: main's 20 (weight 2) covers both; worker's 15 half of the first, 25 half of the second
+    expect(Array.from(b.weight)).toEqual([1, 1, 0.5, 0.5, 0, 0]);
+  });
+
+  it("with weights in time, a sample stands for its own weight (perf's period)", () => {
+    const { index, raw } = indexOf(`
+      100 m 1/1 0 main 40
+      200 m 1/1 0 main 20
+    `);
+    const b = timelineBuckets(index, raw.samples.weight, { start: 0, end: 200 }, 4, 1);
+    // 100 stands for 60..100, 200 for 180..200
+    expect(Array.from(b.weight)).toEqual([0, 40, 0, 20]);
+    const half = timelineBuckets(index, raw.samples.weight, { start: 0, end: 200 }, 4, 0.5);
+    expect(Array.from(half.weight)).toEqual([0, 40, 0, 20]);
+    const twice = timelineBuckets(index, raw.samples.weight, { start: 0, end: 200 }, 8, 2);
+    // 100 for 20..100: buckets of 25: 5 + 25 + 25 + 25 ns of 80; 200 for 160..200: 15 + 25 of 40
+    expect(Array.from(twice.weight)).toEqual([2.5, 12.5, 12.5, 12.5, 0, 0, 7.5, 12.5]);
   });
 });
 
@@ -179,6 +199,14 @@ describe('the sample at a moment', () => {
     expect(at(1, 40, 5)).toBeNull();
     expect(at(1, 40, 20)).toBe(25);
     expect(at(5, 0, 100)).toBeNull();
+    // the sample that stands for the moment: the time before it (here 10 ns) covers it
+    const standsFor = (k: number, t: number) => {
+      const s = sampleNear(index, k, t, 1, () => 10);
+      return s < 0 ? null : raw.samples.time![s];
+    };
+    expect(standsFor(0, 12)).toBe(20);
+    expect(standsFor(0, 31)).toBe(30); // past the last: the nearest within the tolerance
+    expect(standsFor(0, 35)).toBeNull();
   });
 });
 

@@ -379,9 +379,10 @@ export function stackWeightsIn(
 
 /**
  * `p` with its stacks reweighed (`w` per stack), those left with no weight taken out: the same
- * frame table (ids unchanged), the total and the name `fileName` said in its metadata.
+ * frame table (ids unchanged), the total and the time range its samples are from (`range`) in its
+ * metadata; its samples per mapped file are left to be counted (`mappingSamplesPending`).
  */
-export function withStackWeights(p: FoldedProfile, w: Float64Array, fileName?: string): FoldedProfile {
+export function withStackWeights(p: FoldedProfile, w: Float64Array, range?: TimeRange): FoldedProfile {
   const { start, frames } = p.stacks;
   let count = 0;
   let size = 0;
@@ -403,7 +404,9 @@ export function withStackWeights(p: FoldedProfile, w: Float64Array, fileName?: s
     outStart[++k] = at;
   }
   const meta = metaWithTotal(p.meta, total);
-  if (fileName !== undefined) meta.fileName = fileName;
+  if (range) meta.timeRange = { start: range.start, end: range.end };
+  delete meta.mappingSamples;
+  meta.mappingSamplesPending = true;
   return {
     ...p,
     meta,
@@ -427,12 +430,18 @@ export interface TimelineBuckets {
   cpu: Int16Array;
 }
 
-/** The activity of every track over `window`, in `buckets` buckets. */
+/**
+ * The activity of every track over `window`, in `buckets` buckets. A sample stands for the time
+ * before it: its weight when weights are a time (`nsPerUnit` ns each: perf's period), else its
+ * track's usual gap; its weight is spread over the buckets that time covers, so a bucket's weight
+ * says how busy the track was in it. Its CPU too: each bucket's is the CPU with most weight in it.
+ */
 export function timelineBuckets(
   index: TimeIndex,
   weight: Float64Array,
   window: TimeRange,
   buckets: number,
+  nsPerUnit?: number,
 ): TimelineBuckets {
   const nTracks = index.tracks.length;
   const out: TimelineBuckets = {
@@ -445,52 +454,93 @@ export function timelineBuckets(
   };
   const span = window.end - window.start;
   const per = span > 0 ? buckets / span : 0;
-  const { cpuOf } = index;
-  const counts = new Float64Array(Math.max(1, index.cpus.length));
-  const touched: number[] = [];
+  const { cpuOf, trackTimes, trackOrder } = index;
+  const nCpu = index.cpus.length;
+  // per bucket and CPU, the weight this track ran there; the buckets it touched
+  const byCpu = cpuOf && nCpu > 0 ? new Float64Array(buckets * nCpu) : null;
+  const touched = new Uint8Array(buckets);
+  const list: number[] = [];
+  const bucketOf = (t: number) => Math.min(buckets - 1, Math.max(0, Math.floor((t - window.start) * per)));
+  /** Weight `part` of a sample on CPU `c` in bucket x of the track at `row`. */
+  const add = (row: number, x: number, part: number, c: number) => {
+    out.weight[row + x] += part;
+    if (!byCpu || c < 0) return;
+    if (touched[x] === 0) {
+      touched[x] = 1;
+      list.push(x);
+    }
+    byCpu[x * nCpu + c] += part;
+  };
+  // the longest time a sample stands for: samples up to that much after the window reach into it
+  let longest = 0;
+  if (nsPerUnit !== undefined) {
+    for (let i = 0; i < trackOrder.length; i++)
+      longest = Math.max(longest, weight[trackOrder[i]] * nsPerUnit);
+  } else for (let k = 0; k < nTracks; k++) longest = Math.max(longest, index.interval[k]);
   for (let k = 0; k < nTracks; k++) {
-    const a = lowerBound(index.trackTimes, window.start, index.trackStart[k], index.trackStart[k + 1]);
-    const b = upperBound(index.trackTimes, window.end, a, index.trackStart[k + 1]);
-    let bucket = -1;
-    const close = () => {
-      if (bucket < 0 || touched.length === 0) return;
-      let best = -1;
-      for (const c of touched) {
-        if (best < 0 || counts[c] > counts[best] || (counts[c] === counts[best] && c < best)) best = c;
-      }
-      out.cpu[k * buckets + bucket] = best;
-      for (const c of touched) counts[c] = 0;
-      touched.length = 0;
-    };
+    const row = k * buckets;
+    const a = lowerBound(trackTimes, window.start, index.trackStart[k], index.trackStart[k + 1]);
+    const b = upperBound(trackTimes, window.end + longest, a, index.trackStart[k + 1]);
     for (let i = a; i < b; i++) {
-      const s = index.trackOrder[i];
-      const at = Math.min(buckets - 1, Math.floor((index.trackTimes[i] - window.start) * per));
-      if (at !== bucket) {
-        close();
-        bucket = at;
+      const s = trackOrder[i];
+      const t = trackTimes[i];
+      const w = weight[s];
+      const d = nsPerUnit !== undefined ? w * nsPerUnit : index.interval[k];
+      const c = cpuOf ? cpuOf[s] : -1;
+      if (t <= window.end) out.samples[row + bucketOf(t)]++;
+      if (d <= 0 || per === 0) {
+        // a point in time
+        if (t >= window.start && t <= window.end) add(row, bucketOf(t), w, c);
+        continue;
       }
-      out.weight[k * buckets + at] += weight[s];
-      out.samples[k * buckets + at]++;
-      if (cpuOf && cpuOf[s] >= 0) {
-        const c = cpuOf[s];
-        if (counts[c] === 0) touched.push(c);
-        counts[c]++;
+      // the time it stands for, [t − d, t], within the window
+      const from = Math.max(window.start, t - d);
+      const to = Math.min(window.end, t);
+      if (to <= from) continue;
+      for (let x = bucketOf(from); x <= bucketOf(to); x++) {
+        const lo = Math.max(from, window.start + x / per);
+        const hi = Math.min(to, window.start + (x + 1) / per);
+        if (hi > lo) add(row, x, (w * (hi - lo)) / d, c);
       }
     }
-    close();
+    if (!byCpu) continue;
+    for (const x of list) {
+      let best = -1;
+      let most = 0;
+      for (let c = 0; c < nCpu; c++) {
+        const v = byCpu[x * nCpu + c];
+        if (v > most) {
+          most = v;
+          best = c;
+        }
+        byCpu[x * nCpu + c] = 0;
+      }
+      out.cpu[row + x] = best;
+      touched[x] = 0;
+    }
+    list.length = 0;
   }
   return out;
 }
 
 /**
- * The sample of track `track` nearest to time `t` within `tolerance` ns (an index into the parsed
- * profile's samples), or −1 when none is that near.
+ * The sample of track `track` at time `t` (an index into the parsed profile's samples): the one
+ * that stands for that moment (`lengthOf(s)`: the time before it a sample stands for, as the
+ * timeline draws it), else the nearest within `tolerance` ns; −1 when none is that near.
  */
-export function sampleNear(index: TimeIndex, track: number, t: number, tolerance: number): number {
+export function sampleNear(
+  index: TimeIndex,
+  track: number,
+  t: number,
+  tolerance: number,
+  lengthOf?: (s: number) => number,
+): number {
   if (track < 0 || track >= index.tracks.length) return -1;
   const a = index.trackStart[track];
   const b = index.trackStart[track + 1];
   const i = lowerBound(index.trackTimes, t, a, b);
+  if (lengthOf && i < b && index.trackTimes[i] - lengthOf(index.trackOrder[i]) <= t + tolerance)
+    return index.trackOrder[i];
   let best = -1;
   let gap = tolerance;
   for (const j of [i - 1, i]) {
