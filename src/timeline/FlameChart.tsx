@@ -59,6 +59,8 @@ export function FlameChart(props: FlameChartProps) {
       });
       canvas.dataset.painted = String(chart.count);
       canvas.dataset.window = `${Math.round(w.start)}-${Math.round(w.end)}`;
+      // the window the boxes were made for (the worker's answer may be for an earlier one)
+      canvas.dataset.boxes = `${Math.round(chart.window.start)}-${Math.round(chart.window.end)}`;
     });
     return () => cancelAnimationFrame(id);
   }, [chart, w, size.width, height, dark, props.selected, props.origin, hover]);

@@ -60,7 +60,7 @@ export function paintFlameChart(ctx: CanvasRenderingContext2D, p: ChartPaint): v
     ctx.moveTo(x, CHART_AXIS - 4);
     ctx.lineTo(x, p.height);
     ctx.stroke();
-    if (x + 4 < width - 30) ctx.fillText(t.label, x + 3, CHART_AXIS / 2);
+    if (x + 3 + ctx.measureText(t.label).width < width) ctx.fillText(t.label, x + 3, CHART_AXIS / 2);
   }
   ctx.font = FONT;
   const charW = ctx.measureText('M').width || 7;

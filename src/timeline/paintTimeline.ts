@@ -70,7 +70,7 @@ export function paintTimeline(ctx: CanvasRenderingContext2D, p: TimelinePaint, h
     ctx.moveTo(x, AXIS - 4);
     ctx.lineTo(x, h);
     ctx.stroke();
-    if (x + 4 < width - 30) ctx.fillText(t.label, x + 3, AXIS / 2);
+    if (x + 3 + ctx.measureText(t.label).width < width) ctx.fillText(t.label, x + 3, AXIS / 2);
   }
   for (let k = 0; k <= nTracks; k++) {
     const y = AXIS + k * ROW + 0.5;
