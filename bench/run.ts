@@ -501,8 +501,16 @@ const INTERACTIONS = `(async () => {
   return times;
 })()`;
 
-/** Long main-thread tasks while the worker applies views: invert, sandwich, a transform. */
-async function viewLongTasks(page: Page): Promise<{ longest: number; count: number; steps: string[] }> {
+/**
+ * Watches the page's long main-thread tasks: `settle(what)` waits for the worker to be done (no
+ * progress shown) and a pause, then notes `what` with the longest task since the last step (as
+ * `format` writes it); `tasks()` gives every one seen.
+ */
+async function watchLongTasks(
+  page: Page,
+  pauseMs: number,
+  format: (what: string, longest: number | null) => string,
+) {
   await page.evaluate(`(() => {
     window.__longTasks = [];
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })
@@ -510,14 +518,27 @@ async function viewLongTasks(page: Page): Promise<{ longest: number; count: numb
   })()`);
   const steps: string[] = [];
   let seen = 0;
+  const tasks = async () => (await page.evaluate('window.__longTasks')) as number[];
   const settle = async (what: string) => {
     await page.waitForFunction(() => !document.querySelector('.progress'), null, { timeout: 120_000 });
-    await page.waitForTimeout(300);
-    const all = (await page.evaluate('window.__longTasks')) as number[];
+    await page.waitForTimeout(pauseMs);
+    const all = await tasks();
     const mine = all.slice(seen);
     seen = all.length;
-    steps.push(mine.length ? `${what} ${Math.max(...mine).toFixed(0)}` : what);
+    steps.push(format(what, mine.length ? Math.max(...mine) : null));
   };
+  return { steps, settle, tasks };
+}
+
+/** Long main-thread tasks while the worker applies views: invert, sandwich, a transform. */
+async function viewLongTasks(page: Page): Promise<{ longest: number; count: number; steps: string[] }> {
+  const {
+    steps,
+    settle,
+    tasks: all,
+  } = await watchLongTasks(page, 300, (what, longest) =>
+    longest === null ? what : `${what} ${longest.toFixed(0)}`,
+  );
   const inverted = page.getByRole('checkbox', { name: 'Inverted' });
   await inverted.check();
   await settle('invert');
@@ -536,7 +557,7 @@ async function viewLongTasks(page: Page): Promise<{ longest: number; count: numb
   await settle('hide a function');
   await page.getByRole('button', { name: /^Remove Hide/ }).click();
   await settle('remove the chip');
-  const tasks = (await page.evaluate('window.__longTasks')) as number[];
+  const tasks = await all();
   return { longest: tasks.length ? Math.max(...tasks) : 0, count: tasks.length, steps };
 }
 
@@ -914,21 +935,15 @@ async function openInSpeedscope(page: Page, file: string, port: number): Promise
  * the timeline, zoomed into, the breadcrumb back; the flame chart tab, wheel zooms, drags.
  */
 async function timeLongTasks(page: Page): Promise<{ longest: number; steps: string[] }> {
-  await page.evaluate(`(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })
-      .observe({ type: 'longtask' });
-  })()`);
-  const steps: string[] = [];
-  let seen = 0;
-  const settle = async (what: string) => {
-    await page.waitForFunction(() => !document.querySelector('.progress'), null, { timeout: 120_000 });
-    await page.waitForTimeout(400);
-    const all = (await page.evaluate('window.__longTasks')) as number[];
-    const mine = all.slice(seen);
-    seen = all.length;
-    steps.push(`${what} ${mine.length ? Math.max(...mine).toFixed(0) : '0'}`);
-  };
+  const {
+    steps,
+    settle,
+    tasks: all,
+  } = await watchLongTasks(
+    page,
+    400,
+    (what, longest) => `${what} ${longest === null ? '0' : longest.toFixed(0)}`,
+  );
   const drag = async (box: { x: number; y: number; width: number }, y: number, a: number, b: number) => {
     await page.mouse.move(box.x + box.width * a, y);
     await page.mouse.down();
@@ -960,7 +975,7 @@ async function timeLongTasks(page: Page): Promise<{ longest: number; steps: stri
   await settle('pan');
   for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 240);
   await settle('wheel out');
-  const tasks = (await page.evaluate('window.__longTasks')) as number[];
+  const tasks = await all();
   return { longest: tasks.length ? Math.max(...tasks) : 0, steps };
 }
 

@@ -7,10 +7,11 @@
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import type { TimeRange } from '../core/model/timeline';
 import { basename } from '../core/text/names';
+import { sizedContext } from '../flamegraph/useGraphPaint';
 import { formatNs, panWindow, type TimeAxis, zoomWindow } from './geometry';
 import { boxAt, CHART_AXIS, CHART_ROW, type FlameChartData, paintFlameChart } from './paintFlameChart';
 import { TimeTip } from './TimeTip';
-import { sizedContext, useSize } from './useSize';
+import { useSize } from './useSize';
 
 export interface FlameChartProps {
   chart: FlameChartData | null;

@@ -5,10 +5,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SampleAt } from '../core/analysis/session';
 import type { TimeRange } from '../core/model/timeline';
+import { sizedContext } from '../flamegraph/useGraphPaint';
 import { cpuColor, formatNs, nsPerPixel, spanOf, type TimeAxis, timeAt } from './geometry';
 import { AXIS, activity, paintTimeline, ROW, type TimelineData } from './paintTimeline';
 import { TimeTip } from './TimeTip';
-import { sizedContext, useSize } from './useSize';
+import { useSize } from './useSize';
 
 export interface TimelineProps {
   data: TimelineData;

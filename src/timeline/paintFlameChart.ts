@@ -2,17 +2,12 @@
 // the flame graph colours frames (by module), labelled where they are wide enough; the selected
 // function's boxes outlined, the rest faded when one is selected.
 
+import type { FlameChartBoxes } from '../core/model/flamechart';
 import { DARK, fitLabel, frameColor, LIGHT } from '../flamegraph/paint';
 import { type TimeAxis, ticks, xOf } from './geometry';
 
 /** A flame chart's boxes over a window (the worker's answer: core/analysis/session.ts FlameChartReply). */
-export interface FlameChartData {
-  count: number;
-  start: Float64Array;
-  end: Float64Array;
-  depth: Uint32Array;
-  frame: Uint32Array;
-  depthCount: number;
+export interface FlameChartData extends FlameChartBoxes {
   names: string[];
   labels: string[];
   modules: string[];

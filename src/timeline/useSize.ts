@@ -15,22 +15,3 @@ export function useSize(ref: RefObject<HTMLElement | null>): { width: number; he
   }, [ref]);
   return size;
 }
-
-/** The canvas's 2D context with its backing store at the device's pixel ratio for a w × h CSS px box. */
-export function sizedContext(
-  canvas: HTMLCanvasElement,
-  w: number,
-  h: number,
-): CanvasRenderingContext2D | null {
-  const dpr = window.devicePixelRatio || 1;
-  if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-    canvas.width = Math.round(w * dpr);
-    canvas.height = Math.round(h * dpr);
-  }
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return null;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  return ctx;
-}
