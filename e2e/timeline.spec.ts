@@ -208,6 +208,13 @@ test('the flame chart of a thread: zoom with the wheel and the buttons, click se
   await page.mouse.move(at.x, at.y);
   await expect(page.getByTestId('flamechart-tooltip')).toContainText(/ms from /);
   await page.screenshot({ path: `${SHOTS}/flamechart.png` });
+  // all tracks: every thread's samples in one time order, so the main thread's stacks too
+  const hasher = Number(await chart.getAttribute('data-painted'));
+  await page.getByTestId('flamechart-track').selectOption({ label: 'all tracks' });
+  await expect(chart).toHaveAttribute('aria-label', /^Flame chart of all tracks from /);
+  await expect.poll(async () => Number(await chart.getAttribute('data-painted'))).toBeGreaterThan(hasher);
+  await page.mouse.move(box.x + 2, box.y + 2);
+  await page.screenshot({ path: `${SHOTS}/flamechart-all.png` });
 });
 
 test('reload keeps the range; two ranges compared are a differential flame graph', async ({ page }) => {

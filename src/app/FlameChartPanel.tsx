@@ -1,9 +1,10 @@
-// The Flame chart tab: one track's stacks in time order (timeline/FlameChart.tsx), its window zoomed
+// The Flame chart tab: one track's stacks in time order (or every sample's: all tracks) (timeline/FlameChart.tsx), its window zoomed
 // and panned on the page, its boxes made by the worker for that window at the canvas's width (one
 // question at a time: the latest window waits for the answer in flight). Clicking a box selects its
 // function, as the flame graph and the table do (the store's selected frame).
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ALL_TRACKS } from '../core/model/flamechart';
 import type { TimeRange } from '../core/model/timeline';
 import { shownRange } from '../core/view/schema';
 import { FlameChart } from '../timeline/FlameChart';
@@ -67,6 +68,7 @@ export function FlameChartPanel() {
             onChange={(e) => setTrack(Number(e.currentTarget.value))}
             data-testid="flamechart-track"
           >
+            <option value={ALL_TRACKS}>all tracks</option>
             {timed.tracks.map((x, k) => (
               <option key={`${x.pid}/${x.tid}/${x.name}`} value={k}>
                 {x.name} {x.tid ?? x.pid ?? ''}
@@ -98,7 +100,7 @@ export function FlameChartPanel() {
         selected={selected}
         onSelect={onSelect}
         dark={dark}
-        title={`Flame chart of ${t ? `${t.name} ${t.tid ?? t.pid ?? ''}` : 'a track'}`}
+        title={`Flame chart of ${t ? `${t.name} ${t.tid ?? t.pid ?? ''}` : 'all tracks'}`}
       />
     </section>
   );

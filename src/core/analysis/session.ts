@@ -157,6 +157,7 @@ export interface SampleAt {
 
 /** A flame chart of one track over a window, at a width in pixels (model/flamechart.ts). */
 export interface FlameChartRequest {
+  /** A timeline track, or ALL_TRACKS (every sample in one time order). */
   track: number;
   start: number;
   end: number;

@@ -7,7 +7,7 @@
 // usual gap (TimeIndex.interval).
 
 import type { FoldedProfile } from '../types.ts';
-import { lowerBound, type TimeIndex, type TimeRange } from './timeline.ts';
+import { lowerBound, medianGap, type TimeIndex, type TimeRange } from './timeline.ts';
 
 /** Boxes, columnar: box i spans [start[i], end[i]] ns at `depth[i]` (0: the root frame) and shows `frame[i]`. */
 export interface FlameChartBoxes {
@@ -70,9 +70,13 @@ class BoxBuilder {
   }
 }
 
+/** The flame chart's track of every sample: all tracks' samples in one time order. */
+export const ALL_TRACKS = -1;
+
 /**
- * The boxes of track `track` over `window` at `width` pixels. `stackOf[s]` is parsed sample s's
- * stack in `stacks` (root first), −1 for a sample with none (left out by a transform).
+ * The boxes of track `track` (ALL_TRACKS: every sample) over `window` at `width` pixels.
+ * `stackOf[s]` is parsed sample s's stack in `stacks` (root first), −1 for a sample with none
+ * (left out by a transform).
  */
 export function flameChartBoxes(
   index: TimeIndex,
@@ -83,12 +87,15 @@ export function flameChartBoxes(
   width: number,
 ): FlameChartBoxes {
   const out = new BoxBuilder();
-  if (track < 0 || track >= index.tracks.length || !(window.end >= window.start)) return out.finish();
-  const { trackTimes: times, trackOrder } = index;
-  const a = index.trackStart[track];
-  const b = index.trackStart[track + 1];
+  const all = track === ALL_TRACKS;
+  if ((!all && (track < 0 || track >= index.tracks.length)) || !(window.end >= window.start))
+    return out.finish();
+  const times = all ? index.times : index.trackTimes;
+  const trackOrder = all ? index.order : index.trackOrder;
+  const a = all ? 0 : index.trackStart[track];
+  const b = all ? index.order.length : index.trackStart[track + 1];
   const px = (window.end - window.start) / Math.max(1, Math.floor(width));
-  const usual = index.interval[track];
+  const usual = all ? medianGap(times, a, b) : index.interval[track];
   const far = usual > 0 ? 2 * usual : Number.POSITIVE_INFINITY;
   // the open boxes, root first: their frames and starts
   let openFrame = new Uint32Array(64);

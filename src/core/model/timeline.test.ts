@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flameChartBoxes } from './flamechart';
+import { ALL_TRACKS, flameChartBoxes } from './flamechart';
 import { foldProfile } from './fold';
 import { toFoldedText } from './serialize';
 import { rawFromTimedText } from './text-notation';
@@ -269,6 +269,28 @@ describe('flame chart boxes', () => {
     // zoomed in to 10 ns at 100 pixels: every sample is read
     const z = flameChartBoxes(index, 0, sampleStacks, profile.stacks, { start: 100, end: 110 }, 100);
     expect(Array.from(z.depth).filter((d) => d === 1).length).toBe(12); // 99 … 110
+  });
+
+  it('all tracks: every sample in one time order', () => {
+    const text = `
+      0  m 1/1 0 main;a
+      10 w 1/2 0 start;work
+      20 m 1/1 0 main;a
+      30 w 1/2 0 start;work
+    `;
+    // one thread alone: its samples 20 ns apart, the last lasting that usual gap
+    expect(boxesOf(text, { start: 0, end: 30 }, 1000, 1)).toEqual(['0 start 10-50', '1 work 10-50']);
+    // both: the stack changes every 10 ns, and the last sample lasts the usual gap of all (10 ns)
+    expect(boxesOf(text, { start: 0, end: 30 }, 1000, ALL_TRACKS)).toEqual([
+      '0 main 0-10',
+      '0 main 20-30',
+      '0 start 10-20',
+      '0 start 30-40',
+      '1 a 0-10',
+      '1 a 20-30',
+      '1 work 10-20',
+      '1 work 30-40',
+    ]);
   });
 
   it('starts from the sample before the window, whose boxes reach into it', () => {

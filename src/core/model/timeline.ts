@@ -278,7 +278,7 @@ function mostOf(counts: Map<number, number>): number | undefined {
 }
 
 /** The median gap between consecutive times of `t[a .. b)` (of at most 4096 gaps spread over them). */
-function medianGap(t: Float64Array, a: number, b: number): number {
+export function medianGap(t: Float64Array, a: number, b: number): number {
   const gaps = b - a - 1;
   if (gaps <= 0) return 0;
   const step = Math.max(1, Math.floor(gaps / 4096));
