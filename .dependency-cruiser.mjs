@@ -38,7 +38,7 @@ const CORE_LAYERS = [
 const CORE_PACKAGES = ['fflate', 'gecko-profiler-demangle', '@alexaltea/capstone-js'];
 
 const TEST = '\\.test\\.tsx?$';
-const VIEWS = '^src/(flamegraph|table|export|calltree|callgraph)/';
+const VIEWS = '^src/(flamegraph|table|export|calltree|callgraph|timeline)/';
 /** The page's packages: React and what is built on it, the page's store, the flame graph's d3. */
 const UI_PACKAGES = '^node_modules/(react|react-dom|scheduler|zustand|@tanstack/[^/]+|d3-[^/]+)/';
 

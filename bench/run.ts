@@ -41,6 +41,15 @@
 //   short                   the other gperftools shape: ~1.2M short records over 100k distinct
 //                           stacks and 50k PCs (gen-synthetic.ts makeShortRecordsProfile): drop →
 //                           first paint vs the baseline above (read, transfer, hash each stack)
+//   perfdata                a real perf.data of BENCH_PERFDATA_MB (default 200) MB: perf record -g
+//                           -F 20000 of bench/perfdata-prog.c (gen-perfdata.ts; needs gcc and perf),
+//                           dropped with its program: drop → first paint vs the read floor (read,
+//                           transfer, walk every record and hash each sample's words; target ≤ 2×);
+//                           the same recording as `perf script` text opened in speedscope (its
+//                           release build, served beside ours) in the same run: file chosen →
+//                           its title names the profile, then two frames; the longest main-thread
+//                           task while the timeline is dragged, zoomed, and the flame chart zoomed
+//                           and panned (target ≤ 100 ms)
 // Memory (new parts): the peak RSS of the page's renderer process, VmHWM in /proc/<pid>/status
 // of the largest of the renderers this run launched, reset (clear_refs 5) just before the measured
 // drop; each run in a new page of its own browser context, so a renderer of its own. The page's
@@ -80,6 +89,7 @@ import { floorWalk, splitLines } from './floors';
 import { dwarfBenchDir, ensureDwarfBench } from './gen-dwarf';
 import { benchElfOptions, makeSyntheticElf } from './gen-elf';
 import { makeSyntheticPerfScript } from './gen-perf';
+import { ensurePerfData, PERFDATA_PROG, perfDataPaths } from './gen-perfdata';
 import { makeSyntheticPprof } from './gen-pprof';
 import { makeShortRecordsProfile, makeSyntheticProfile } from './gen-synthetic';
 import { servePreview } from './preview';
@@ -110,7 +120,7 @@ const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 /** Renderer memory of runs (see resetPeaks): medians of the peak and of the RSS before the drop. */
 const mem = (xs: { peakMB: number; beforeMB: number }[]) =>
   `peak RSS ${median(xs.map((x) => x.peakMB)).toFixed(0)} MB (${median(xs.map((x) => x.beforeMB)).toFixed(0)} MB before the drop)`;
-const PARTS = ['gperf', 'diff', 'pprof', 'perf', 'short', 'open', 'dwarf', 'views'];
+const PARTS = ['gperf', 'diff', 'pprof', 'perf', 'short', 'open', 'dwarf', 'views', 'perfdata'];
 const ONLY = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 for (const p of ONLY) {
   if (!PARTS.includes(p)) {
@@ -124,6 +134,14 @@ const PROFILE_B = `${OUT}/synthetic-${MB}mb-b.prof`;
 const PPROF = `${OUT}/synthetic-${MB}mb.pb.gz`;
 const PERF = `${OUT}/synthetic-${MB}mb.perf.txt`;
 const SHORT = `${OUT}/synthetic-${MB}mb-short.prof`;
+/** The perf.data part's recording (gen-perfdata.ts) and its perf script text. */
+const PERFDATA_MB = Number(process.env.BENCH_PERFDATA_MB ?? 200);
+const PERFDATA = perfDataPaths(PERFDATA_MB);
+/** speedscope's release build (the npm package), served on BENCH_PORT + 1. */
+const SPEEDSCOPE_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('speedscope/package.json')),
+  'dist/release',
+);
 /** gen-dwarf.ts's cache: the -g binary and what is derived from it, keyed by its version. */
 const DWARF_DIR = dwarfBenchDir(OUT, 4);
 /** BENCH_DWARF_GRAN: lines (`function file:line` frames), functions (inlined functions as frames), or both. */
@@ -226,6 +244,30 @@ onmessage = (e) => {
   const t0 = performance.now();
   const r = splitLines(new Uint8Array(e.data));
   postMessage({ lines: r.lines, ms: { 'decode + split': performance.now() - t0 } });
+};`;
+
+/** perf.data's floor: walk every record of the data section, hash each sample's words. */
+const PERFDATA_FLOOR_WORKER = `
+onmessage = (e) => {
+  const t0 = performance.now();
+  const buf = e.data;
+  const dv = new DataView(buf);
+  const w = new Uint32Array(buf, 0, buf.byteLength >> 2);
+  const u64 = (o) => dv.getUint32(o, true) + dv.getUint32(o + 4, true) * 4294967296;
+  let at = u64(40);
+  const end = Math.min(buf.byteLength, at + u64(48));
+  let n = 0, h = 0;
+  while (at + 8 <= end) {
+    const type = dv.getUint32(at, true), size = dv.getUint16(at + 6, true);
+    if (size < 8) break;
+    if (type === 9) {
+      let x = 0x811c9dc5;
+      for (let k = (at + 8) >> 2, last = (at + size) >> 2; k < last; k++) x = Math.imul(x ^ w[k], 16777619);
+      h ^= x; n++;
+    }
+    at += size;
+  }
+  postMessage({ n, h, ms: { 'walk + hash': performance.now() - t0 } });
 };`;
 
 /** The baseline: the least any viewer must do. Read, transfer to a worker, hash each stack. */
@@ -463,8 +505,16 @@ const INTERACTIONS = `(async () => {
   return times;
 })()`;
 
-/** Long main-thread tasks while the worker applies views: invert, sandwich, a transform. */
-async function viewLongTasks(page: Page): Promise<{ longest: number; count: number; steps: string[] }> {
+/**
+ * Watches the page's long main-thread tasks: `settle(what)` waits for the worker to be done (no
+ * progress shown) and a pause, then notes `what` with the longest task since the last step (as
+ * `format` writes it); `tasks()` gives every one seen.
+ */
+async function watchLongTasks(
+  page: Page,
+  pauseMs: number,
+  format: (what: string, longest: number | null) => string,
+) {
   await page.evaluate(`(() => {
     window.__longTasks = [];
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })
@@ -472,14 +522,27 @@ async function viewLongTasks(page: Page): Promise<{ longest: number; count: numb
   })()`);
   const steps: string[] = [];
   let seen = 0;
+  const tasks = async () => (await page.evaluate('window.__longTasks')) as number[];
   const settle = async (what: string) => {
     await page.waitForFunction(() => !document.querySelector('.progress'), null, { timeout: 120_000 });
-    await page.waitForTimeout(300);
-    const all = (await page.evaluate('window.__longTasks')) as number[];
+    await page.waitForTimeout(pauseMs);
+    const all = await tasks();
     const mine = all.slice(seen);
     seen = all.length;
-    steps.push(mine.length ? `${what} ${Math.max(...mine).toFixed(0)}` : what);
+    steps.push(format(what, mine.length ? Math.max(...mine) : null));
   };
+  return { steps, settle, tasks };
+}
+
+/** Long main-thread tasks while the worker applies views: invert, sandwich, a transform. */
+async function viewLongTasks(page: Page): Promise<{ longest: number; count: number; steps: string[] }> {
+  const {
+    steps,
+    settle,
+    tasks: all,
+  } = await watchLongTasks(page, 300, (what, longest) =>
+    longest === null ? what : `${what} ${longest.toFixed(0)}`,
+  );
   const inverted = page.getByRole('checkbox', { name: 'Inverted' });
   await inverted.check();
   await settle('invert');
@@ -498,7 +561,7 @@ async function viewLongTasks(page: Page): Promise<{ longest: number; count: numb
   await settle('hide a function');
   await page.getByRole('button', { name: /^Remove Hide/ }).click();
   await settle('remove the chip');
-  const tasks = (await page.evaluate('window.__longTasks')) as number[];
+  const tasks = await all();
   return { longest: tasks.length ? Math.max(...tasks) : 0, count: tasks.length, steps };
 }
 
@@ -940,6 +1003,159 @@ async function benchFormat(
   };
 }
 
+/** speedscope's open of a file: painted (ms), or the page crashed; its own import time when it logged it. */
+interface SpeedscopeOpen {
+  ms: number | null;
+  importMs: number | null;
+  crashed: string | null;
+}
+
+/**
+ * speedscope opening `file` (its file input, as its Browse button): the time from choosing the file
+ * to its title naming the profile (set when the import is done and the flame chart is first
+ * rendered), then two animation frames. A renderer that crashes (out of memory on a large file)
+ * is a result too, with the import time speedscope logged before it (`import: N ms`).
+ */
+async function openInSpeedscope(page: Page, file: string, port: number): Promise<SpeedscopeOpen> {
+  let importMs: number | null = null;
+  page.on('console', (m) => {
+    const t = /^import: ([\d.]+) ms$/.exec(m.text());
+    if (t) importMs = Number(t[1]);
+  });
+  await page.goto(`http://127.0.0.1:${port}/index.html`);
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(`(() => {
+    window.__loaded = new Promise((resolve) => {
+      new MutationObserver(() => {
+        if (!document.title.endsWith(' - speedscope')) return;
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
+      }).observe(document.querySelector('title'), { childList: true, subtree: true, characterData: true });
+    });
+    document.getElementById('file').addEventListener('change', () => { window.__chosen = performance.now(); }, { capture: true });
+  })()`);
+  const chosen = Date.now();
+  await page.setInputFiles('#file', file);
+  try {
+    const ms = (await page.evaluate('window.__loaded.then((t) => t - window.__chosen)', {
+      timeout: 1_200_000,
+    })) as number;
+    return { ms, importMs, crashed: null };
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    return { ms: null, importMs, crashed: `${why} after ${((Date.now() - chosen) / 1000).toFixed(0)} s` };
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The longest main-thread tasks while time is explored on an open perf.data: a range dragged on
+ * the timeline, zoomed into, the breadcrumb back; the flame chart tab, wheel zooms, drags.
+ */
+async function timeLongTasks(page: Page): Promise<{ longest: number; steps: string[] }> {
+  const {
+    steps,
+    settle,
+    tasks: all,
+  } = await watchLongTasks(
+    page,
+    400,
+    (what, longest) => `${what} ${longest === null ? '0' : longest.toFixed(0)}`,
+  );
+  const drag = async (box: { x: number; y: number; width: number }, y: number, a: number, b: number) => {
+    await page.mouse.move(box.x + box.width * a, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + box.width * (a + ((b - a) * i) / 10), y);
+    await page.mouse.up();
+  };
+  const timeline = page.getByTestId('timeline-canvas');
+  const tl = (await timeline.boundingBox())!;
+  for (let i = 0; i < 20; i++)
+    await page.mouse.move(tl.x + tl.width * (0.1 + i * 0.04), tl.y + 20 + 26 * 0.5);
+  await settle('hover');
+  await drag(tl, tl.y + 20 + 13, 0.3, 0.6);
+  await settle('select');
+  await page.getByRole('button', { name: 'Zoom into the selection' }).click();
+  await settle('zoom in');
+  await drag(tl, tl.y + 20 + 13, 0.2, 0.4);
+  await settle('select again');
+  await page.getByTestId('timeline-crumbs').getByRole('button').first().click();
+  await settle('whole profile');
+  await page.getByRole('tab', { name: 'Flame chart' }).click();
+  const chart = page.getByTestId('flamechart-canvas');
+  await chart.waitFor();
+  await settle('flame chart');
+  const fc = (await chart.boundingBox())!;
+  await page.mouse.move(fc.x + fc.width * 0.4, fc.y + 60);
+  for (let i = 0; i < 12; i++) await page.mouse.wheel(0, -240);
+  await settle('wheel zoom');
+  await drag(fc, fc.y + 60, 0.7, 0.2);
+  await settle('pan');
+  for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 240);
+  await settle('wheel out');
+  const tasks = await all();
+  return { longest: tasks.length ? Math.max(...tasks) : 0, steps };
+}
+
+/** A real perf.data: first paint vs its floor, speedscope on its perf script text, time's long tasks. */
+async function benchPerfData(fresh: () => Promise<Page>): Promise<() => void> {
+  const opens: Open[] = [];
+  const floors: Awaited<ReturnType<typeof floorInPage>>[] = [];
+  const speedscope: SpeedscopeOpen[] = [];
+  let time: Awaited<ReturnType<typeof timeLongTasks>> | null = null;
+  const ssPort = PORT + 1;
+  const stopSpeedscope = await servePreview(SPEEDSCOPE_DIR, ssPort);
+  try {
+    for (let r = 0; r < RUNS; r++) {
+      const page = await fresh();
+      opens.push(await openInApp(page, [PERFDATA.data, PERFDATA_PROG], ''));
+      if (r === RUNS - 1) time = await timeLongTasks(page);
+      floors.push(await floorInPage(page, PERFDATA.data, PERFDATA_FLOOR_WORKER));
+      speedscope.push(await openInSpeedscope(await fresh(), PERFDATA.text, ssPort));
+    }
+  } finally {
+    stopSpeedscope();
+  }
+  return () => {
+    const floor = median(floors.map((x) => x.total));
+    const paint = median(opens.map((a) => a.paint));
+    const painted = speedscope.flatMap((x) => (x.ms === null ? [] : [x.ms]));
+    const ss = painted.length > 0 ? median(painted) : null;
+    const parts = Object.keys(floors[0].parts)
+      .map((k) => `${k} ${fmt(median(floors.map((x) => x.parts[k])))}`)
+      .join(', ');
+    console.log(
+      `perf.data: ${PERFDATA.data} (${(statSync(PERFDATA.data).size / 1048576).toFixed(0)} MB) with its program, ${RUNS} runs, medians`,
+    );
+    console.log(`  floor (read + transfer + walk the records, hash each sample): ${fmt(floor)}  (${parts})`);
+    console.log(
+      `  drop → first paint: ${fmt(paint)}  (${(paint / floor).toFixed(2)}× floor; target ≤ 2×)  ${mem(opens)}`,
+    );
+    console.log(
+      `  drop → full call tree: ${fmt(median(opens.map((a) => a.ready)))}; worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
+    );
+    const runs = speedscope
+      .map((x) =>
+        x.ms !== null
+          ? `${x.ms.toFixed(0)} ms`
+          : `crashed (${x.crashed}${x.importMs !== null ? `; its import had taken ${fmt(x.importMs)}` : ''})`,
+      )
+      .join(', ');
+    console.log(
+      `  speedscope ${speedscopeVersion()}, the same recording as perf script text (${(statSync(PERFDATA.text).size / 1048576).toFixed(0)} MB): file chosen → painted ${ss === null ? 'never' : `${fmt(ss)}  (${(ss / paint).toFixed(1)}× ours)`}  [per run: ${runs}]`,
+    );
+    if (time)
+      console.log(
+        `  time (step + its longest task in ms: ${time.steps.join(', ')}): longest main-thread task ${fmt(time.longest)} (target ≤ 100 ms)`,
+      );
+  };
+}
+
+function speedscopeVersion(): string {
+  const pkg = join(dirname(SPEEDSCOPE_DIR), '..', 'package.json');
+  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+}
+
 /** writeFileSync for files past 2 GiB (one write call takes at most that). */
 function writeLarge(path: string, bytes: Uint8Array): void {
   const fd = openSync(path, 'w');
@@ -1004,6 +1220,7 @@ async function main() {
     console.log(`generating ${SHORT} …`);
     writeFileSync(SHORT, makeShortRecordsProfile(MB * 1024 * 1024, 42));
   }
+  if (ONLY.has('perfdata')) ensurePerfData(PERFDATA_MB);
   if (ONLY.has('perf') && !existsSync(PERF)) {
     console.log(`generating ${PERF} …`);
     makeSyntheticPerfScript(PERF, MB);
@@ -1056,6 +1273,7 @@ async function main() {
       );
     if (ONLY.has('open')) reports.push(await benchOpen(fresh));
     if (ONLY.has('views')) reports.push(await benchViews(fresh));
+    if (ONLY.has('perfdata')) reports.push(await benchPerfData(fresh));
     if (ONLY.has('dwarf'))
       for (const g of DWARF_GRANS) reports.push(await benchDwarf(fresh, g, dwarfCovered));
     if (ONLY.has('short'))

@@ -4,7 +4,18 @@
 // its bytes are written to test-results/fuzz-failures/. The long run is `npm run fuzz`.
 
 import { describe, expect, it } from 'vitest';
-import { budget, formatFailure, formatStats, fuzzFormat, fuzzFormats, MAX_INPUT_MS } from './fuzz/engine.ts';
+import { READ_RECORD_TYPES } from '../src/core/formats/perfdata/records.ts';
+import { parsePerfData } from '../src/core/formats/perfdata.ts';
+import {
+  budget,
+  formatFailure,
+  formatStats,
+  fuzzFormat,
+  fuzzFormats,
+  MAX_INPUT_MS,
+  perfDataEveryRecord,
+  perfRecordTypes,
+} from './fuzz/engine.ts';
 
 const SEED = 20261123;
 const TOTAL = 100_000;
@@ -27,6 +38,18 @@ describe(`in-process fuzz: ${TOTAL} inputs, seed ${SEED}`, () => {
     for (const id of ['pprof', 'heap', 'perf-script', 'perf-data', 'snapshot', 'elf', 'nm', 'kallsyms'])
       expect(ids).toContain(id);
     expect([...plan.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(100_000);
+  });
+
+  it('mutates a record of every type the perf.data reader reads: its seeds hold each one', () => {
+    const seeds = fuzzFormats().find((f) => f.id === 'perf-data')!.seeds;
+    const held = new Set(seeds.flatMap((s) => perfRecordTypes(s.bytes)));
+    expect(READ_RECORD_TYPES.filter((t) => !held.has(t))).toEqual([]);
+    // the seed made for the rarest ones reads, and says what it holds
+    const raw = parsePerfData(perfDataEveryRecord().bytes);
+    const said = raw.warnings.map((w) => w.message).join('\n');
+    expect(said).toMatch(/samples were lost/);
+    expect(said).toMatch(/compressed/);
+    expect(raw.samples.count).toBe(60);
   });
 
   for (const [f, n] of plan) {

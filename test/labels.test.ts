@@ -321,7 +321,7 @@ describe('CLI', () => {
       F,
     ]);
     const j = JSON.parse(i.out);
-    expect(j.labels.map((l: { key: string }) => l.key)).toEqual(['comm', 'pid', 'tid']);
+    expect(j.labels.map((l: { key: string }) => l.key)).toEqual(['comm', 'pid', 'tid', 'cpu']);
     expect(j.labels[0].values[0]).toEqual({ value: 'xz', samples: 3061, weight: 3061 });
     expect(j.labelFilters).toEqual([
       { key: 'comm', op: 'focus', values: ['sorter'] },

@@ -1,14 +1,22 @@
 // The comparison's controls: which side is the baseline (swap), the way back to one profile, what
 // the widths show, how the change is measured, and the colour legend.
+// A comparison of two time ranges of one profile (A the baseline, B compared) swaps its ranges.
 
+import { describeRange } from '../core/model/timeline';
+import type { FoldedMeta } from '../core/types';
+import { comparesRanges } from '../core/view/schema';
 import { swapSides } from './open';
 import { useStore } from './store';
-import { changeView } from './view';
+import { changeView, swapRanges } from './view';
+
+/** A side's name: its file, and the time range its samples are from (a comparison of two ranges). */
+const sideName = (m: Pick<FoldedMeta, 'fileName' | 'timeRange'> | undefined, label: string) =>
+  m && (m.timeRange ? `${label} ${describeRange(m.timeRange)} of ${m.fileName}` : m.fileName);
 
 export function DiffControls() {
   const view = useStore((s) => s.view);
-  const baseName = useStore((s) => s.analysis?.diff?.baseMeta.fileName);
-  const compName = useStore((s) => s.analysis?.profile.meta.fileName);
+  const baseName = useStore((s) => sideName(s.analysis?.diff?.baseMeta, 'A'));
+  const compName = useStore((s) => sideName(s.analysis?.profile.meta, 'B'));
   if (view.mode !== 'diff') return null;
   const set = (patch: Partial<typeof view.diff>) => void changeView({ diff: { ...view.diff, ...patch } });
   return (
@@ -16,7 +24,7 @@ export function DiffControls() {
       <span className="diff-sides" data-testid="diff-sides">
         baseline <strong>{baseName ?? '…'}</strong> → comparison <strong>{compName}</strong>
       </span>
-      <button type="button" onClick={() => void swapSides()}>
+      <button type="button" onClick={() => void (comparesRanges(view) ? swapRanges() : swapSides())}>
         ⇄ Swap
       </button>
       <button type="button" onClick={() => void changeView({ mode: 'graph', sandwich: undefined })}>

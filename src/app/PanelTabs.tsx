@@ -1,5 +1,5 @@
 // What the main area shows (view.panel, in the link as `panel=`): the flame graph, the call tree,
-// or pprof's call graph.
+// pprof's call graph, or the flame chart (stacks in time order).
 
 import type { Panel } from '../core/view/schema';
 import { useStore } from './store';
@@ -9,6 +9,7 @@ const PANELS: { panel: Panel; label: string }[] = [
   { panel: 'flame', label: 'Flame graph' },
   { panel: 'calltree', label: 'Call tree' },
   { panel: 'callgraph', label: 'Call graph' },
+  { panel: 'flamechart', label: 'Flame chart' },
 ];
 
 export function PanelTabs() {

@@ -1,7 +1,7 @@
-// The profile on screen: graph toolbar, transform chips, the main view the view's panel names
-// (the flame graph or the sandwich, the call tree, the call graph) over the function table (a
-// handle between them, Splitter, shares the height), and a context menu shared by graph frames,
-// tree rows and table rows.
+// The profile on screen: graph toolbar, transform chips, the timeline (profiles with time stamps),
+// the main view the view's panel names (the flame graph or the sandwich, the call tree, the call
+// graph, the flame chart) over the function table (a handle between them, Splitter, shares the
+// height), and a context menu shared by graph frames, tree rows and table rows.
 
 import { useCallback, useEffect, useState } from 'react';
 import { FunctionTable } from '../table/FunctionTable';
@@ -11,6 +11,7 @@ import { CallGraphPanel } from './CallGraphPanel';
 import { CallTreePanel } from './CallTreePanel';
 import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { DiffControls } from './DiffControls';
+import { FlameChartPanel } from './FlameChartPanel';
 import { GraphToolbar } from './GraphToolbar';
 import { LabelControls } from './LabelControls';
 import { MainGraph } from './MainGraph';
@@ -18,6 +19,7 @@ import { PanelTabs } from './PanelTabs';
 import { SandwichView } from './SandwichView';
 import { Splitter, splitStyle } from './Splitter';
 import { useStore } from './store';
+import { TimelinePanel } from './TimelinePanel';
 import { TransformChips } from './TransformChips';
 import { useSearch } from './useSearch';
 import { showSandwich } from './view';
@@ -48,12 +50,15 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
       <DiffControls />
       <LabelControls />
       <TransformChips />
+      <TimelinePanel />
       <PanelTabs />
       <div className="split" style={splitStyle(split)}>
         {panel === 'calltree' ? (
           <CallTreePanel analysis={analysis} search={search} onMenu={openMenu} />
         ) : panel === 'callgraph' ? (
           <CallGraphPanel />
+        ) : panel === 'flamechart' ? (
+          <FlameChartPanel />
         ) : mode === 'sandwich' || diffSandwich ? (
           <SandwichView onMenu={openMenu} />
         ) : (

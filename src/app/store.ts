@@ -4,7 +4,7 @@
 // holds state and the setters that need no worker (open.ts and view.ts talk to it).
 
 import { create } from 'zustand';
-import type { CallGraphResult } from '../core/analysis/derivations';
+import type { CallGraphResult, TimelineResult } from '../core/analysis/derivations';
 import type { LabelSummary } from '../core/model/labels';
 import { DEFAULT_VIEW, type ThemeName, type ViewState } from '../core/view/schema';
 import type { ChildOrder } from '../flamegraph/layout';
@@ -21,6 +21,7 @@ import type {
 /** The derived views' results the page holds (each null or absent when not shown). */
 export interface Derived {
   callGraph?: CallGraphResult | null;
+  timeline?: TimelineResult | null;
 }
 
 export interface LoadError {

@@ -5,8 +5,15 @@
 import { pathToNode } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
 import { findZoom, zoomMessage, zoomSteps } from '../core/model/zoom-across';
-import { type ViewState, workerViewOf } from '../core/view/schema';
-import type { FunctionListing, SnapshotFile, SourceReply } from '../worker/protocol';
+import { type TimeRange, type TimeView, type ViewState, workerViewOf } from '../core/view/schema';
+import type {
+  FlameChartReply,
+  FlameChartRequest,
+  FunctionListing,
+  SampleAt,
+  SnapshotFile,
+  SourceReply,
+} from '../worker/protocol';
 import { ask, jobFailed } from './open';
 import { client, get, progress, runJob, set } from './worker';
 
@@ -96,6 +103,55 @@ export async function showSandwichOf(name: string): Promise<void> {
   const frame = a ? a.profile.frames.name.indexOf(name) : -1;
   set({ selectedFrame: frame >= 0 ? frame : null });
   await changeView({ mode: get().view.mode === 'diff' ? 'diff' : 'sandwich', sandwich: name });
+}
+
+// ─── time ───────────────────────────────────────────────────────────────────────────────────
+
+/** Changes the view's time part (TimeView), `drop`ping the fields named. */
+export function changeTime(patch: Partial<TimeView>, drop: readonly ('selection' | 'a' | 'b')[] = []) {
+  const time: TimeView = { ...get().view.time, ...patch };
+  for (const k of drop) delete time[k];
+  return changeView({ time });
+}
+
+/** Selects a range in the timeline (every view shows its samples), or clears the selection (null). */
+export const selectRange = (r: TimeRange | null) =>
+  r ? changeTime({ selection: r }) : changeTime({}, ['selection']);
+
+/** Commits the selection: the timeline zooms into it, and it joins the breadcrumb. */
+export function zoomToSelection() {
+  const t = get().view.time;
+  return t.selection ? changeTime({ zoom: [...t.zoom, t.selection] }, ['selection']) : Promise.resolve(false);
+}
+
+/** Back to the breadcrumb's `depth`th range (0: the whole profile). */
+export const zoomOutTo = (depth: number) =>
+  changeTime({ zoom: get().view.time.zoom.slice(0, depth) }, ['selection']);
+
+/** Marks the range shown (the selection, else the timeline's window) as A or B, to compare. */
+export function markRange(which: 'a' | 'b', whole: TimeRange) {
+  const t = get().view.time;
+  const r = t.selection ?? t.zoom[t.zoom.length - 1] ?? whole;
+  return changeTime({ [which]: r });
+}
+
+/** Compares range B with range A (A the baseline): the differential flame graph. */
+export const compareRanges = () => changeView({ mode: 'diff', sandwich: undefined });
+
+/** Exchanges ranges A and B. */
+export function swapRanges() {
+  const { a, b } = get().view.time;
+  return a && b ? changeTime({ a: b, b: a }) : Promise.resolve(false);
+}
+
+/** The sample of a timeline track nearest to a time (ns) within a tolerance, from the worker. */
+export function sampleAtTime(track: number, time: number, tolerance: number): Promise<SampleAt | null> {
+  return client.sampleAt(track, time, tolerance);
+}
+
+/** A track's flame chart over a window at a width, from the worker. */
+export function flameChartOf(request: FlameChartRequest): Promise<FlameChartReply> {
+  return client.flameChart(request);
 }
 
 /** Folded text of the shown view (through the zoomed frame, if any), from the worker. */

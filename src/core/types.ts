@@ -314,6 +314,8 @@ export interface FoldedMeta {
   totalSamples: number;
   /** totalSamples × periodUs, or undefined when the period is unknown. */
   samplingTimeUs?: number;
+  /** The samples are those of this time range only (ns since the profile's first sample). */
+  timeRange?: { start: number; end: number };
   mappings: MappingInfo[];
   warnings: ProfileWarning[];
   headerLines?: { key: string; value: string; known: boolean }[];

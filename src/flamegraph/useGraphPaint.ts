@@ -87,7 +87,11 @@ export function useGraphPaint(
 }
 
 /** The canvas's 2D context with its backing store at the device's pixel ratio for a w × h CSS px box. */
-function sizedContext(canvas: HTMLCanvasElement, w: number, h: number): CanvasRenderingContext2D | null {
+export function sizedContext(
+  canvas: HTMLCanvasElement,
+  w: number,
+  h: number,
+): CanvasRenderingContext2D | null {
   const dpr = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
     canvas.width = Math.round(w * dpr);

@@ -5,12 +5,15 @@
 import type { MappingSamples } from '../core/symbols/modules';
 import type {
   FileBuffer,
+  FlameChartReply,
+  FlameChartRequest,
   FromWorker,
   FunctionListing,
   PageAnalysis,
   PageProfile,
   PageSandwich,
   Reply,
+  SampleAt,
   SearchQuery,
   SearchReply,
   SnapshotFile,
@@ -272,6 +275,20 @@ export class ProfileWorkerClient {
     const r = await this.send({ type: 'mappingSamples', id: 0 }, []);
     if (r.kind !== 'mappingSamples') throw new WorkerFailure('unexpected reply from the worker');
     return r.samples;
+  }
+
+  /** The sample of a timeline track nearest to `time` (ns) within `tolerance`, with its stack. */
+  async sampleAt(track: number, time: number, tolerance: number): Promise<SampleAt | null> {
+    const r = await this.send({ type: 'sampleAt', id: 0, track, time, tolerance }, []);
+    if (r.kind !== 'sampleAt') throw new WorkerFailure('unexpected reply from the worker');
+    return r.sample;
+  }
+
+  /** A track's flame chart over a window, at a width in pixels. */
+  async flameChart(request: FlameChartRequest): Promise<FlameChartReply> {
+    const r = await this.send({ type: 'flameChart', id: 0, request }, []);
+    if (r.kind !== 'flameChart') throw new WorkerFailure('unexpected reply from the worker');
+    return r.chart;
   }
 
   /** The shown profile as gzipped pprof profile.proto, written in the worker. */

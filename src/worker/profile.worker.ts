@@ -89,6 +89,10 @@ async function handle(msg: ToWorker): Promise<void> {
       reply = { kind: 'disasm', listings: await session.disassemble(namedFunction(msg.name), msg.syntax) };
     } else if (msg.type === 'mappingSamples') {
       reply = { kind: 'mappingSamples', samples: session.mappingSamples() };
+    } else if (msg.type === 'sampleAt') {
+      reply = { kind: 'sampleAt', sample: session.sampleAt(msg.track, msg.time, msg.tolerance) };
+    } else if (msg.type === 'flameChart') {
+      reply = { kind: 'flameChart', chart: session.flameChart(msg.request) };
     } else if (msg.type === 'proto') {
       reply = { kind: 'bytes', bytes: session.proto() };
     } else if (msg.type === 'snapshots') {
@@ -159,6 +163,9 @@ function transferables(reply: Reply): ArrayBuffer[] {
     if (reply.result.derived) out.push(...buffersOf(reply.result.derived));
   } else if (reply.kind === 'search') {
     out.push(reply.result.match.buffer as ArrayBuffer);
+  } else if (reply.kind === 'flameChart') {
+    const c = reply.chart;
+    out.push(...[c.start, c.end, c.depth, c.frame].map((a) => a.buffer as ArrayBuffer));
   } else if (reply.kind === 'bytes') {
     out.push(reply.bytes.buffer as ArrayBuffer);
   } else if (reply.kind === 'snapshots') {

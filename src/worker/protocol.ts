@@ -2,6 +2,7 @@
 // transferables. Profiles stay in the worker (it derives every view from them): the page gets
 // their frame table and metadata, and asks for anything that needs the stacks (search, export).
 
+import type { FlameChartReply, FlameChartRequest, SampleAt } from '../core/analysis/session';
 import type { FunctionListing } from '../core/disasm/disasm';
 import type { CallTree } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
@@ -15,7 +16,16 @@ import type { FolderPick } from '../core/symbols/pick';
 import type { FoldedProfile, InputNote } from '../core/types';
 import type { WorkerView } from '../core/view/schema';
 
-export type { FunctionListing, LabelSummary, SearchQuery, SymbolsState, WorkerView };
+export type {
+  FlameChartReply,
+  FlameChartRequest,
+  FunctionListing,
+  LabelSummary,
+  SampleAt,
+  SearchQuery,
+  SymbolsState,
+  WorkerView,
+};
 
 /** A profile as the page sees it: everything but the stacks, and how many there are. */
 export type PageProfile = Omit<FoldedProfile, 'stacks'> & { stackCount: number };
@@ -148,7 +158,11 @@ export type ToWorker =
   /** A function's instructions with their samples (the dropped binary that holds it). */
   | { type: 'disasm'; id: number; name: string; syntax: 'att' | 'intel' }
   /** Per mapped file, the samples in it (a large profile's are counted when first asked). */
-  | { type: 'mappingSamples'; id: number };
+  | { type: 'mappingSamples'; id: number }
+  /** The sample of a timeline track nearest to a moment (ns), within a tolerance (the hover). */
+  | { type: 'sampleAt'; id: number; track: number; time: number; tolerance: number }
+  /** A track's flame chart over a window, at a width in pixels. */
+  | { type: 'flameChart'; id: number; request: FlameChartRequest };
 
 export type Reply =
   | { kind: 'view'; result: ViewResult & { analysis: WireAnalysis | null; sandwich?: WireSandwich | null } }
@@ -158,7 +172,9 @@ export type Reply =
   | { kind: 'snapshots'; files: SnapshotFile[] }
   | { kind: 'source'; result: SourceReply }
   | { kind: 'disasm'; listings: FunctionListing[] }
-  | { kind: 'mappingSamples'; samples: MappingSamples[] };
+  | { kind: 'mappingSamples'; samples: MappingSamples[] }
+  | { kind: 'sampleAt'; sample: SampleAt | null }
+  | { kind: 'flameChart'; chart: FlameChartReply };
 
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }

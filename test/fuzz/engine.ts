@@ -308,6 +308,11 @@ const PPROF_RAW: Mutator[] = [
 ];
 
 /** perf.data's records, in the byte order of its magic: offset, size and type of each in the data. */
+/** The record types a perf.data holds. */
+export function perfRecordTypes(b: Uint8Array): number[] {
+  return [...new Set(perfRecords(b).map((x) => x.type))];
+}
+
 function perfRecords(b: Uint8Array): { at: number; size: number; type: number }[] {
   if (b.length < 16) return [];
   const le = b[0] === 0x50; // `PERFILE2` little-endian, `2ELIFREP` big-endian
@@ -320,8 +325,12 @@ function perfRecords(b: Uint8Array): { at: number; size: number; type: number }[
   while (at + 8 <= end && out.length < 100_000) {
     const size = dv.getUint16(at + 6, le);
     if (size < 8 || at + size > end) break;
-    out.push({ at, size, type: dv.getUint32(at, le) });
+    const type = dv.getUint32(at, le);
+    out.push({ at, size, type });
     at += size;
+    // data after the record: HEADER_TRACING_DATA's (u32 size), AUXTRACE's (u64 size)
+    if (type === 66 && size >= 12) at += Math.ceil(dv.getUint32(at - size + 8, le) / 8) * 8;
+    if (type === 71 && size >= 16) at += u64(at - size + 8);
   }
   return out;
 }
@@ -362,6 +371,63 @@ function perfRecord(m: (rec: Uint8Array, r: Rng, le: boolean) => Uint8Array): Mu
 }
 
 const PERF_RECORD_TYPES = [1, 2, 3, 4, 5, 7, 9, 10, 13, 64, 66, 67, 68, 69, 71, 73, 78, 80, 81, 82, 99];
+
+/**
+ * A pipe-mode recording with a record of every type the reader reads that real recordings here
+ * lack (perf writes them for lost samples, build-ids in pipe mode, compressed data, tracepoints'
+ * tracing data, AUX data), made after perf's layouts: threads.pipe.data, then LOST and
+ * LOST_SAMPLES (the trailer of its EXIT record: sample_id_all), a HEADER_BUILD_ID for the program,
+ * a COMPRESSED record, and last, as each carries data after its size, HEADER_TRACING_DATA and
+ * AUXTRACE.
+ */
+export function perfDataEveryRecord(): Seed {
+  const base = load('perf-data/threads.pipe.data').bytes;
+  const exit = perfRecords(base).find((x) => x.type === 4)!;
+  const trailer = base.slice(exit.at + 8 + 24, exit.at + exit.size);
+  const record = (type: number, body: Uint8Array, after = 0): Uint8Array => {
+    const out = new Uint8Array(8 + body.length + after);
+    const dv = new DataView(out.buffer);
+    dv.setUint32(0, type, true);
+    dv.setUint16(6, 8 + body.length, true);
+    out.set(body, 8);
+    for (let i = 0; i < after; i++) out[8 + body.length + i] = 0x40 + (i % 26);
+    return out;
+  };
+  const words = (...xs: bigint[]) => {
+    const b = new Uint8Array(xs.length * 8);
+    xs.forEach((x, i) => {
+      new DataView(b.buffer).setBigUint64(i * 8, x, true);
+    });
+    return b;
+  };
+  const join = (...parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+  const name = new TextEncoder().encode('/work/wt/perfdata/test/fixtures/perf-data/bin/threads');
+  const buildId = new Uint8Array(4 + 24 + Math.ceil((name.length + 1) / 8) * 8);
+  new DataView(buildId.buffer).setInt32(0, -1, true);
+  buildId.set([0x2a, 0xd9, 0x2d, 0x84, 0x4e, 0xb1, 0x1e, 0x7e, 0x42, 0x21, 0x34, 0x1a], 4);
+  buildId[4 + 20] = 20;
+  buildId.set(name, 28);
+  const tracing = new Uint8Array(8);
+  new DataView(tracing.buffer).setUint32(0, 16, true);
+  const bytes = join(
+    base,
+    record(2, join(words(552n, 3n), trailer)),
+    record(13, join(words(2n), trailer)),
+    record(67, buildId),
+    record(81, join(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd]), new Uint8Array(12))),
+    record(66, tracing, 16),
+    record(71, join(words(8n, 0n, 1n), new Uint8Array(16)), 8),
+  );
+  return { name: 'perf-data/threads.pipe.data + every other record type', bytes };
+}
 
 /** perf.data: the header and attributes, the records (each type), the feature sections. */
 const PERF_DATA: Mutator[] = [
@@ -589,6 +655,7 @@ function formats(): FuzzFormat[] {
         load('perf-data/spin.data'),
         load('perf-data/two-events.data'),
         load('perf-data/threads.pipe.data'),
+        perfDataEveryRecord(),
         load('perf-data/spin.be.data'),
         load('perf-data/syscalls.data'),
         load('perf-data/procs.data'),

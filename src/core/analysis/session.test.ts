@@ -120,6 +120,7 @@ describe('AnalysisSession', () => {
       'comm xz 3061',
       'pid 31383 3061',
       'tid 31383 3061',
+      'cpu 0 2600', // the headers' [000]
     ]);
     expect(roots(grouped)).toEqual(['comm=sh 1', 'comm=sorter 346', 'comm=xz 3061']);
     expect(grouped.analysis!.profile.meta.groupBy).toBe('comm');
@@ -273,7 +274,11 @@ describe('AnalysisSession derived views', () => {
   it('derives the call graph only while it is shown, again when what it reads changes', async () => {
     const s = new AnalysisSession();
     const opened = await s.add([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
-    expect(opened.derived).toEqual({ callGraph: null }); // not shown
+    // not shown; a profile without time stamps has no timeline, and says so
+    expect(opened.derived).toEqual({
+      callGraph: null,
+      timeline: { none: 'this profile has no time stamps' },
+    });
     const settings = { nodeCount: 10, nodeFraction: 0.005, edgeFraction: 0.001 };
     const shown = await s.apply(V({ callGraph: settings }));
     const g = shown.derived?.callGraph as CallGraphResult;
@@ -297,6 +302,7 @@ describe('AnalysisSession derived views', () => {
       V({ callGraph: settings, transforms: [{ kind: 'hide-function', name: 'main' }] }),
     );
     expect((hidden.derived!.callGraph as CallGraphResult).names).not.toContain('main');
+    // the timeline follows the fold, not the call graph's settings
     expect((await s.apply(V())).derived).toEqual({ callGraph: null });
   });
 });

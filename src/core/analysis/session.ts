@@ -14,6 +14,7 @@ import type { DroppedFile } from '../formats/importer';
 import { writePprof } from '../formats/pprof-write';
 import { snapshotMismatch, writeSnapshot } from '../formats/snapshot';
 import { comparisonMismatch, mergeSides } from '../model/diff';
+import { type FlameChartBoxes, flameChartBoxes } from '../model/flamechart';
 import { type LabelSummary, labelKeepMask, labelSummary } from '../model/labels';
 import { matchSources, type SourceListing, sourceListing } from '../model/lines';
 import { sampleCount, sampleTypeIndex, withSampleType } from '../model/sample-types';
@@ -25,6 +26,16 @@ import {
   keptStacks,
   stacksThrough,
 } from '../model/serialize';
+import {
+  buildTimeIndex,
+  noTimeReason,
+  sampleNear,
+  stackWeightsIn,
+  type TimeIndex,
+  type TimeRange,
+  type TrackBy,
+  withStackWeights,
+} from '../model/timeline';
 import { applyTransformsTraced } from '../model/transforms';
 import {
   type Analysis,
@@ -47,6 +58,8 @@ import { type Demangle, loadDemangler } from '../symbols/demangle';
 import { isSeparateDebugFile, looksLikeElf } from '../symbols/elf';
 import { type MappingSamples, samplesByModule } from '../symbols/modules';
 import { type Placement, parseBase } from '../symbols/placement';
+import { frameLabel } from '../text/frame-text';
+import { timeUnitUs } from '../text/units';
 import { type FoldedProfile, type InputNote, type Mapping, ProfileError } from '../types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
 import { DERIVATIONS, type DerivationInput } from './derivations';
@@ -117,6 +130,52 @@ function noProfile(): ProfileError {
   return new ProfileError('no profile is open', 'unknown');
 }
 
+/** The samples of a profile with time stamps, as the fold kept them (see AnalysisSession.timed). */
+interface Timed {
+  /** Each parsed sample's folded stack (−1: left out by the fold). */
+  sampleStacks: Int32Array;
+  /** Each parsed sample's weight in the view's sample type. */
+  weight: Float64Array;
+  /** Why the profile has no time (null when it has), and its index by the tracks last asked for. */
+  reason: string | null;
+  index: TimeIndex | null;
+  by: TrackBy | null;
+}
+
+/** The sample at a moment of a timeline track (the timeline's hover). */
+export interface SampleAt {
+  /** Its time (ns since the profile's first sample). */
+  time: number;
+  /** Its stack in the shown view (transformed), root first: each frame's label, and its name. */
+  labels: string[];
+  names: string[];
+  /** The CPU it ran on, and its thread's command, when known. */
+  cpu?: string;
+  comm?: string;
+  weight: number;
+}
+
+/** A flame chart of one track over a window, at a width in pixels (model/flamechart.ts). */
+export interface FlameChartRequest {
+  /** A timeline track, or ALL_TRACKS (every sample in one time order). */
+  track: number;
+  start: number;
+  end: number;
+  width: number;
+}
+
+/**
+ * The boxes, their frames numbered among the reply's own (`frame[i]` indexes `names`): each
+ * frame's name (its identity), label and module, whatever frame table the page holds.
+ */
+export interface FlameChartReply extends FlameChartBoxes {
+  track: number;
+  window: TimeRange;
+  names: string[];
+  labels: string[];
+  modules: string[];
+}
+
 /** Stack frames from which a new profile's tree memory is made ready by the host (32 MB of it). */
 const TREE_MEMORY_MIN_FRAMES = 8 << 20;
 
@@ -137,6 +196,16 @@ export class AnalysisSession {
   private foldMs = 0;
   /** The profile the graph shows now (transformed, maybe inverted; a comparison's merged one). */
   private current: FoldedProfile | null = null;
+  /** The samples of a profile with time stamps, as the fold kept them; null for another profile. */
+  private timedSamples: Timed | null = null;
+  /**
+   * The folded profile restricted to the view's time range (`base` without one); in a comparison
+   * of two ranges, range B, and range A in `rangeBase`.
+   */
+  private ranged: FoldedProfile | null = null;
+  private rangeBase: FoldedProfile | null = null;
+  /** The transformed stacks of every sample, for the flame chart and the timeline's hover. */
+  private chartStacks: { profile: FoldedProfile; stackOf: Int32Array } | null = null;
   /** The view the stages' results reflect. */
   private view: WorkerView = workerViewOf(DEFAULT_VIEW);
   private readonly stages = new StageCache();
@@ -289,6 +358,8 @@ export class AnalysisSession {
     const stale = new Set<StageName>(this.stages.stale(view));
     if (stale.has('symbols')) await this.symbolize(progress);
     if (stale.has('fold')) this.fold(progress);
+    if (stale.has('range')) this.range();
+    if (stale.has('graph')) this.chartStacks = null;
     const frameBuffer = opts.memory ? await opts.memory() : null;
     const analysis = stale.has('graph') ? this.graph(progress, frameBuffer) : null;
     const sandwich = stale.has('sandwich') ? this.sandwich() : undefined;
@@ -300,7 +371,7 @@ export class AnalysisSession {
       ...(derived && { derived }),
       symbols: this.symbols?.state ?? null,
       newProfile: opts.newProfile ?? false,
-      mode: view.mode === 'diff' && !this.baseFolded ? 'graph' : view.mode,
+      mode: view.mode === 'diff' && !this.comparing() ? 'graph' : view.mode,
       ...(stale.has('labels') && { labels: this.labels() }),
     };
   }
@@ -348,7 +419,11 @@ export class AnalysisSession {
     const v = this.view;
     const spec = this.foldSpec();
     const loaded = this.loaded!;
+    // With time stamps, each sample's folded stack is kept: a time range reweighs the stacks.
+    const reason = noTimeReason(loaded.raw);
+    const sampleStacks = reason === null ? new Int32Array(loaded.raw.samples.count) : undefined;
     const r = fold(loaded, {
+      ...(sampleStacks && { sampleStacks }),
       ...spec,
       symbols: this.symbols,
       // The session owns the parsed profiles; a two-count file's two sides share their stacks.
@@ -359,6 +434,9 @@ export class AnalysisSession {
     });
     this.base = r.profile;
     this.foldMs = r.foldMs;
+    this.timedSamples = sampleStacks
+      ? { sampleStacks, weight: this.weighed().raw.samples.weight, reason, index: null, by: null }
+      : null;
     this.baseFolded = null;
     if (this.loadedBase)
       this.baseFolded = fold(this.loadedBase, {
@@ -369,14 +447,75 @@ export class AnalysisSession {
       }).profile;
   }
 
+  /**
+   * The samples of a profile with time stamps: each one's folded stack and weight, in time order per
+   * track (the view's tracks, else by thread); null for a profile without time stamps.
+   */
+  private timed(by?: TrackBy): Timed | null {
+    const t = this.timedSamples;
+    if (!t) return null;
+    const want = by ?? t.by ?? 'thread';
+    if (t.by !== want) {
+      t.index = buildTimeIndex(this.loaded!.raw, t.sampleStacks, t.weight, want);
+      t.by = want;
+    }
+    return t;
+  }
+
+  /**
+   * The folded profile restricted to the view's range (the whole one without a range, or for a
+   * profile without time stamps: no sample is in any range, said by a warning), or the two ranges
+   * a comparison of ranges compares.
+   */
+  private range(): void {
+    const { range, compareRanges } = this.view;
+    const base = this.base!;
+    this.ranged = base;
+    this.rangeBase = null;
+    const t = this.timed(this.view.timeline?.tracks);
+    if (!range && !compareRanges) return;
+    const within = (r: TimeRange): FoldedProfile => {
+      if (!t?.index) {
+        const out = withStackWeights(base, new Float64Array(base.stacks.count), r);
+        out.meta.warnings = [
+          ...out.meta.warnings,
+          { message: `no range of time: ${t?.reason ?? 'this profile has no time stamps'}` },
+        ];
+        return out;
+      }
+      const w = stackWeightsIn(t.index, t.sampleStacks, t.weight, base.stacks.count, r);
+      return withStackWeights(base, w, r);
+    };
+    if (compareRanges && this.view.mode === 'diff') {
+      this.ranged = within(compareRanges.b);
+      this.rangeBase = within(compareRanges.a);
+    } else if (range) this.ranged = within(range);
+  }
+
+  /** Whether the graph shows a comparison: of two profiles, or of two ranges of one. */
+  private comparing(): boolean {
+    return this.rangeBase !== null || this.baseFolded !== null;
+  }
+
+  /** The comparison's baseline: range A of a comparison of ranges, else the baseline profile. */
+  private baselineShown(): FoldedProfile | null {
+    return this.rangeBase ?? this.baseFolded;
+  }
+
+  /** The folded profile every view shows: the view's range of it (`base` without one). */
+  private shownFold(): FoldedProfile {
+    return this.ranged ?? this.base!;
+  }
+
   /** transform → trees and tables: the comparison's, or the profile's (previewed when large). */
   private graph(progress: Progress | undefined, frameBuffer: ArrayBuffer | null): Analysis {
     progress?.('tree', 0);
     const timings = { parseMs: this.loaded!.parseMs, foldMs: this.foldMs };
+    const baseline = this.baselineShown();
     const analysis =
-      this.view.mode === 'diff' && this.baseFolded
-        ? analyzeDiff(this.base!, this.baseFolded, { ...this.view, width: this.view.diffWidth }, timings)
-        : analyze(this.base!, this.view, timings, this.onPreview ?? undefined, frameBuffer);
+      this.view.mode === 'diff' && baseline
+        ? analyzeDiff(this.shownFold(), baseline, { ...this.view, width: this.view.diffWidth }, timings)
+        : analyze(this.shownFold(), this.view, timings, this.onPreview ?? undefined, frameBuffer);
     this.current = analysis.profile;
     return analysis;
   }
@@ -385,9 +524,10 @@ export class AnalysisSession {
   private sandwich(): SandwichAnalysis | null {
     const { mode, sandwich, transforms, diffWidth } = this.view;
     if (!sandwich) return null;
-    if (mode === 'sandwich') return sandwichAnalysis(this.base!, transforms, sandwich);
-    if (mode === 'diff' && this.baseFolded)
-      return diffSandwichAnalysis(this.base!, this.baseFolded, transforms, sandwich, diffWidth);
+    if (mode === 'sandwich') return sandwichAnalysis(this.shownFold(), transforms, sandwich);
+    const baseline = this.baselineShown();
+    if (mode === 'diff' && baseline)
+      return diffSandwichAnalysis(this.shownFold(), baseline, transforms, sandwich, diffWidth);
     return null;
   }
 
@@ -402,14 +542,129 @@ export class AnalysisSession {
         out[d.key] = null;
         continue;
       }
-      input ??= {
-        shown: this.current!,
-        table: derive(this.base!, this.view).table,
-        raw: withSampleType(this.loaded!.raw, sampleTypeIndex(this.loaded!.raw, this.view.sampleType)),
-      };
+      input ??= this.derivationInput();
       out[d.key] = d.derive(input, this.view);
     }
     return out;
+  }
+
+  /** What derivations read, each part made when first read. */
+  private derivationInput(): DerivationInput {
+    const session = this;
+    let table: FoldedProfile | undefined;
+    let raw: Loaded['raw'] | undefined;
+    return {
+      get shown() {
+        return session.current!;
+      },
+      get table() {
+        table ??= derive(session.shownFold(), session.view).table;
+        return table;
+      },
+      get raw() {
+        raw ??= session.weighed().raw;
+        return raw;
+      },
+      get time() {
+        const t = session.timed(session.view.timeline?.tracks);
+        const none = noTimeReason(session.loaded!.raw) ?? 'this profile has no time stamps';
+        const us = timeUnitUs(session.weighed().unit);
+        return t
+          ? {
+              index: t.index,
+              reason: t.reason,
+              weight: t.weight,
+              ...(us !== undefined && { nsPerUnit: us * 1000 }),
+            }
+          : { index: null, reason: none, weight: new Float64Array(0) };
+      },
+    };
+  }
+
+  /** Every sample's stack in the shown view (transformed, never inverted), and that profile. */
+  private shownStacks(t: Timed): { profile: FoldedProfile; stackOf: Int32Array } {
+    if (this.chartStacks) return this.chartStacks;
+    const base = this.base!;
+    let made = { profile: base, stackOf: t.sampleStacks };
+    if (this.view.transforms.length > 0) {
+      const { profile, stackOf } = applyTransformsTraced(base, this.view.transforms);
+      const of = new Int32Array(t.sampleStacks.length);
+      for (let s = 0; s < of.length; s++) of[s] = t.sampleStacks[s] < 0 ? -1 : stackOf[t.sampleStacks[s]];
+      made = { profile, stackOf: of };
+    }
+    this.chartStacks = made;
+    return made;
+  }
+
+  /**
+   * The sample of timeline track `track` (of the view's tracks) nearest to time `t` (ns) within
+   * `tolerance` ns, with its stack as the view shows it; null when none is that near.
+   */
+  sampleAt(track: number, t: number, tolerance: number): SampleAt | null {
+    if (!this.base) throw noProfile();
+    const timed = this.timed(this.view.timeline?.tracks);
+    if (!timed?.index) return null;
+    const us = timeUnitUs(this.weighed().unit);
+    const usual = timed.index.interval[track] ?? 0;
+    const s = sampleNear(timed.index, track, t, tolerance, (x) =>
+      us !== undefined ? timed.weight[x] * us * 1000 : usual,
+    );
+    if (s < 0) return null;
+    const { profile, stackOf } = this.shownStacks(timed);
+    const raw = this.loaded!.raw;
+    const out: SampleAt = { time: raw.samples.time![s], labels: [], names: [], weight: timed.weight[s] };
+    const st = stackOf[s];
+    if (st >= 0)
+      for (let k = profile.stacks.start[st]; k < profile.stacks.start[st + 1]; k++) {
+        const f = profile.stacks.frames[k];
+        out.labels.push(frameLabel(profile.frames, f));
+        out.names.push(profile.frames.name[f]);
+      }
+    const label = (key: string) => {
+      const c = raw.labels?.find((l) => l.key === key);
+      return c?.kind === 'string' && c.value[s] >= 0 ? raw.strings[c.value[s]] : undefined;
+    };
+    const cpu = label('cpu');
+    const comm = label('comm');
+    if (cpu !== undefined) out.cpu = cpu;
+    if (comm !== undefined) out.comm = comm;
+    return out;
+  }
+
+  /** The flame chart of a timeline track over a window (model/flamechart.ts), in the shown view's stacks. */
+  flameChart(req: FlameChartRequest): FlameChartReply {
+    if (!this.base) throw noProfile();
+    const timed = this.timed(this.view.timeline?.tracks);
+    if (!timed?.index) throw new ProfileError('this profile has no time stamps: no flame chart', 'unknown');
+    const { profile, stackOf } = this.shownStacks(timed);
+    const window = { start: req.start, end: req.end };
+    const boxes = flameChartBoxes(timed.index, req.track, stackOf, profile.stacks, window, req.width);
+    // the reply's own frames, numbered as first met
+    const ids = new Map<number, number>();
+    const names: string[] = [];
+    const labels: string[] = [];
+    const modules: string[] = [];
+    for (let i = 0; i < boxes.count; i++) {
+      const f = boxes.frame[i];
+      let id = ids.get(f);
+      if (id === undefined) {
+        id = names.length;
+        ids.set(f, id);
+        names.push(profile.frames.name[f]);
+        labels.push(frameLabel(profile.frames, f));
+        const m = profile.frames.module[f];
+        modules.push(m >= 0 ? profile.modules[m] : '');
+      }
+      boxes.frame[i] = id;
+    }
+    return {
+      ...boxes,
+      track: req.track,
+      window,
+      names,
+      labels,
+      modules,
+    };
   }
 
   /**
@@ -429,7 +684,14 @@ export class AnalysisSession {
   sampleCount(): number {
     if (!this.loaded) throw noProfile();
     const raw = this.loaded.raw;
-    const keep = labelKeepMask(raw, this.view.labelFilters).keep;
+    let keep = labelKeepMask(raw, this.view.labelFilters).keep;
+    const range = this.view.range;
+    if (range) {
+      const time = raw.samples.time;
+      keep ??= new Uint8Array(raw.samples.count).fill(1);
+      for (let s = 0; s < raw.samples.count; s++)
+        if (!time || !(time[s] >= range.start && time[s] <= range.end)) keep[s] = 0;
+    }
     return sampleCount(raw, sampleTypeIndex(raw, this.view.sampleType), keep);
   }
 
@@ -450,7 +712,8 @@ export class AnalysisSession {
    * CPU profile against a heap profile, nanoseconds against sample counts); null otherwise.
    */
   comparisonWarning(): string | null {
-    if (!this.base || !this.baseFolded || this.view.mode !== 'diff') return null;
+    // Two ranges of one profile count alike.
+    if (!this.base || !this.baseFolded || this.view.mode !== 'diff' || this.rangeBase) return null;
     // A two-count folded file's sides (`baseline`, `comparison`) count alike.
     if (this.loaded?.raw.diffPair && this.loadedBase?.raw.diffPair) return null;
     return comparisonMismatch(this.base.meta.sampleType, this.baseFolded.meta.sampleType);
@@ -461,8 +724,9 @@ export class AnalysisSession {
    * when its fold put them off (`meta.mappingSamplesPending`).
    */
   mappingSamples(): MappingSamples[] {
-    const base = this.base;
-    if (!base) throw noProfile();
+    if (!this.base) throw noProfile();
+    // the view's time range: its own samples
+    const base = this.ranged ?? this.base;
     if (base.meta.mappingSamplesPending) {
       const held = samplesByModule(base);
       if (held.length > 0) base.meta.mappingSamples = held;
@@ -488,8 +752,9 @@ export class AnalysisSession {
     opts: { normalize?: boolean } = {},
   ): void {
     if (!this.current || !this.base) throw noProfile();
-    if (this.view.mode === 'diff' && this.baseFolded) {
-      const merged = mergeSides(derive(this.base, this.view).graph, derive(this.baseFolded, this.view).graph);
+    const baseline = this.baselineShown();
+    if (this.view.mode === 'diff' && baseline) {
+      const merged = mergeSides(derive(this.shownFold(), this.view).graph, derive(baseline, this.view).graph);
       const keep = path.length > 0 ? keptStacks(merged.profile, path) : null;
       const p = keep ? stacksThrough(merged.profile, path, keep) : merged.profile;
       const pick = (w: Float64Array) => (keep ? Float64Array.from(keep, (s) => w[s]) : w);
@@ -580,8 +845,14 @@ export class AnalysisSession {
       sampleStacks,
     }).profile;
     const { profile, stackOf } = applyTransformsTraced(folded, this.view.transforms);
-    for (let s = 0; s < sampleStacks.length; s++)
-      if (sampleStacks[s] >= 0) sampleStacks[s] = stackOf[sampleStacks[s]];
+    // the view's range: only its samples (a sample without a time stamp is in none)
+    const range = this.view.range;
+    const time = raw.samples.time;
+    for (let s = 0; s < sampleStacks.length; s++) {
+      const out = range && !(time && time[s] >= range.start && time[s] <= range.end);
+      if (out) sampleStacks[s] = -1;
+      else if (sampleStacks[s] >= 0) sampleStacks[s] = stackOf[sampleStacks[s]];
+    }
     return writePprof(profile, { source: { raw, stackOf: sampleStacks, sampleType } });
   }
 

@@ -2,16 +2,20 @@
 // view changes is derived from these declarations, never from a hand-kept list of view fields:
 // a stage runs again when the part of the view it declares changed, or a stage it comes after ran.
 //
-//   symbols ─► fold ─┬─► graph ─► each derived view (derivations.ts: the call graph…)
-//                    │            (transforms, inversion, the comparison's widths)
-//                    ├─► sandwich   (a function's callers and callees)
-//                    └─► labels     (the label picker's keys and values)
+//   symbols ─► fold ─┬─► range ─┬─► graph ─► each derived view (derivations.ts: the call graph…)
+//                    │          │            (transforms, inversion, the comparison's widths)
+//                    │          └─► sandwich   (a function's callers and callees)
+//                    ├─► labels     (the label picker's keys and values)
+//                    └─► the derived views of the whole fold (the timeline)
+//
+// `range` keeps the samples of the view's time range (or makes the two sides of a comparison of
+// two ranges): the folded stacks reweighed by the samples in it, not a fold again.
 
 import type { WorkerView } from '../view/schema';
 import { DERIVATIONS } from './derivations';
 
 /** The pipeline's stages, and each derived view's (`derived:KEY`, derivations.ts). */
-export type StageName = 'symbols' | 'fold' | 'graph' | 'sandwich' | 'labels' | `derived:${string}`;
+export type StageName = 'symbols' | 'fold' | 'range' | 'graph' | 'sandwich' | 'labels' | `derived:${string}`;
 
 interface StageSpec {
   /** The stages whose results this one reads. */
@@ -29,7 +33,7 @@ export const readsDwarf = (v: WorkerView): boolean => v.inlines || v.granularity
 /** Whether the view shows a comparison: its graph and sandwich are both sides'. */
 const comparing = (v: WorkerView) => v.mode === 'diff';
 
-const PIPELINE_STAGES: Record<'symbols' | 'fold' | 'graph' | 'sandwich' | 'labels', StageSpec> = {
+const PIPELINE_STAGES: Record<'symbols' | 'fold' | 'range' | 'graph' | 'sandwich' | 'labels', StageSpec> = {
   // The symbolizer: demangled or not, short or full names, placed files, DWARF's inline frames.
   symbols: {
     after: [],
@@ -48,12 +52,17 @@ const PIPELINE_STAGES: Record<'symbols' | 'fold' | 'graph' | 'sandwich' | 'label
       v.groupBy,
     ],
   },
-  graph: {
+  // The samples shown: a time range's, or the two ranges a comparison of ranges compares.
+  range: {
     after: ['fold'],
+    reads: (v) => [v.range ?? null, comparing(v) ? (v.compareRanges ?? null) : null],
+  },
+  graph: {
+    after: ['range'],
     reads: (v) => [v.transforms, v.inverted, comparing(v) && v.diffWidth],
   },
   sandwich: {
-    after: ['fold'],
+    after: ['range'],
     reads: (v) =>
       v.sandwich === undefined || (v.mode !== 'sandwich' && !comparing(v))
         ? null
@@ -68,7 +77,7 @@ export const STAGES: Record<StageName, StageSpec> = {
   ...Object.fromEntries(
     DERIVATIONS.map((d): [StageName, StageSpec] => [
       `derived:${d.key}`,
-      { after: ['graph'], reads: d.reads },
+      { after: [d.after ?? 'graph'], reads: d.reads },
     ]),
   ),
 };
@@ -77,6 +86,7 @@ export const STAGES: Record<StageName, StageSpec> = {
 export const STAGE_ORDER: readonly StageName[] = [
   'symbols',
   'fold',
+  'range',
   'graph',
   'sandwich',
   'labels',

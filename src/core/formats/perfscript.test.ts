@@ -182,7 +182,7 @@ describe('perf script sniffing', () => {
 });
 
 describe('perf script samples', () => {
-  it('has events as value columns and comm/pid/tid labels', () => {
+  it("has events as value columns, comm/pid/tid/cpu labels and each sample's time", () => {
     const raw = parsePerfScript(fixture('perf/mixed.perf.txt'));
     expect(raw.format).toBe('perf-script');
     expect(raw.sampleTypes).toEqual([
@@ -192,17 +192,35 @@ describe('perf script samples', () => {
     expect(raw.defaultSampleType).toBe(0);
     expect(raw.samples.weight).toBe(raw.samples.values![0]);
     expect(raw.samples.weight.every((w) => w > 1000)).toBe(true);
-    expect(raw.labels!.map((l) => l.key)).toEqual(['comm', 'pid', 'tid']);
+    expect(raw.labels!.map((l) => l.key)).toEqual(['comm', 'pid', 'tid', 'cpu']);
+    // the `[CPU]` of each header, as a number's text (perf.data's cpu label)
+    const text = new TextDecoder().decode(fixture('perf/mixed.perf.txt'));
+    const headers = text.split('\n').filter((l) => /^\S/.test(l));
+    const cpu = raw.labels![3].value as Int32Array;
+    expect([...cpu].map((c) => raw.strings[c])).toEqual(
+      headers.map((l) => String(Number(/\[(\d+)\]/.exec(l)![1]))),
+    );
+    // time stamps: ns since the earliest header's, from its digits
+    const stamps = headers
+      .map((l) => /\s(\d+)\.(\d{6}):/.exec(l)!)
+      .map((m) => BigInt(m[1]) * 1_000_000n + BigInt(m[2]));
+    const first = stamps.reduce((x, y) => (y < x ? y : x));
+    expect(Array.from(raw.samples.time!)).toEqual(stamps.map((t) => Number((t - first) * 1000n)));
     const comm = raw.labels![0].value as Int32Array;
     expect(new Set([...comm].map((c) => raw.strings[c]))).toEqual(new Set(['sorter', 'xz', 'sh']));
     expect(raw.adjustCallers).toBe(true);
     expect(raw.warnings).toEqual([]);
     expect(raw.meta.durationNs).toBeGreaterThan(0);
-    // perf's default fields have no pid: no pid label
+    // perf's default fields have no pid, nor a CPU: no pid or cpu label
     expect(parsePerfScript(fixture('perf/sorter.perf.txt')).labels!.map((l) => l.key)).toEqual([
       'comm',
       'tid',
     ]);
+    // a header without a time stamp: NaN
+    const some = parsePerfScript(
+      new TextEncoder().encode('a 1 5.000001: 1 cpu-clock:\n\t1 f (/x)\n\na 1 1 cpu-clock:\n\t1 f (/x)\n'),
+    );
+    expect(Array.from(some.samples.time!)).toEqual([0, Number.NaN]);
   });
 
   for (const f of PERF) {

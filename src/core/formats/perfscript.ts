@@ -421,7 +421,7 @@ export function parsePerfScript(bytes: Uint8Array): RawProfile {
 
 /**
  * One pass over `perf script` text, kept in columns: locations (one per distinct frame line),
- * samples (stack, event, period, comm, pid, tid), then finish() builds the RawProfile.
+ * samples (stack, event, period, comm, pid, tid, cpu, time), then finish() builds the RawProfile.
  *
  * The bytes are read in place: only header lines, each distinct frame line and damaged lines are
  * decoded. A '\n', '\r', blank or tab byte is that character in UTF-8 and never part of another
@@ -464,11 +464,21 @@ class PerfScriptReader {
   private readonly comm = new U32Builder(1024);
   private readonly pid = new U32Builder(1024); // string + 1 (0 = none)
   private readonly tid = new U32Builder(1024);
+  /** The `[CPU]` string + 1 (0 = none), as a number's text (`[003]` is `3`, as perf.data's label). */
+  private readonly cpu = new U32Builder(1024);
+  /**
+   * Each sample's time stamp in ns from the first stamp's whole second (NaN: none), read from the
+   * text's digits (seconds since boot as ns pass 2^53 after 104 days): made relative to the
+   * earliest at the end.
+   */
+  private readonly sampleTime = new F64Builder(1024);
+  private timeBase = -1;
   private readonly events = new Map<string, number>();
   private readonly eventNames: string[] = [];
   private readonly eventHasPeriod: boolean[] = [];
   private minTime = Number.POSITIVE_INFINITY;
   private maxTime = Number.NEGATIVE_INFINITY;
+  private readonly cpuIds = new Map<string, number>();
 
   private badLines = 0;
   private lineNo = 0;
@@ -632,10 +642,17 @@ class PerfScriptReader {
     this.comm.push(this.strings.intern(h[1].trim()));
     this.pid.push(h[2] !== undefined ? this.strings.intern(h[2]) + 1 : 0);
     this.tid.push(this.strings.intern(h[3]));
+    this.cpu.push(h[4] !== undefined ? this.cpuId(h[4]) : 0);
     if (h[5] !== undefined) {
-      const t = Number(h[5]);
+      const dot = h[5].indexOf('.');
+      const seconds = Number(h[5].slice(0, dot));
+      if (this.timeBase < 0) this.timeBase = seconds;
+      const t = (seconds - this.timeBase) * 1e9 + Number(h[5].slice(dot + 1, dot + 10).padEnd(9, '0'));
       if (t < this.minTime) this.minTime = t;
       if (t > this.maxTime) this.maxTime = t;
+      this.sampleTime.push(t);
+    } else {
+      this.sampleTime.push(Number.NaN);
     }
     const rest = h[8]?.trim();
     if (rest && FRAME_RE.test(rest) && /^[0-9a-fA-F]+\s/.test(rest)) {
@@ -679,6 +696,8 @@ class PerfScriptReader {
       this.comm.length--;
       this.pid.length--;
       this.tid.length--;
+      this.cpu.length--;
+      this.sampleTime.length--;
     }
     this.warnings.push({
       message: `the file ends inside line ${this.lineNo} (truncated?): the sample there was left out`,
@@ -705,6 +724,16 @@ class PerfScriptReader {
       if (i === e) return String.fromCharCode.apply(null, bytes.subarray(b, e) as unknown as number[]);
     }
     return this.decoder.decode(bytes.subarray(b, e));
+  }
+
+  /** A `[CPU]`'s digits as a label: the number's text, interned, + 1. */
+  private cpuId(digits: string): number {
+    let id = this.cpuIds.get(digits);
+    if (id === undefined) {
+      id = this.strings.intern(String(Number(digits))) + 1;
+      this.cpuIds.set(digits, id);
+    }
+    return id;
   }
 
   /** A DSO's id + 1; 0 for none (`[unknown]`), INLINED for perf's `(inlined)` mark. */
@@ -843,6 +872,7 @@ class PerfScriptReader {
         stackLocs: this.stackLocs.finish(),
         weight: values[0],
         values,
+        ...(this.maxTime >= this.minTime && { time: this.times(count) }),
       },
       sampleTypes,
       defaultSampleType: 0,
@@ -854,6 +884,13 @@ class PerfScriptReader {
     if (lines) out.lines = lines;
     out.meta.periodUs = periodUsFor(out, 0);
     return out;
+  }
+
+  /** Each sample's time in ns since the earliest (NaN for a sample without a time stamp). */
+  private times(count: number): Float64Array {
+    const time = this.sampleTime.data.slice(0, count);
+    for (let s = 0; s < count; s++) time[s] -= this.minTime;
+    return time;
   }
 
   /** The warnings that count: more damaged lines, samples without frames. */
@@ -1010,7 +1047,7 @@ class PerfScriptReader {
     return { sampleTypes, values };
   }
 
-  /** The comm, pid (when perf printed it) and tid labels. */
+  /** The comm, pid (when perf printed it), tid and cpu (when perf printed it) labels. */
   private labelColumns(): SampleLabel[] {
     const count = this.sampleEvent.length;
     const label = (key: string, b: U32Builder, plusOne: boolean): SampleLabel => {
@@ -1024,6 +1061,8 @@ class PerfScriptReader {
       label('tid', this.tid, false),
     ];
     if (!labels[1].value.some((x) => x >= 0)) labels.splice(1, 1);
+    const cpu = label('cpu', this.cpu, true);
+    if (cpu.value.some((x) => x >= 0)) labels.push(cpu);
     return labels;
   }
 
@@ -1053,7 +1092,7 @@ class PerfScriptReader {
     }
     if (this.maxTime >= this.minTime) {
       // perf's time stamps count from boot, not from the epoch: only the span is kept
-      meta.durationNs = Math.round((this.maxTime - this.minTime) * 1e9);
+      meta.durationNs = this.maxTime - this.minTime;
     }
     return meta;
   }

@@ -1,8 +1,9 @@
 // Profiles written as text, trees printed as text: for tests (Firefox Profiler's
 // getProfileFromTextSamples is the model). `a;b;c 3` lines, root first; `[mod]` suffix sets a module.
+// Timed samples (a parsed profile with time stamps and perf's labels): `TIME COMM PID/TID CPU a;b;c`.
 
 import { StringInterner } from '../address';
-import { type FoldedProfile, SAMPLES_COUNT } from '../types';
+import { type FoldedProfile, type RawProfile, SAMPLES_COUNT, type SampleLabel } from '../types';
 import { type CallTree, firstChildOf, LIGHT_CHILDREN, nextSiblingOf, selfOf, totalOf } from './calltree';
 import { functionFrames } from './frames';
 
@@ -74,4 +75,71 @@ export function treeToText(tree: CallTree, p: FoldedProfile, root = 0): string {
     for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i], nd]);
   }
   return out.join('\n');
+}
+
+/**
+ * A parsed profile of timed samples, one a line: `TIME COMM PID/TID CPU a;b;c [WEIGHT]` (TIME in
+ * ns, `-` for none; CPU `-` for none; the stack root first; WEIGHT 1 when left out), with the
+ * labels perf gives (comm, pid, tid, cpu). Locations are the frame names.
+ */
+export function rawFromTimedText(text: string): RawProfile {
+  const strings = new StringInterner();
+  const locOf = new Map<string, number>();
+  const locName: number[] = [];
+  const stackStart = [0];
+  const stackLocs: number[] = [];
+  const weight: number[] = [];
+  const time: number[] = [];
+  const cols: Record<'comm' | 'pid' | 'tid' | 'cpu', number[]> = { comm: [], pid: [], tid: [], cpu: [] };
+  for (const line of text.split('\n')) {
+    const parts = line.trim().split(/\s+/);
+    if (parts.length < 5) continue;
+    const [t, comm, ids, cpu, stack, w] = parts;
+    const [pid, tid] = ids.split('/');
+    time.push(t === '-' ? Number.NaN : Number(t));
+    cols.comm.push(strings.intern(comm));
+    cols.pid.push(strings.intern(pid));
+    cols.tid.push(strings.intern(tid));
+    cols.cpu.push(cpu === '-' ? -1 : strings.intern(cpu));
+    const frames = stack.split(';');
+    for (let i = frames.length - 1; i >= 0; i--) {
+      let loc = locOf.get(frames[i]);
+      if (loc === undefined) {
+        loc = locName.length;
+        locOf.set(frames[i], loc);
+        locName.push(strings.intern(frames[i]));
+      }
+      stackLocs.push(loc);
+    }
+    stackStart.push(stackLocs.length);
+    weight.push(w === undefined ? 1 : Number(w));
+  }
+  const n = locName.length;
+  const label = (key: keyof typeof cols): SampleLabel => ({
+    key,
+    kind: 'string',
+    value: Int32Array.from(cols[key]),
+  });
+  return {
+    format: 'perf-script',
+    meta: { periodUs: 0, mappings: [] },
+    locations: {
+      count: n,
+      addrHi: new Uint32Array(n),
+      addrLo: new Uint32Array(n),
+      hasAddr: new Uint8Array(n),
+      locName: Int32Array.from(locName),
+    },
+    strings: strings.strings,
+    samples: {
+      count: weight.length,
+      stackStart: Uint32Array.from(stackStart),
+      stackLocs: Uint32Array.from(stackLocs),
+      weight: Float64Array.from(weight),
+      time: Float64Array.from(time),
+    },
+    labels: [label('comm'), label('pid'), label('tid'), label('cpu')],
+    adjustCallers: false,
+    warnings: [],
+  };
 }

@@ -53,9 +53,20 @@ describe('view schema in the URL', () => {
         { key: 'bytes', op: 'focus', max: 0.5 },
       ],
       groupBy: 'thread id',
+      time: {
+        zoom: [
+          { start: 0, end: 900_000_000 },
+          { start: 200_000_000, end: 400_000_000 },
+        ],
+        selection: { start: 250_000_000, end: 300_000_123 },
+        a: { start: 0, end: 100 },
+        b: { start: 9_007_199_254_740_000, end: 9_007_199_254_740_991 },
+        tracks: 'process',
+      },
     };
     expect(decodeView(encodeView(v))).toEqual(v);
     expect(encodeView(v)).toContain('&group=thread+id&');
+    expect(encodeView(v)).toContain('&range=0-900000000%7E200000000-400000000&sel=250000000-300000123&');
     const diff: ViewState = { ...DEFAULT_VIEW, mode: 'diff' };
     expect(decodeView(encodeView(diff))).toEqual(diff);
     // A baseline URL implies the diff; closed, the link says so.
@@ -107,6 +118,13 @@ describe('view schema in the URL', () => {
     ]);
     expect(encodeView(DEFAULT_VIEW)).toBe('');
     expect(decodeView('#tf={"key":"k"}').labelFilters).toEqual([]);
+    // Ranges: whole nanoseconds, START ≤ END, below 2^53; a bad one in the breadcrumb is left out.
+    expect(
+      decodeView('#range=5-1~1-9~x-2~2-9007199254740993&sel=1.5-2&ra=-1-3&rb=3&tracks=cpu').time,
+    ).toEqual({
+      zoom: [{ start: 1, end: 9 }],
+      tracks: 'thread',
+    });
     expect(
       decodeView(
         '#tf=[{"key":"k","op":"focus","values":["a"],"x":1},{"key":"k","op":"drop","values":[]},{"key":"n","op":"ignore","min":"1"},{"key":"n","op":"ignore","min":2}]',
@@ -149,6 +167,7 @@ describe('view schema in the URL', () => {
       inlines: true,
       diffWidth: 'comparison',
       labelFilters: [],
+      timeline: { tracks: 'thread' },
     });
     const labels = workerViewOf({
       ...DEFAULT_VIEW,
@@ -159,6 +178,28 @@ describe('view schema in the URL', () => {
       [{ key: 'thread', op: 'ignore', values: ['gc'] }],
       'thread',
     ]);
+  });
+  it('gives the worker the range shown, or the two ranges compared', () => {
+    const r = (start: number, end: number) => ({ start, end });
+    const time = { zoom: [r(0, 100), r(10, 50)], tracks: 'thread' as const };
+    // the last committed range, else the selection inside it; the timeline's window is the last committed
+    const zoomed = workerViewOf({ ...DEFAULT_VIEW, time });
+    expect([zoomed.range, zoomed.timeline]).toEqual([r(10, 50), { window: r(10, 50), tracks: 'thread' }]);
+    expect(workerViewOf({ ...DEFAULT_VIEW, time: { ...time, selection: r(20, 30) } }).range).toEqual(
+      r(20, 30),
+    );
+    // A and B set: a comparison of them in mode diff, without a baseline profile only
+    const ab = { ...time, a: r(0, 10), b: r(40, 50) };
+    const compared = workerViewOf({ ...DEFAULT_VIEW, mode: 'diff', time: ab });
+    expect([compared.range, compared.compareRanges]).toEqual([undefined, { a: r(0, 10), b: r(40, 50) }]);
+    expect(workerViewOf({ ...DEFAULT_VIEW, time: ab }).compareRanges).toBeUndefined();
+    const withBase = workerViewOf({
+      ...DEFAULT_VIEW,
+      mode: 'diff',
+      time: ab,
+      profiles: { main: {}, base: { source: { kind: 'file', name: 'a.prof' } } },
+    });
+    expect([withBase.compareRanges, withBase.range]).toEqual([undefined, r(10, 50)]);
   });
   it('finds the zoomed node by names, and stops at the deepest match', () => {
     const p = profileFromText('main;a;b 3\nmain;c 1');

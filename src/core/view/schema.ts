@@ -4,6 +4,7 @@
 //
 //   #ws=ID&profileURL=…&baseURL=…&st=cpu&mode=sandwich&fn=parse&gran=lines&view=icicle&inverted=1
 //    &zoom=main␟parse&q=re&regex=0&t=[…]&tf=[…]&group=thread&mangled=1&theme=dark&split=0.4
+//    &range=0-900000000~200000000-400000000&sel=250000000-300000000&ra=…&rb=…&tracks=process
 //
 // Functions are named, never numbered (zoom path, transforms, the sandwich's function, the
 // selection), so the state survives re-parsing and re-symbolization.
@@ -12,14 +13,18 @@ import { CALL_GRAPH_DEFAULTS } from '../model/callgraph';
 import type { DiffWidth } from '../model/diff';
 import { isLabelFilter } from '../model/labels';
 import type { SearchQuery } from '../model/search';
+import type { TimeRange, TrackBy } from '../model/timeline';
 import type { Transform } from '../model/transforms';
 import type { Granularity, LabelFilter } from '../types';
 
-export type { DiffWidth, Granularity };
+export type { DiffWidth, Granularity, TimeRange, TrackBy };
 
 export type Mode = 'graph' | 'sandwich' | 'diff';
-/** What the main area shows of the view: the flame graph, the call tree, or pprof's call graph. */
-export type Panel = 'flame' | 'calltree' | 'callgraph';
+/**
+ * What the main area shows of the view: the flame graph, the call tree, pprof's call graph, or the
+ * flame chart (stacks in time order).
+ */
+export type Panel = 'flame' | 'calltree' | 'callgraph' | 'flamechart';
 /** The source panel's tab: the function's lines, its addresses, or its instructions. */
 export type SourceTab = 'lines' | 'addresses' | 'assembly';
 /** pprof's pruning of the call graph (`-nodecount`, `-nodefraction`, `-edgefraction`). */
@@ -31,6 +36,23 @@ export interface CallGraphSettings {
 /** pprof's defaults. */
 export const CALL_GRAPH_SETTINGS: CallGraphSettings = { ...CALL_GRAPH_DEFAULTS };
 export type Orientation = 'flame' | 'icicle';
+
+/**
+ * Time, for profiles whose samples have time stamps (ns since the earliest sample). The timeline's
+ * committed ranges are its zoom (Firefox Profiler's breadcrumb); the selection, inside the last of
+ * them, is what every view shows (without one, the last committed range; without any, everything).
+ */
+export interface TimeView {
+  /** Committed ranges, outermost first (`range=S-E~S-E`). */
+  zoom: TimeRange[];
+  /** The range selected in the timeline (`sel=S-E`). */
+  selection?: TimeRange;
+  /** Two ranges set to compare (`ra=`, `rb=`): mode `diff` without a baseline compares B with A. */
+  a?: TimeRange;
+  b?: TimeRange;
+  /** A timeline track per thread (the default) or per process (`tracks=process`). */
+  tracks: TrackBy;
+}
 export type ThemeName = 'light' | 'dark';
 
 /**
@@ -108,6 +130,8 @@ export interface ViewState {
   labelFilters: LabelFilter[];
   /** A label key whose values are the root frames (`key=value`); absent: no grouping. */
   groupBy?: string;
+  /** The timeline's ranges: the zoom, the selection, the two compared. */
+  time: TimeView;
 }
 
 export const DEFAULT_VIEW: ViewState = {
@@ -128,6 +152,7 @@ export const DEFAULT_VIEW: ViewState = {
   sourceTab: 'lines',
   diff: { width: 'comparison', normalized: true },
   labelFilters: [],
+  time: { zoom: [], tracks: 'thread' },
 };
 
 /** The part of the view the worker derives trees and tables from. */
@@ -156,6 +181,25 @@ export interface WorkerView {
   placements?: { file: string; base: string }[];
   /** The call graph's pruning, when the call graph is shown (its derivation runs then only). */
   callGraph?: CallGraphSettings;
+  /** Only the samples in this range are shown (TimeView's selection, else its last committed range). */
+  range?: TimeRange;
+  /** Mode `diff` of two ranges of the one profile: B (the comparison) against A (the baseline). */
+  compareRanges?: { a: TimeRange; b: TimeRange };
+  /**
+   * The timeline: its window (the last committed range; absent: the whole profile) and its tracks.
+   * Absent: no timeline is derived (the CLI).
+   */
+  timeline?: { window?: TimeRange; tracks: TrackBy };
+}
+
+/** The range every view shows: the selection, else the last committed range; undefined: all. */
+export function shownRange(t: TimeView): TimeRange | undefined {
+  return t.selection ?? t.zoom[t.zoom.length - 1];
+}
+
+/** Whether the view compares two ranges of its profile (mode `diff`, A and B set, no baseline). */
+export function comparesRanges(v: ViewState): boolean {
+  return v.mode === 'diff' && !v.profiles.base && v.time.a !== undefined && v.time.b !== undefined;
 }
 
 export function workerViewOf(v: ViewState): WorkerView {
@@ -177,6 +221,14 @@ export function workerViewOf(v: ViewState): WorkerView {
   if (v.profiles.base?.sampleType !== undefined) w.baseSampleType = v.profiles.base.sampleType;
   if (v.profiles.main.placements?.length) w.placements = v.profiles.main.placements;
   if (v.panel === 'callgraph') w.callGraph = v.callGraph;
+  const t = v.time;
+  if (comparesRanges(v)) w.compareRanges = { a: t.a!, b: t.b! };
+  else {
+    const range = shownRange(t);
+    if (range) w.range = range;
+  }
+  const window = t.zoom[t.zoom.length - 1];
+  w.timeline = window ? { window, tracks: t.tracks } : { tracks: t.tracks };
   return w;
 }
 
@@ -264,6 +316,12 @@ export function encodeView(v: ViewState): string {
   if (cg.nodeCount !== CALL_GRAPH_SETTINGS.nodeCount) p.set('nodecount', String(cg.nodeCount));
   if (cg.nodeFraction !== CALL_GRAPH_SETTINGS.nodeFraction) p.set('nodefraction', String(cg.nodeFraction));
   if (cg.edgeFraction !== CALL_GRAPH_SETTINGS.edgeFraction) p.set('edgefraction', String(cg.edgeFraction));
+  const t = v.time;
+  if (t.zoom.length > 0) p.set('range', t.zoom.map(rangeText).join('~'));
+  if (t.selection) p.set('sel', rangeText(t.selection));
+  if (t.a) p.set('ra', rangeText(t.a));
+  if (t.b) p.set('rb', rangeText(t.b));
+  if (t.tracks !== 'thread') p.set('tracks', t.tracks);
   const text = p.toString();
   return text ? `#${text}` : '';
 }
@@ -277,6 +335,7 @@ export function decodeView(hash: string): ViewState {
     search: { ...DEFAULT_VIEW.search },
     diff: { ...DEFAULT_VIEW.diff },
     labelFilters: [],
+    time: { zoom: [], tracks: 'thread' },
   };
   const url = p.get('profileURL')?.trim();
   if (url) v.profiles.main.source = { kind: 'url', url };
@@ -348,7 +407,7 @@ export function decodeView(hash: string): ViewState {
   const theme = p.get('theme');
   if (theme === 'light' || theme === 'dark') v.theme = theme;
   const panel = p.get('panel');
-  if (panel === 'calltree' || panel === 'callgraph') v.panel = panel;
+  if (panel === 'calltree' || panel === 'callgraph' || panel === 'flamechart') v.panel = panel;
   const src = p.get('src');
   if (src === 'addresses' || src === 'assembly') v.sourceTab = src;
   const split = numberIn(p.get('split'), SPLIT_MIN, SPLIT_MAX, false);
@@ -358,7 +417,33 @@ export function decodeView(hash: string): ViewState {
     nodeFraction: numberIn(p.get('nodefraction'), 0, 1, false) ?? CALL_GRAPH_SETTINGS.nodeFraction,
     edgeFraction: numberIn(p.get('edgefraction'), 0, 1, false) ?? CALL_GRAPH_SETTINGS.edgeFraction,
   };
+  v.time.zoom = (p.get('range') ?? '')
+    .split('~')
+    .map(readRange)
+    .filter((r): r is TimeRange => r !== undefined);
+  const sel = readRange(p.get('sel'));
+  if (sel) v.time.selection = sel;
+  const a = readRange(p.get('ra'));
+  if (a) v.time.a = a;
+  const b = readRange(p.get('rb'));
+  if (b) v.time.b = b;
+  if (p.get('tracks') === 'process') v.time.tracks = 'process';
   return v;
+}
+
+/** A range in a link: whole nanoseconds, `START-END`. */
+function rangeText(r: TimeRange): string {
+  return `${Math.round(r.start)}-${Math.round(r.end)}`;
+}
+
+/** A range read from a link, when it is one (`START-END`, START ≤ END, below 2^53). */
+function readRange(t: string | null): TimeRange | undefined {
+  const m = t === null ? null : /^(\d{1,16})-(\d{1,16})$/.exec(t.trim());
+  if (!m) return undefined;
+  const start = Number(m[1]);
+  const end = Number(m[2]);
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) return undefined;
+  return { start, end };
 }
 
 /** A number read from a link, in [min, max] (a whole one when asked), else undefined. */

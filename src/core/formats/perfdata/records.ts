@@ -39,6 +39,9 @@ const R = {
   HEADER_FEATURE: 80,
   COMPRESSED: 81,
 } as const;
+/** The record types this reader reads (the others it skips by their size). */
+export const READ_RECORD_TYPES: readonly number[] = Object.values(R);
+
 /**
  * Types known and not needed: kernel side-band (throttling, reads, AUX, context switches,
  * namespaces, BPF and kernel symbols, cgroups, text pokes) and perf's own (event types, rounds,
