@@ -21,6 +21,7 @@ import { type Disassembler, loadDisassembler, type Syntax } from '../core/disasm
 import { DwarfInfo } from '../core/symbols/dwarf/index.ts';
 import { looksLikeElf, readElf } from '../core/symbols/elf.ts';
 import { basename } from '../core/text/names.ts';
+import { compilePattern, type Pattern } from '../core/text/pattern.ts';
 import { pprofPercentage, pprofScaledLabel } from '../core/text/pprof-measure.ts';
 import { ProfileError, type RawProfile } from '../core/types.ts';
 
@@ -30,7 +31,7 @@ export interface DisasmInput {
   /** The profile's unit (pprof's sample unit), for the values' format. */
   unit: string;
   binaries: { name: string; bytes: Uint8Array }[];
-  regex: RegExp;
+  regex: Pattern;
   syntax: Syntax;
   demangle?: (name: string) => string;
 }
@@ -112,13 +113,12 @@ export async function disasmCommand(c: DisasmCommand): Promise<number> {
     c.stderr('flamelens: disasm needs the binaries: --binary PATH (repeatable)\n');
     return 2;
   }
-  let regex: RegExp;
-  try {
-    regex = new RegExp(c.regex);
-  } catch (e) {
-    c.stderr(`flamelens: bad REGEX: ${(e as Error).message}\n`);
+  const compiled = compilePattern(c.regex);
+  if (!compiled.ok) {
+    c.stderr(`flamelens: bad REGEX: ${compiled.error}\n`);
     return 2;
   }
+  const regex = compiled.pattern;
   const binaries = c.binaries.map((p) => ({ name: basename(p), bytes: c.readFile(p) }));
   let listings: FunctionListing[];
   try {

@@ -17,6 +17,7 @@ import type { SymbolsState } from '../core/pipeline.ts';
 import { parseBase } from '../core/symbols/placement.ts';
 import type { SymbolizeReport } from '../core/symbols/symbolize.ts';
 import { basename } from '../core/text/names.ts';
+import { compilePattern } from '../core/text/pattern.ts';
 import type { FoldedProfile, Granularity, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../core/view/schema.ts';
@@ -335,13 +336,12 @@ function reportSymbols(symbols: SymbolsState | null, io: CliIo): void {
 
 /** `list REGEX FILE`: the listing of each function matching REGEX, as pprof -list prints it. */
 function listCommand(session: AnalysisSession, pattern: string, io: CliIo): number {
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern);
-  } catch (e) {
-    io.stderr(`flamelens: bad REGEX: ${(e as Error).message}\n`);
+  const c = compilePattern(pattern);
+  if (!c.ok) {
+    io.stderr(`flamelens: bad REGEX: ${c.error}\n`);
     return 2;
   }
+  const re = c.pattern;
   const profile = session.folded();
   const names = [...new Set(profile.frames.name)].filter((n) => re.test(n)).sort();
   if (names.length === 0) {

@@ -9,6 +9,7 @@
 import { DwarfInfo } from '../symbols/dwarf/index.ts';
 import { type ElfFile, offsetToVaddr, stripVersion, vaddrToOffset } from '../symbols/elf.ts';
 import { basename } from '../text/names.ts';
+import type { Pattern } from '../text/pattern.ts';
 import { type Mapping, ProfileError, type RawProfile } from '../types.ts';
 import type { Arch, Disassembler, Syntax } from './engine.ts';
 
@@ -86,7 +87,7 @@ const bigOf = (hi: number, lo: number) => (BigInt(hi) << 32n) | BigInt(lo);
 /** The file's symbols whose name (demangled or as stored) matches `re`, by name then address (pprof's order). */
 export function findFunctions(
   elf: ElfFile,
-  re: RegExp,
+  re: Pattern,
   demangle?: (name: string) => string,
 ): FunctionSymbol[] {
   const t = elf.symbols;

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { compilePattern, MAX_PATTERN_LENGTH } from './pattern.ts';
+
+const compiled = (source: string, options = {}) => {
+  const c = compilePattern(source, options);
+  if (!c.ok) throw new Error(c.error);
+  return c.pattern;
+};
+
+describe('compilePattern: RE2 patterns', () => {
+  it('matches a part of the text, or all of it when asked', () => {
+    expect(compiled('alloc').test('tc_malloc_alloc_slow')).toBe(true);
+    expect(compiled('alloc', { whole: true }).test('tc_malloc_alloc_slow')).toBe(false);
+    expect(compiled('tc_.*', { whole: true }).test('tc_malloc')).toBe(true);
+    expect(compiled('MALLOC', { ignoreCase: true }).test('tc_malloc')).toBe(true);
+    expect(compiled('MALLOC').test('tc_malloc')).toBe(false);
+  });
+
+  it("reads Go's (pprof's) syntax: character classes, flags, non-greedy repeats", () => {
+    expect(compiled('[[:alpha:]]+::[[:alpha:]]+').test('std::sort')).toBe(true);
+    expect(compiled('(?i)SORT').test('std::sort')).toBe(true);
+    expect(compiled('\\pL+').test('é')).toBe(true);
+    expect(compiled('a.*?b', { whole: true }).test('axxb')).toBe(true);
+  });
+
+  it('refuses what RE2 has not (backreferences, lookarounds) and broken patterns, with RE2’s message', () => {
+    for (const [source, says] of [
+      ['(a)\\1', 'invalid escape sequence'],
+      ['(?=a)', 'invalid or unsupported Perl syntax'],
+      ['(a', 'missing closing )'],
+      ['a**', 'invalid nested repetition operator'],
+    ]) {
+      const c = compilePattern(source);
+      expect(c.ok).toBe(false);
+      if (!c.ok) expect(c.error).toContain(says);
+    }
+  });
+
+  it('refuses a pattern over the length limit, saying the limit', () => {
+    const c = compilePattern('a'.repeat(MAX_PATTERN_LENGTH + 1));
+    expect(c).toEqual({
+      ok: false,
+      error: `pattern of ${MAX_PATTERN_LENGTH + 1} characters: over the limit of ${MAX_PATTERN_LENGTH}`,
+    });
+  });
+
+  it('matches in linear time where a backtracking RegExp never ends', () => {
+    // `(a+)+$` against a's followed by a b: 2^n paths for a backtracking engine.
+    const text = `${'a'.repeat(200_000)}b`;
+    for (const p of [compiled('(a+)+$'), compiled('^((a+)+$)$'), compiled('(a|aa)+$', { ignoreCase: true })]) {
+      const t0 = performance.now();
+      expect(p.test(text)).toBe(false);
+      expect(performance.now() - t0).toBeLessThan(500);
+    }
+    // and the same pattern still finds what it should
+    expect(compiled('(a+)+$').test('xxaaa')).toBe(true);
+  });
+});
