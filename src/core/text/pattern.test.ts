@@ -47,12 +47,40 @@ describe('compilePattern: RE2 patterns', () => {
   it('matches in linear time where a backtracking RegExp never ends', () => {
     // `(a+)+$` against a's followed by a b: 2^n paths for a backtracking engine.
     const text = `${'a'.repeat(200_000)}b`;
-    for (const p of [compiled('(a+)+$'), compiled('^((a+)+$)$'), compiled('(a|aa)+$', { ignoreCase: true })]) {
+    for (const p of [
+      compiled('(a+)+$'),
+      compiled('^((a+)+$)$'),
+      compiled('(a|aa)+$', { ignoreCase: true }),
+    ]) {
       const t0 = performance.now();
       expect(p.test(text)).toBe(false);
       expect(performance.now() - t0).toBeLessThan(500);
     }
     // and the same pattern still finds what it should
     expect(compiled('(a+)+$').test('xxaaa')).toBe(true);
+  });
+});
+
+describe('compilePattern: plain names', () => {
+  it('gives RE2’s answers for a literal, with or without case, whole or in part', () => {
+    const names = [
+      'tc_malloc',
+      'TC_MALLOC',
+      'xtc_mallocx',
+      'Kelvin_\u212a',
+      'ſort',
+      'sort',
+      'std::sort<int>',
+      '',
+    ];
+    for (const source of ['tc_malloc', 'k', 'S', 'sort', 'std::sort<int>', 'x y']) {
+      for (const options of [{}, { ignoreCase: true }, { whole: true }, { ignoreCase: true, whole: true }]) {
+        const fast = compiled(source, options);
+        // the same pattern made non-literal by an empty group goes to RE2 itself
+        const slow = compiled(`${source}(?:)`, options);
+        for (const n of names)
+          expect([source, options, n, fast.test(n)]).toEqual([source, options, n, slow.test(n)]);
+      }
+    }
   });
 });

@@ -34,6 +34,8 @@ export function compilePattern(source: string, options: PatternOptions = {}): Co
       error: `pattern of ${source.length} characters: over the limit of ${MAX_PATTERN_LENGTH}`,
     };
   }
+  const literal = literalTest(source, options);
+  if (literal) return { ok: true, pattern: { source, test: literal } };
   let re: RE2JS;
   try {
     re = RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
@@ -42,4 +44,29 @@ export function compilePattern(source: string, options: PatternOptions = {}): Co
   }
   const test = options.whole ? (t: string) => re.testExact(t) : (t: string) => re.test(t);
   return { ok: true, pattern: { source, test } };
+}
+
+/** RE2's metacharacters; a pattern of printable ASCII without them matches itself. */
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+const META = /[\\^$.|?*+()[\]{}]/;
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * A pattern that is a plain ASCII literal (most searches: a function's name), tested as a substring
+ * (V8's string search, several times faster than the RE2 port's). Case-insensitive, a name with a
+ * non-ASCII character goes to RE2, whose folding pairs ASCII letters with some others (K with the
+ * Kelvin sign, s with ſ): the answers are RE2's in every case.
+ */
+function literalTest(source: string, options: PatternOptions): ((text: string) => boolean) | null {
+  if (source === '' || !PLAIN_ASCII.test(source) || META.test(source)) return null;
+  if (!options.ignoreCase) return options.whole ? (t) => t === source : (t) => t.includes(source);
+  const needle = source.toLowerCase();
+  let re: RE2JS | undefined;
+  const slow = (t: string) => {
+    re ??= RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+    return options.whole ? re.testExact(t) : re.test(t);
+  };
+  if (options.whole)
+    return (t) => (NON_ASCII.test(t) ? slow(t) : t.length === needle.length && t.toLowerCase() === needle);
+  return (t) => (NON_ASCII.test(t) ? slow(t) : t.toLowerCase().includes(needle));
 }
