@@ -740,7 +740,13 @@ function checkError(e: ProfileError, bytes: Uint8Array): void {
 }
 
 /** Runs one input through the core; returns what came out, or throws what escaped. */
-export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng): Outcome {
+export function runInput(
+  f: FuzzFormat,
+  bytes: Uint8Array,
+  name: string,
+  r: Rng,
+  streamShare = 0.25,
+): Outcome {
   const fileName = name.replace(/ \(.*$/, '');
   if (f.target === 'bundle') {
     // A bundle opens to a profile and symbol files, or is a ProfileError; its members' damage is
@@ -773,9 +779,10 @@ export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng)
     return 'result';
   }
   if (f.target === 'profile') {
-    // A quarter of the gperftools inputs are also parsed as the worker parses a large file while
-    // reading it, in chunks of random sizes: the same profile, or the same error.
-    const streamed = f.preview && r() < 0.25 ? streamedParse(bytes, r) : null;
+    // A share of the gperftools inputs (a quarter; all of them for the property's own test) are
+    // also parsed as the worker parses a large file while reading it, in chunks of random sizes:
+    // the same profile, or the same error.
+    const streamed = f.preview && r() < streamShare ? streamedParse(bytes, r) : null;
     let loaded: ReturnType<typeof parse>;
     try {
       loaded = parse(bytes, fileName);
@@ -897,6 +904,8 @@ export interface Failure {
   index: number;
   base: string;
   message: string;
+  /** The share of inputs parsed while read too, when not the default (FUZZ_STREAM to reproduce). */
+  streamShare?: number;
   /** Where the input bytes were written. */
   file?: string;
 }
@@ -905,10 +914,14 @@ export interface RunOptions {
   seed: number;
   /** Inputs for this format. */
   n: number;
+  /** The index of the first input (default 0): inputs `from` … `from + n − 1`. */
+  from?: number;
   /** Where failing inputs are written; default test-results/fuzz-failures. */
   failureDir?: string | null;
   /** Stop after this many failures (default 10). */
   maxFailures?: number;
+  /** The share of gperftools inputs also parsed while read, in chunks (default a quarter). */
+  streamShare?: number;
 }
 
 export const DEFAULT_FAILURE_DIR = new URL('../../test-results/fuzz-failures/', import.meta.url);
@@ -937,6 +950,7 @@ export function runIndex(
   f: FuzzFormat,
   seed: number,
   index: number,
+  streamShare?: number,
 ): { outcome?: Outcome; ms: number; failure?: Failure; bytes: Uint8Array } {
   const { bytes, base } = inputFor(f, seed, index);
   const r = prng(mix(seed, index, 0x10c4));
@@ -944,15 +958,22 @@ export function runIndex(
   let outcome: Outcome | undefined;
   let failure: Failure | undefined;
   try {
-    outcome = runInput(f, bytes, base, r);
+    outcome = runInput(f, bytes, base, r, streamShare);
   } catch (e) {
-    failure = { format: f.id, seed, index, base, message: describeError(e) };
+    failure = {
+      format: f.id,
+      seed,
+      index,
+      base,
+      message: describeError(e),
+      ...(streamShare !== undefined && { streamShare }),
+    };
   }
   let ms = performance.now() - t0;
   if (!failure && ms > MAX_INPUT_MS) {
     // Once more before calling it slow: a GC pause or a busy shared machine does not repeat.
     const t1 = performance.now();
-    runInput(f, bytes, base, prng(mix(seed, index, 0x10c4)));
+    runInput(f, bytes, base, prng(mix(seed, index, 0x10c4)), streamShare);
     ms = Math.min(ms, performance.now() - t1);
   }
   if (!failure && ms > MAX_INPUT_MS) {
@@ -981,8 +1002,9 @@ export function fuzzFormat(f: FuzzFormat, opts: RunOptions): { stats: FormatStat
   const failures: Failure[] = [];
   const dir = opts.failureDir === undefined ? DEFAULT_FAILURE_DIR : opts.failureDir;
   const t0 = performance.now();
-  for (let i = 0; i < opts.n && failures.length < (opts.maxFailures ?? 10); i++) {
-    const { outcome, ms, failure, bytes } = runIndex(f, opts.seed, i);
+  const from = opts.from ?? 0;
+  for (let i = from; i < from + opts.n && failures.length < (opts.maxFailures ?? 10); i++) {
+    const { outcome, ms, failure, bytes } = runIndex(f, opts.seed, i, opts.streamShare);
     stats.inputs++;
     if (ms > stats.slowestMs) {
       stats.slowestMs = ms;
@@ -1023,7 +1045,8 @@ export function formatStats(s: FormatStats): string {
 export function formatFailure(fl: Failure): string {
   return (
     `${fl.format} seed ${fl.seed} input ${fl.index} (from ${fl.base}): ${fl.message}` +
-    `${fl.file ? `\n  input written to ${fl.file}` : ''}\n  reproduce: FUZZ_REPRO=${fl.format}:${fl.seed}:${fl.index} npm run fuzz`
+    `${fl.file ? `\n  input written to ${fl.file}` : ''}\n  reproduce: ` +
+    `${fl.streamShare !== undefined ? `FUZZ_STREAM=${fl.streamShare} ` : ''}FUZZ_REPRO=${fl.format}:${fl.seed}:${fl.index} npm run fuzz`
   );
 }
 
