@@ -20,6 +20,7 @@ import {
 import { type Disassembler, loadDisassembler, type Syntax } from '../core/disasm/engine.ts';
 import { DwarfInfo } from '../core/symbols/dwarf/index.ts';
 import { looksLikeElf, readElf } from '../core/symbols/elf.ts';
+import { oneLine } from '../core/text/escape.ts';
 import { basename } from '../core/text/names.ts';
 import { compilePattern, type Pattern } from '../core/text/pattern.ts';
 import { pprofPercentage, pprofScaledLabel } from '../core/text/pprof-measure.ts';
@@ -132,11 +133,11 @@ export async function disasmCommand(c: DisasmCommand): Promise<number> {
     });
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
-    c.stderr(`flamelens: ${e.describe()}\n`);
+    c.stderr(`flamelens: ${oneLine(e.describe())}\n`);
     return 1;
   }
   if (listings.length === 0) {
-    c.stderr(`flamelens: no matches found for regexp: ${c.regex}\n`);
+    c.stderr(`flamelens: no matches found for regexp: ${oneLine(c.regex)}\n`);
     return 1;
   }
   let total = 0;

@@ -16,6 +16,7 @@ import { sampleTypeIndex, withSampleType } from '../core/model/sample-types.ts';
 import type { SymbolsState } from '../core/pipeline.ts';
 import { parseBase } from '../core/symbols/placement.ts';
 import type { SymbolizeReport } from '../core/symbols/symbolize.ts';
+import { oneLine, terminalText } from '../core/text/escape.ts';
 import { basename } from '../core/text/names.ts';
 import { compilePattern } from '../core/text/pattern.ts';
 import type { FoldedProfile, Granularity, LabelFilter, ProfileWarning } from '../core/types.ts';
@@ -123,7 +124,14 @@ export function infoJson(
 }
 
 /** Runs the CLI; resolves to the exit status. */
-export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number> {
+export async function main(argv: string[], given: CliIo = nodeIo()): Promise<number> {
+  // What the files say reaches a terminal: no control but our own newlines and tabs (an ESC in a
+  // name would retitle or clear it), no bidi override (text/escape.ts).
+  const io: CliIo = {
+    ...given,
+    stdout: (t) => given.stdout(terminalText(t)),
+    stderr: (t) => given.stderr(terminalText(t)),
+  };
   try {
     return await run(argv, io);
   } catch (e) {
@@ -216,7 +224,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   switch (args.command) {
     case 'diff': {
       const mismatch = session.comparisonWarning();
-      if (mismatch !== null) io.stderr(`flamelens: warning: ${mismatch}\n`);
+      if (mismatch !== null) io.stderr(`flamelens: warning: ${oneLine(mismatch)}\n`);
       session.writeFolded([], io.stdout, { normalize: args.options.has('normalize') });
       return 0;
     }
@@ -224,7 +232,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       return listCommand(session, args.positional[0], io);
     case 'fold': {
       for (const w of session.folded().meta.warnings)
-        io.stderr(`flamelens: ${shownName(file)}: warning: ${w.message}${where(w)}\n`);
+        io.stderr(`flamelens: ${oneLine(shownName(file))}: warning: ${oneLine(w.message)}${where(w)}\n`);
       // Written as it is made: with DWARF's inline frames the text can be gigabytes.
       session.writeFolded([], io.stdout);
       return 0;
@@ -321,8 +329,8 @@ function viewOfOptions(args: ParsedArgs): WorkerView {
 /** What the symbolizer said of the files given: unusable files, mismatches, placement guesses. */
 function reportSymbols(symbols: SymbolsState | null, io: CliIo): void {
   if (!symbols) return;
-  for (const e of symbols.errors) io.stderr(`flamelens: warning: ${e.message}\n`);
-  for (const w of symbols.report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
+  for (const e of symbols.errors) io.stderr(`flamelens: warning: ${oneLine(e.message)}\n`);
+  for (const w of symbols.report.warnings) io.stderr(`flamelens: warning: ${oneLine(w)}\n`);
   const placement = symbols.placement;
   for (const h of placement?.hints ?? []) {
     if (placement!.used.some((u) => u.file === h.file)) continue;
@@ -345,7 +353,7 @@ function listCommand(session: AnalysisSession, pattern: string, io: CliIo): numb
   const profile = session.folded();
   const names = [...new Set(profile.frames.name)].filter((n) => re.test(n)).sort();
   if (names.length === 0) {
-    io.stderr(`flamelens: no function matches ${pattern}\n`);
+    io.stderr(`flamelens: no function matches ${oneLine(pattern)}\n`);
     return 1;
   }
   for (const name of names) io.stdout(listingText(session.source(name), profile.meta.totalSamples, io));
@@ -390,10 +398,11 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
     });
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
-    io.stderr(`flamelens: ${e.describe()}\n`);
+    io.stderr(`flamelens: ${oneLine(e.describe())}\n`);
     return 1;
   }
-  for (const m of made.missing) io.stderr(`flamelens: warning: not bundled: ${m.path}: ${m.why}\n`);
+  for (const m of made.missing)
+    io.stderr(`flamelens: warning: not bundled: ${oneLine(m.path)}: ${oneLine(m.why)}\n`);
   for (const p of made.fromHost)
     io.stderr(
       `flamelens: note: ${p}: not under ${args.options.get('root')![0]}: this machine's file bundled\n`,

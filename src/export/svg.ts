@@ -2,6 +2,7 @@
 // (paint.ts) as the canvas, with a <title> per frame so viewers show a tooltip on hover.
 
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
+import { visibleText } from '../core/text/escape';
 import { formatCount, formatPercent } from '../core/text/format';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';
@@ -63,12 +64,14 @@ export function flameGraphSvg(o: SvgOptions): string {
   const height = graphHeight + HEADER;
   const whole = totalOf(tree, 0);
   const focusTotal = totalOf(tree, layout.focus);
-  const name = (node: number) => profile.frames.name[tree.frame[node]] ?? '';
-  const moduleOf = (node: number) => profile.modules[profile.frames.module[tree.frame[node]]] ?? '';
+  // Controls (invalid in XML) and bidi overrides shown as escapes.
+  const name = (node: number) => visibleText(profile.frames.name[tree.frame[node]] ?? '');
+  const moduleOf = (node: number) =>
+    visibleText(profile.modules[profile.frames.module[tree.frame[node]]] ?? '');
   const n = (v: number) => String(Math.round(v * 100) / 100);
 
   const title =
-    `Flame graph of ${profile.meta.fileName}: ${formatCount(whole)} samples` +
+    `Flame graph of ${visibleText(profile.meta.fileName ?? '')}: ${formatCount(whole)} samples` +
     (layout.focus > 0 ? ` (zoomed to ${name(layout.focus)}: ${formatCount(focusTotal)})` : '');
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>\n',

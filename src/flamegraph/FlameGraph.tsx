@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type CallTree, chainOf, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
+import { visibleText } from '../core/text/escape';
 import {
   formatCount,
   formatDelta,
@@ -97,7 +98,11 @@ export function FlameGraph(props: FlameGraphProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when these change
   useEffect(() => setViewport(FULL), [tree, focus]);
 
-  const nameOf = useCallback((node: number) => profile.frames.name[tree.frame[node]] ?? '', [profile, tree]);
+  // Names as shown: controls and bidi overrides as escapes (one name cannot read as another).
+  const nameOf = useCallback(
+    (node: number) => visibleText(profile.frames.name[tree.frame[node]] ?? ''),
+    [profile, tree],
+  );
   const moduleOf = useCallback(
     (node: number) => profile.modules[profile.frames.module[tree.frame[node]]] ?? '',
     [profile, tree],
@@ -528,12 +533,15 @@ function Tooltip(props: {
   const total = totalOf(tree, node);
   return (
     <div ref={ref} className="tooltip" role="tooltip" style={style} data-testid="tooltip">
-      <div className="tt-name" title={profile.frames.fullName?.[frame] ?? profile.frames.name[frame]}>
-        {profile.frames.name[frame]}
+      <div
+        className="tt-name"
+        title={visibleText(profile.frames.fullName?.[frame] ?? profile.frames.name[frame])}
+      >
+        {visibleText(profile.frames.name[frame])}
       </div>
       {profile.frames.fullName && profile.frames.fullName[frame] !== profile.frames.name[frame] && (
         <div className="tt-full" data-testid="tt-full">
-          {profile.frames.fullName[frame]}
+          {visibleText(profile.frames.fullName[frame])}
         </div>
       )}
       {profile.frames.kind?.[frame] === FrameKind.OutsideSymbols && (

@@ -4,6 +4,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { depthOf, type FunctionTable as Functions, firstChildOf, totalOf } from '../core/model/calltree';
+import { visibleText } from '../core/text/escape';
 import { formatCount, formatPercent, formatValue } from '../core/text/format';
 import { basename } from '../core/text/names';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
@@ -231,7 +232,7 @@ export function FunctionTable({
         )}
         {selected !== null && (
           <button type="button" onClick={() => showSandwich(selected)}>
-            Sandwich: {profile.frames.name[selected]?.slice(0, 40)}
+            Sandwich: {visibleText(profile.frames.name[selected] ?? '').slice(0, 40)}
           </button>
         )}
       </div>
@@ -291,8 +292,8 @@ export function FunctionTable({
                     onMenu(f, e.clientX, e.clientY);
                   }}
                 >
-                  <td className="fn" title={profile.frames.name[f]}>
-                    {profile.frames.name[f]}
+                  <td className="fn" title={visibleText(profile.frames.name[f])}>
+                    {visibleText(profile.frames.name[f])}
                   </td>
                   <td className="mod" title={mod}>
                     {basename(mod)}

@@ -2,6 +2,7 @@
 // The weight is the last space-separated token; blank lines and lines starting with # are skipped.
 
 import { F64Builder, StringInterner, U32Builder } from '../address.ts';
+import { unescapeFoldedName } from '../text/escape.ts';
 import type { ProfileWarning, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 
@@ -70,12 +71,15 @@ export function looksLikeFolded(bytes: Uint8Array): boolean {
  */
 const ADDRESS_TAG = /<[0-9a-f]{8}(?:[0-9a-f]{8})?>$/;
 
-/** A frame name as written, without google-pprof's trailing address tag. */
+/**
+ * A frame name as written, without google-pprof's trailing address tag, its escapes (`\xHH`,
+ * `\uHHHH`: what our writer escapes, text/escape.ts) read.
+ */
 function frameName(written: string): string {
   const name = written.trim();
-  if (name.charCodeAt(name.length - 1) !== 62 /* > */) return name;
+  if (name.charCodeAt(name.length - 1) !== 62 /* > */) return unescapeFoldedName(name);
   const cut = name.replace(ADDRESS_TAG, '');
-  return cut === '' ? name : cut;
+  return unescapeFoldedName(cut === '' ? name : cut);
 }
 
 /** Parses folded stacks into name-only locations, stacks stored leaf first. */
