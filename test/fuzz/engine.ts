@@ -6,16 +6,18 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync, zipSync } from 'fflate';
-import { expandBundles, writeBundle } from '../../src/core/bundle/bundle.ts';
+import { sortInputs } from '../../src/core/analysis/inputs.ts';
+import { MANIFEST, writeBundle } from '../../src/core/bundle/bundle.ts';
+import { readZip } from '../../src/core/bundle/zip.ts';
 import { detectFormat, isGzip, parseProfile, streamingParse } from '../../src/core/formats/detect.ts';
 import { GperftoolsChunkStream, scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
 import { toFoldedText } from '../../src/core/model/serialize.ts';
 import { fold, type Loaded, parse } from '../../src/core/pipeline.ts';
-import { looksLikeElf, readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
+import { readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
 import { KallsymsError, parseKallsyms } from '../../src/core/symbols/kallsyms.ts';
-import { looksLikeNm, nmToElfLike } from '../../src/core/symbols/nm.ts';
+import { nmToElfLike } from '../../src/core/symbols/nm.ts';
 import { symbolizerFromFiles, withRecordedBuildIds } from '../../src/core/symbols/symbolize.ts';
 import type { Mapping, RawProfile } from '../../src/core/types.ts';
 import { ProfileError } from '../../src/core/types.ts';
@@ -220,6 +222,90 @@ function bundleSeeds(): Seed[] {
     },
   ];
 }
+
+/** Values a manifest field may be given instead of its own: every JSON type, and paths of tricks. */
+const MANIFEST_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  42,
+  1.5,
+  2 ** 53 + 2,
+  '',
+  'x',
+  '../../etc/passwd',
+  '/proc/self/exe',
+  'files/../x',
+  'zz'.repeat(30),
+  '\u0000\u001b[2J',
+  true,
+  [],
+  [null],
+  {},
+  { path: 1 },
+];
+
+/** Every place in a JSON value (as paths of keys and indexes). */
+function jsonPlaces(
+  v: unknown,
+  at: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
+  out.push(at);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) jsonPlaces(v[i], [...at, i], out);
+  } else if (typeof v === 'object' && v !== null)
+    for (const [k, x] of Object.entries(v)) jsonPlaces(x, [...at, k], out);
+  return out;
+}
+
+/**
+ * A bundle whose manifest is edited as JSON (a field given another value or type, removed, an
+ * entry repeated, members renamed) and zipped again, stored: manifests of every wrong shape.
+ */
+const manifestEdit: Mutator = (b, r) => {
+  let members: { name: string; bytes: Uint8Array }[];
+  try {
+    members = readZip(b, 'm.zip').members.map((m) => ({ name: m.name, bytes: m.bytes }));
+  } catch {
+    return b;
+  }
+  const man = members.find((m) => m.name === MANIFEST);
+  if (!man) return b;
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(man.bytes));
+  } catch {
+    return b;
+  }
+  for (let k = 1 + int(r, 3); k > 0; k--) {
+    const places = jsonPlaces(json).filter((p) => p.length > 0);
+    if (places.length === 0) break;
+    const place = pick(r, places);
+    let parent = json as Record<string | number, unknown>;
+    for (const key of place.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    const last = place[place.length - 1];
+    const what = r();
+    if (what < 0.6) parent[last] = structuredClone(pick(r, MANIFEST_VALUES));
+    else if (what < 0.8 && Array.isArray(parent)) parent.push(structuredClone(parent[last as number]));
+    else delete parent[last];
+  }
+  const files: Record<string, Uint8Array> = {};
+  for (const m of members)
+    files[m.name] = m === man ? new TextEncoder().encode(JSON.stringify(json)) : m.bytes;
+  if (r() < 0.2) {
+    // a member under another name than the manifest says
+    const other = pick(
+      r,
+      members.filter((m) => m !== man),
+    );
+    if (other) {
+      delete files[other.name];
+      files[`files/renamed/${other.name.split('/').pop()}`] = other.bytes;
+    }
+  }
+  return zipSync(files, { level: 0 });
+};
 
 /** A ustar archive of the files (what `tar -cf` writes, without owners). */
 function tarOf(files: Record<string, Uint8Array>): Uint8Array {
@@ -629,8 +715,11 @@ function formats(): FuzzFormat[] {
         ...BYTES,
         (b, r) => setWords(b, r, { size: 4, littleEndian: true }),
         (b, r) => setWords(b, r, { size: 4, align: 1, littleEndian: true }),
+        manifestEdit,
+        manifestEdit,
+        manifestEdit,
       ],
-      weight: 3,
+      weight: 4,
     },
     {
       id: 'kallsyms',
@@ -749,21 +838,21 @@ export function runInput(
 ): Outcome {
   const fileName = name.replace(/ \(.*$/, '');
   if (f.target === 'bundle') {
-    // A bundle opens to a profile and symbol files, or is a ProfileError; its members' damage is
-    // warnings. The profile then goes through the core like any dropped one.
-    let files: ReturnType<typeof expandBundles>;
+    // A bundle opens to a profile and the symbol files it maps (analysis/inputs.ts, as the
+    // session and the CLI sort a drop), or is a ProfileError; its members' and its manifest's
+    // damage is warnings. The profile then goes through the core like any dropped one.
+    let sorted: ReturnType<typeof sortInputs>;
     try {
-      files = expandBundles([{ name: fileName, bytes }]);
+      sorted = sortInputs([{ name: fileName, bytes }]);
     } catch (e) {
       if (!(e instanceof ProfileError)) throw e;
       checkError(e, bytes);
       return 'error';
     }
-    const symbols = files.filter((x) => looksLikeElf(x.bytes) || looksLikeNm(x.bytes));
-    const profile = files.find((x) => !symbols.includes(x));
-    if (!profile) return 'result';
+    const loaded = sorted.profile?.loaded;
+    if (!loaded) return 'result';
     try {
-      const loaded = parse(profile.bytes, profile.name);
+      const symbols = sorted.symbols;
       const s = symbolizerFromFiles(withRecordedBuildIds(loaded.raw.meta.mappings, symbols), symbols);
       if (loaded.raw.samples.stackLocs.length <= MAX_FOLD_LOCS)
         fold(loaded, {

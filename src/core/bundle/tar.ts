@@ -2,7 +2,7 @@
 // GNU headers, GNU long names (`L`) and pax `path` records. Regular files only.
 
 import { ProfileError } from '../types.ts';
-import { unsafeName, type ZipContents } from './zip.ts';
+import { memberOf, unsafeName, type ZipContents } from './zip.ts';
 
 /** A ustar or GNU tar header at byte 0 (the magic at 257). */
 export function looksLikeTar(b: Uint8Array): boolean {
@@ -75,7 +75,7 @@ export function readTar(b: Uint8Array, fileName: string, memberCap = 1 << 30): Z
           offset: o,
           message: `${name}: not unpacked: ${size} bytes, more than the cap`,
         });
-      else out.members.push({ name, bytes: body.slice() });
+      else out.members.push(memberOf(name, body.slice()));
     }
     o = next;
   }

@@ -1,7 +1,7 @@
 // Format detection by sniffing bytes (never the file name) and dispatch to the importers.
 // gzip input (1f 8b) is decompressed first.
 
-import { Inflate, inflateSync } from 'fflate';
+import { Inflate } from 'fflate';
 import type { FormatId, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
@@ -17,6 +17,7 @@ import type {
   ParseInProgress,
   ParseProfileOptions,
 } from './importer.ts';
+import { boundedInflate, INFLATE_LIMITS, type InflateLimits } from './inflate.ts';
 import { looksLikePerfData, parsePerfData } from './perfdata.ts';
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
@@ -63,7 +64,7 @@ export function isGzip(bytes: Uint8Array): boolean {
  * made it allocate up to 4 GB, or cut the data short without an error. Throws a ProfileError at the
  * byte where the member broke: where a cut file ends, or where its deflate data turns invalid.
  */
-function gunzip(bytes: Uint8Array): Uint8Array {
+function gunzip(bytes: Uint8Array, limits: InflateLimits): Uint8Array {
   const broken = (why: string, offset: number) =>
     new ProfileError(`corrupt gzip data: ${why}`, 'unknown', { offset });
   if (bytes.length < 10) throw broken('header cut short', bytes.length);
@@ -82,8 +83,9 @@ function gunzip(bytes: Uint8Array): Uint8Array {
   // The deflate data and what follows (the trailer): inflating stops at the stream's last block.
   const data = bytes.subarray(start);
   try {
-    return inflateSync(data);
+    return boundedInflate(data, 'the gzip data', 0, limits);
   } catch (e) {
+    if (e instanceof ProfileError) throw e; // a limit passed
     const at = deflateBreak(data);
     if (at === data.length)
       throw broken('cut short (the compressed stream stops before its last block)', bytes.length);
@@ -127,8 +129,8 @@ function failingPiece(data: Uint8Array, from: number, step: number): number | nu
 }
 
 /** Decompresses gzip input; other input is returned as is. Throws a ProfileError for broken gzip. */
-export function maybeGunzip(bytes: Uint8Array): Uint8Array {
-  return isGzip(bytes) ? gunzip(bytes) : bytes;
+export function maybeGunzip(bytes: Uint8Array, limits: InflateLimits = INFLATE_LIMITS): Uint8Array {
+  return isGzip(bytes) ? gunzip(bytes, limits) : bytes;
 }
 
 /** A binary file starting with a zero word is sent to the gperftools importer for a precise error. */
@@ -147,7 +149,7 @@ export function detectFormat(bytes: Uint8Array): FormatId | null {
   let data = bytes;
   if (isGzip(bytes)) {
     try {
-      data = gunzip(bytes);
+      data = gunzip(bytes, INFLATE_LIMITS);
     } catch {
       return null;
     }
