@@ -5,7 +5,6 @@
 // Options are declared in OPTIONS; a command reads them from `args.options`.
 
 import { readFileSync, readSync, realpathSync, writeFileSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
 import type { AnalysisSession } from '../core/analysis/session.ts';
@@ -370,9 +369,9 @@ export function parseSize(t: string): number | null {
 
 /** `bundle PROFILE… -o OUT`: see cli/bundle.ts. */
 function bundleCommand(args: ParsedArgs, io: CliIo): number {
-  const output = args.options.get('output')?.[0];
+  const output = args.options.get('output')?.[0] ?? (args.options.has('dry-run') ? 'the bundle' : undefined);
   if (args.positional.length === 0 || output === undefined || output === '') {
-    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip\n${usageLine('bundle')}`);
+    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip (or --dry-run)\n${usageLine('bundle')}`);
     return 2;
   }
   const sizeText = args.options.get('max-size')?.[0];
@@ -394,19 +393,28 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
       debug: !args.options.has('no-debug'),
       fallbackToHost: args.options.has('fallback-to-host'),
       ...(maxSize !== undefined && { maxSize }),
-      host: hostname(),
     });
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
     io.stderr(`flamelens: ${oneLine(e.describe())}\n`);
     return 1;
   }
+  // What goes into the bundle, each file (the person sending it sees what they send), then what not.
+  const dry = args.options.has('dry-run');
+  for (const f of made.files)
+    io.stderr(
+      `flamelens: ${dry ? 'would pack' : 'packed'} ${oneLine(f.path)} (${f.size} bytes${f.debugFor ? `, debug file of ${oneLine(f.debugFor)}` : ''})\n`,
+    );
   for (const m of made.missing)
     io.stderr(`flamelens: warning: not bundled: ${oneLine(m.path)}: ${oneLine(m.why)}\n`);
   for (const p of made.fromHost)
     io.stderr(
-      `flamelens: note: ${p}: not under ${args.options.get('root')![0]}: this machine's file bundled\n`,
+      `flamelens: note: ${oneLine(p)}: not under ${oneLine(args.options.get('root')![0])}: this machine's file bundled\n`,
     );
+  if (dry) {
+    io.stderr(`flamelens: --dry-run: ${output} not written\n`);
+    return 0;
+  }
   try {
     (io.writeFile ?? writeFileSync)(output, made.bytes);
   } catch (e) {

@@ -12,6 +12,8 @@ import { readZip } from '../../src/core/bundle/zip.ts';
 import { detectFormat, isGzip, parseProfile, streamingParse } from '../../src/core/formats/detect.ts';
 import { GperftoolsChunkStream, scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
+import { writePprof } from '../../src/core/formats/pprof-write.ts';
+import { usableValues } from '../../src/core/formats/sanitize.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
 import { toFoldedText } from '../../src/core/model/serialize.ts';
 import { fold, type Loaded, parse } from '../../src/core/pipeline.ts';
@@ -21,6 +23,7 @@ import { nmToElfLike } from '../../src/core/symbols/nm.ts';
 import { symbolizerFromFiles, withRecordedBuildIds } from '../../src/core/symbols/symbolize.ts';
 import type { Mapping, RawProfile } from '../../src/core/types.ts';
 import { ProfileError } from '../../src/core/types.ts';
+import { parseReport, reportHtml } from '../../src/export/report.ts';
 import {
   bitflips,
   crossover,
@@ -829,6 +832,12 @@ function checkError(e: ProfileError, bytes: Uint8Array): void {
 }
 
 /** Runs one input through the core; returns what came out, or throws what escaped. */
+/** The share of parsed profiles written by every writer and read back (FUZZ_ROUNDTRIP). */
+let roundTripShare = 0.1;
+export function setRoundTripShare(share: number): void {
+  roundTripShare = share;
+}
+
 export function runInput(
   f: FuzzFormat,
   bytes: Uint8Array,
@@ -900,6 +909,11 @@ export function runInput(
       if (r() < 0.25) {
         const differs = consumingFoldDiffers(loaded);
         if (differs) throw new Error(`folded over its stacks: ${differs}`);
+      }
+      // A share are written by every writer and read back: the same folded stacks.
+      if (r() < roundTripShare) {
+        const differs = roundTripDiffers(loaded, fileName);
+        if (differs) throw new Error(`written and read back: ${differs}`);
       }
     }
     if (f.preview && loaded.raw.format === 'gperftools' && r() < 0.25) {
@@ -1178,7 +1192,8 @@ function chunkedParseOf(file: Uint8Array, r: () => number): { raw?: RawProfile; 
     at += part.length;
   }
   try {
-    return { raw: stream.finish(stream.finishScan()) };
+    // As the worker's: its chunked parse is finished by parseProfile, which checks the values.
+    return { raw: usableValues(stream.finish(stream.finishScan())) };
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
     return { error: e.message };
@@ -1214,4 +1229,52 @@ function consumingFoldDiffers(loaded: Loaded): string | null {
   if (again.length !== parsed.length || again.some((v, i) => v !== parsed[i]))
     return 'the parsed stacks read back differ';
   return null;
+}
+
+/**
+ * What differs when the profile is written by each writer and read back (folded text, a pprof
+ * profile.proto, a snapshot, an HTML report's data): the folded stacks, at function granularity
+ * as written, or '' — each must read back to what it wrote.
+ */
+function roundTripDiffers(loaded: Loaded, fileName: string): string {
+  const { profile } = fold(loaded, { granularity: 'addresses' });
+  const want = toFoldedText(profile);
+  const again = (bytes: Uint8Array, name: string) =>
+    toFoldedText(fold(parse(bytes, name), { granularity: 'addresses' }).profile);
+  // folded text: what we write, read back, writes the same text
+  if (want !== '') {
+    const got = again(new TextEncoder().encode(want), 'x.folded');
+    if (got !== want) return `folded text differs (${firstDiff(want, got)})`;
+  }
+  // a snapshot (and the same through an HTML report's data element)
+  const snap = writeSnapshot(loaded.raw);
+  const fromSnap = again(snap, fileName);
+  if (fromSnap !== want) return `the snapshot differs (${firstDiff(want, fromSnap)})`;
+  const html = reportHtml('<html><body></body></html>', {
+    title: fileName,
+    created: '2026-11-27T00:00:00Z',
+    hash: '',
+    profiles: [{ slot: 'main', name: fileName, data: snap }],
+  }).join('');
+  const json = /<script type="application\/json" id="[^"]+">([\s\S]*)<\/script>/.exec(html);
+  if (!json) return 'the report has no data element';
+  const report = parseReport(json[1]);
+  if (again(report.profiles[0].data, fileName) !== want) return 'the report’s profile differs';
+  // pprof: the folded profile as profile.proto, read back (its values are int64s: a profile with
+  // fractional weights is written rounded, pprof-write.ts says so)
+  if (profile.stacks.count > 0 && profile.stacks.weight.every(Number.isInteger)) {
+    const pb = writePprof(profile, { gzip: false });
+    const fromPb = again(pb, 'x.pb');
+    if (fromPb !== want) return `the pprof profile differs (${firstDiff(want, fromPb)})`;
+  }
+  return '';
+}
+
+function firstDiff(a: string, b: string): string {
+  const la = a.split('\n');
+  const lb = b.split('\n');
+  for (let i = 0; i < Math.max(la.length, lb.length); i++)
+    if (la[i] !== lb[i])
+      return `line ${i + 1}: ${JSON.stringify(la[i]?.slice(0, 80))} → ${JSON.stringify(lb[i]?.slice(0, 80))}`;
+  return 'same lines';
 }

@@ -18,7 +18,7 @@ import { looksLikeElf } from '../symbols/elf.ts';
 import { looksLikeNm } from '../symbols/nm.ts';
 import { ProfileError, type ProfileWarning } from '../types.ts';
 import { looksLikeTar, readTar } from './tar.ts';
-import { looksLikeZip, readZip, type ZipContents, type ZipMember } from './zip.ts';
+import { looksLikeZip, readZip, unsafeName, type ZipContents, type ZipMember } from './zip.ts';
 
 export const MANIFEST = 'flamelens-bundle.json';
 
@@ -26,7 +26,6 @@ export interface BundleManifest {
   'flamelens-bundle': 1;
   /** ISO time it was made. */
   created: string;
-  host?: string;
   profiles: { name: string; member: string }[];
   files: {
     /** Where the file was on the recording machine (the path the profile maps). */
@@ -316,7 +315,6 @@ export interface BundleInput {
   files: { path: string; bytes: Uint8Array; buildId?: string; debugFor?: string }[];
   missing: { path: string; why: string }[];
   created?: string;
-  host?: string;
 }
 
 /** A bundle as zip bytes (profiles and files deflated; the manifest first). */
@@ -324,7 +322,6 @@ export function writeBundle(input: BundleInput): Uint8Array {
   const manifest: BundleManifest = {
     'flamelens-bundle': 1,
     created: input.created ?? new Date().toISOString(),
-    ...(input.host !== undefined && { host: input.host }),
     profiles: [],
     files: [],
     missing: input.missing,
@@ -343,7 +340,11 @@ export function writeBundle(input: BundleInput): Uint8Array {
     entries[member] = p.bytes;
   }
   for (const x of input.files) {
-    const member = unique(`files/${x.path.replace(/^\/+/, '')}`);
+    // `files/` and the path without empty or `.` parts: a name every reader takes (unsafeName).
+    const parts = x.path.split('/').filter((p) => p !== '' && p !== '.');
+    const member = unique(`files/${parts.join('/')}`);
+    const unsafe = unsafeName(member);
+    if (unsafe !== null) throw new Error(`${x.path}: not packed: ${unsafe}`);
     manifest.files.push({
       path: x.path,
       member,

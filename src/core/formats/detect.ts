@@ -22,6 +22,7 @@ import { looksLikePerfData, parsePerfData } from './perfdata.ts';
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
+import { usableValues } from './sanitize.ts';
 import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
 
 export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
@@ -192,13 +193,16 @@ export function parseProfile(
   bytes: Uint8Array,
   opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void; stream?: ParseInProgress } = {},
 ): RawProfile {
-  if (opts.stream) return opts.stream.finish(opts);
+  // Every reader's profile: samples whose values are no usable numbers and mappings past 64 bits
+  // are left out with a warning (sanitize.ts), so no writer meets them.
+  if (opts.stream) return usableValues(opts.stream.finish(opts));
   if (bytes.length === 0) throw new ProfileError('empty file', 'unknown', { offset: 0 });
   const data = maybeGunzip(bytes);
   if (data.length === 0) throw new ProfileError('empty file (after gunzip)', 'unknown', { offset: 0 });
   const imp = sniff(data);
   if (!imp) throw new ProfileError(NOT_RECOGNISED, 'unknown', { offset: 0 });
   const { onPreview } = opts;
-  if (onPreview && imp.parseWithPreview) return imp.parseWithPreview(data, { ...opts, onPreview });
-  return imp.parse(data, opts);
+  if (onPreview && imp.parseWithPreview)
+    return usableValues(imp.parseWithPreview(data, { ...opts, onPreview }));
+  return usableValues(imp.parse(data, opts));
 }

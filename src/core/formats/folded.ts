@@ -6,7 +6,8 @@ import { unescapeFoldedName } from '../text/escape.ts';
 import type { ProfileWarning, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 
-const WEIGHT_RE = /^\d+(?:\.\d+)?$/;
+/** A count as folded text writes numbers: `12`, `3.5`, and what our writer writes too: `-2`, `1e-7`. */
+const WEIGHT_RE = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
 const MAX_LINE_WARNINGS = 20;
 
 /** Splits `stack weight`; null when the line is not a folded-stack line. */
@@ -54,7 +55,11 @@ export function looksLikeFolded(bytes: Uint8Array): boolean {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting binary data is the point
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return false;
   const lines = text.split('\n');
-  if (bytes.length > head.length) lines.pop(); // possibly cut
+  if (bytes.length > head.length) {
+    lines.pop(); // possibly cut
+    // A first line longer than the head (a name of 100 KB): sniffed whole, up to a limit.
+    if (lines.length === 0) return firstLineIsFolded(bytes);
+  }
   let seen = 0;
   for (const line of lines) {
     const t = line.trim();
@@ -63,6 +68,24 @@ export function looksLikeFolded(bytes: Uint8Array): boolean {
     if (++seen >= 50) break;
   }
   return seen > 0;
+}
+
+/** The longest first line looked at when sniffing (a stack of deep recursion's long names). */
+const MAX_FIRST_LINE = 64 << 20;
+
+/** Whether a file's first line, longer than the sniffed head, is a folded stack. */
+function firstLineIsFolded(bytes: Uint8Array): boolean {
+  const nl = bytes.subarray(0, MAX_FIRST_LINE).indexOf(10);
+  if (nl < 0) return false;
+  let line: string;
+  try {
+    line = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, nl));
+  } catch {
+    return false;
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting binary data is the point
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(line)) return false;
+  return splitLine(line) !== null;
 }
 
 /**

@@ -55,11 +55,18 @@ export class Writer {
     this.buf[this.len++] = Number(n);
   }
 
-  /** An int64 (negative values as ten-byte two's complement). */
+  /**
+   * An int64 (negative values as ten-byte two's complement), rounded; past int64's range it is
+   * its bound (a wrapped value would read as another sign), and a value that is no number throws
+   * (readers leave such samples out: formats/sanitize.ts).
+   */
   int64(v: number): void {
+    if (Number.isNaN(v)) throw new Error('pprof writer: a value that is not a number');
     const n = Math.round(v);
     if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) this.varint(n);
-    else this.varintBig(BigInt(Math.trunc(n)));
+    else if (n >= 2 ** 63) this.varintBig((1n << 63n) - 1n);
+    else if (n < -(2 ** 63)) this.varintBig(-(1n << 63n));
+    else this.varintBig(BigInt(n));
   }
 
   key(field: number, wt: number): void {
@@ -209,7 +216,8 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
     if (!k || !a || a[1] !== basename(k.path)) continue;
     const start = BigInt(k.start);
     const addr = start + BigInt(`0x${a[2]}`) - BigInt(k.offset);
-    if (addr < start || addr >= BigInt(k.end)) continue;
+    // 0 is no address in profile.proto (such a frame keeps its name, as a function's)
+    if (addr === 0n || addr < start || addr >= BigInt(k.end)) continue;
     addresses[f] = addr;
     named[m] = 0;
   }
