@@ -3,7 +3,16 @@
 // or by `.gnu_debuglink` where gdb looks). `flamelens bundle` packs them; `--root` symbolizes with
 // them; `--fallback-to-host` takes this machine's files for what the root lacks.
 
-import { closeSync, existsSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { looksLikeElf, readElf } from '../core/symbols/elf.ts';
 import { crc32 } from '../core/symbols/symbolize.ts';
@@ -176,7 +185,10 @@ function readObject(root: string, path: string, maxSize: number | undefined): Ui
   if (SYSTEM.test(real)) return 'a link into /proc, /sys or /dev';
   let fd: number;
   try {
-    fd = openSync(real, 'r');
+    // Not opened unless a regular file: opening a FIFO blocks until someone writes to it. And
+    // non-blocking all the same, should it turn into one between the two calls.
+    if (!statSync(real).isFile()) return 'not a regular file';
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     return `cannot be read (${(e as { code?: string }).code ?? e})`;
   }

@@ -216,8 +216,13 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
     if (!k || !a || a[1] !== basename(k.path)) continue;
     const start = BigInt(k.start);
     const addr = start + BigInt(`0x${a[2]}`) - BigInt(k.offset);
-    // 0 is no address in profile.proto (such a frame keeps its name, as a function's)
+    // 0 is no address in profile.proto (such a frame keeps its name, as a function's); nor is an
+    // address that another mapping covers too (overlapping mappings of a damaged or crafted
+    // file): read back, it could be named by the other one.
     if (addr === 0n || addr < start || addr >= BigInt(k.end)) continue;
+    let covering = 0;
+    for (const x of meta.mappings) if (addr >= BigInt(x.start) && addr < BigInt(x.end)) covering++;
+    if (covering !== 1) continue;
     addresses[f] = addr;
     named[m] = 0;
   }
