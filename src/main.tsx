@@ -7,12 +7,13 @@ import './app/styles.css';
 /**
  * The page's own connect-src, narrowed to what the link it was opened with names: index.html's
  * policy allows any http(s) origin (a link may name any server), and a second policy added here
- * can only narrow it (policies intersect), before any fetch. A link naming other servers later
- * (the address bar edited) opens in a new page load, which gets its own (app/useUrlState.ts).
- * Not in the dev server, whose page has no policy.
+ * can only narrow it (policies intersect), before any fetch. A page opened without a link keeps
+ * the wide one: its user may open any URL from the start page. Not in the dev server, whose page
+ * has no policy.
  */
 function narrowConnectSrc(): void {
   if (!document.querySelector('meta[http-equiv="Content-Security-Policy"]')) return;
+  if (!/(?:^#|&)(?:profileURL|baseURL|bin)=/.test(location.hash)) return;
   const meta = document.createElement('meta');
   meta.httpEquiv = 'Content-Security-Policy';
   meta.content = `connect-src ${["'self'", ...linkOrigins(location.hash)].join(' ')}`;
