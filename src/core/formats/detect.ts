@@ -43,13 +43,25 @@ export const IMPORTERS: readonly Importer[] = [
     chunks: chunkGperftools,
   },
   { id: 'perf-data', sniff: looksLikePerfData, parse: (b) => parsePerfData(b) },
-  { id: 'pprof', sniff: looksLikePprof, parse: (b) => parsePprof(b) },
+  // Text is no profile.proto (whose tags and lengths are control bytes: a Sample's tag is 0x12),
+  // however its first bytes happen to decode: folded text our own writer wrote was taken for one.
+  { id: 'pprof', sniff: (b) => looksLikePprof(b) && !isPlainText(b), parse: (b) => parsePprof(b) },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
   { id: 'heap', sniff: looksLikeHeap, parse: (b) => parseHeap(b) },
   { id: 'perf-script', sniff: looksLikePerfScript, parse: (b) => parsePerfScript(b) },
   { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
 ];
+
+/** Whether the first 4 KB hold no control byte but tab, newline and carriage return. */
+function isPlainText(b: Uint8Array): boolean {
+  const n = Math.min(b.length, 4096);
+  for (let i = 0; i < n; i++) {
+    const c = b[i];
+    if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13) || c === 0x7f) return false;
+  }
+  return true;
+}
 
 export const NOT_RECOGNISED =
   'not a recognised profile: expected a gperftools CPU or heap profile, pprof profile.proto (.pb.gz), DCPI profile, ' +

@@ -160,8 +160,9 @@ export function parseFolded(bytes: Uint8Array): RawProfile {
     const names = parsed.stack.split(';');
     // Leaf first: the last name of the line is the leaf.
     for (let k = names.length - 1; k >= 0; k--) {
-      const name = frameName(names[k]);
-      if (name !== '') stackLocs.push(strings.intern(name));
+      // `a;;b` has no frame between a and b; an empty name is written `\e` (text/escape.ts).
+      if (names[k].trim() === '') continue;
+      stackLocs.push(strings.intern(frameName(names[k])));
     }
     stackStart.push(stackLocs.length);
     weight.push(parsed.weight);

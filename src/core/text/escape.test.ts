@@ -37,6 +37,8 @@ const HOSTILE = [
   '\\x41',
   'plain::name(int) const',
   'π ∑ 名前',
+  '',
+  '\\e',
 ];
 
 describe('escapeFoldedName', () => {

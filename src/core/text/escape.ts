@@ -4,8 +4,8 @@
 // and the bidirectional controls (a right-to-left override makes one name read as another) are
 // written as escapes: `\u001b`, `\u202e` (`\x1b` in folded text). Three uses:
 //   - folded text (escapeFoldedName / unescapeFoldedName): also `;`, what the reader trims or
-//     takes for a count, a comment or google-pprof's address tag; the reader undoes it, so what we
-//     write reads back to the same names;
+//     takes for a count, a comment or google-pprof's address tag, and the empty name (`\e`); the
+//     reader undoes it, so what we write reads back to the same names;
 //   - a line of a message (oneLine): every control, newlines too;
 //   - text shown to a person (visibleText: names in the views and exports; terminalText: what the
 //     CLI writes, its own newlines and tabs kept).
@@ -62,8 +62,13 @@ const FOLDED_SPECIAL = new RegExp(
 );
 const FOLDED_SPECIAL_ALL = new RegExp(FOLDED_SPECIAL.source, 'g');
 
+/** An empty name: `;;` is read as no frame at all, so it has a token of its own. */
+const EMPTY_NAME = '\\e';
+
 /** A frame name as folded text writes it: read back by unescapeFoldedName to the same name. */
 export function escapeFoldedName(name: string): string {
+  if (name === '') return EMPTY_NAME;
+  if (name === EMPTY_NAME) return '\\x5ce';
   if (!FOLDED_SPECIAL.test(name)) return name;
   return name.replace(FOLDED_SPECIAL_ALL, (m) => (m.length === 1 ? escapeChar(m) : `\\x5c${m.slice(1)}`));
 }
@@ -73,6 +78,7 @@ const FOLDED_ESCAPE = /\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4}))/g;
 /** A frame name as read from folded text: `\xHH` and `\uHHHH` are the characters they name. */
 export function unescapeFoldedName(text: string): string {
   if (!text.includes('\\')) return text;
+  if (text === EMPTY_NAME) return '';
   return text.replace(FOLDED_ESCAPE, (_m, x: string | undefined, u: string | undefined) =>
     String.fromCharCode(Number.parseInt(x ?? u ?? '0', 16)),
   );
