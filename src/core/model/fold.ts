@@ -166,6 +166,9 @@ export class FrameNaming {
 
   /** The frame of a function name (from symbols or the profile): shortened with short names. */
   functionFrame(name: string, module: number): number {
+    // A function named by the empty string has no name, as pprof shows it (and as every writer
+    // can write it back: profile.proto has no empty name).
+    if (name === '') return this.intern('[unknown]', module);
     const shortOf = this.shortOf;
     if (shortOf === null) return this.intern(name, module);
     let s = shortOf.get(name);
