@@ -99,7 +99,7 @@ describe('hostile fixtures', () => {
       expect(r.code, r.err).toBe(0);
       expect(r.out).toBe('a;b 1\ne 2\n');
       expect(r.err).toContain(
-        '1 sample left out: a value that is not a number or is beyond ±2^53 (the first: sample 2)',
+        '1 sample left out: a value that is not a number or is beyond ±2^63 (the first: sample 2)',
       );
       const p = await runCli(['proto', join(dir, 'inf.folded'), '-o', join(dir, 'x.pb.gz')]);
       expect(p.code, p.err).toBe(0);

@@ -6,14 +6,11 @@
 
 import type { RawProfile } from '../types.ts';
 
-/**
- * The largest magnitude a value may have: 2^53, the integers a double holds exactly (as addresses
- * are kept below it in JS numbers); pprof writes values as int64s, which sums of such values fit.
- */
-const MAX_VALUE = Number.MAX_SAFE_INTEGER;
+/** The largest magnitude a value may have: what pprof's int64 values hold (below 2^63). */
+const MAX_VALUE = 2 ** 63 - 1024;
 const MAX_ADDRESS = (1n << 64n) - 1n;
 
-/** A finite number within ±2^53 (NaN fails both comparisons). */
+/** A finite number within int64's range (NaN fails both comparisons). */
 const usable = (v: number) => v <= MAX_VALUE && v >= -MAX_VALUE;
 
 /** The profile without the samples whose values are not usable numbers and the mappings past 64 bits. */
@@ -31,6 +28,17 @@ export function usableValues(raw: RawProfile): RawProfile {
     if (bad >= 0) break;
   }
   if (bad >= 0) dropSamples(raw, cols);
+  // The period, said in the metadata: a writer writes it as a number too.
+  const period = raw.meta.period;
+  if (period !== undefined && !usable(period.value)) {
+    raw.warnings.push({ message: `the period (${period.value}) is not a usable number: left out` });
+    const { period: _, ...rest } = raw.meta;
+    raw.meta = rest;
+  }
+  if (!Number.isFinite(raw.meta.periodUs)) {
+    raw.warnings.push({ message: `the period (${raw.meta.periodUs} µs) is not a usable number: left out` });
+    raw.meta = { ...raw.meta, periodUs: 0 };
+  }
   const mappings = raw.meta.mappings;
   const inRange = (x: bigint) => x >= 0n && x <= MAX_ADDRESS;
   const kept = mappings.filter((m) => inRange(m.start) && inRange(m.end) && inRange(m.offset));
@@ -94,6 +102,6 @@ function dropSamples(raw: RawProfile, cols: Float64Array[]): void {
         : { ...l, value: pick(l.value, f64) },
     );
   raw.warnings.push({
-    message: `${dropped} sample${dropped === 1 ? '' : 's'} left out: a value that is not a number or is beyond ±2^53 (the first: sample ${first + 1})`,
+    message: `${dropped} sample${dropped === 1 ? '' : 's'} left out: a value that is not a number or is beyond ±2^63 (the first: sample ${first + 1})`,
   });
 }
