@@ -832,12 +832,13 @@ function checkError(e: ProfileError, bytes: Uint8Array): void {
   }
 }
 
-/** Runs one input through the core; returns what came out, or throws what escaped. */
-/** The share of parsed profiles written by every writer and read back (FUZZ_ROUNDTRIP). */
+/** The share of parsed profiles written by every writer and read back (`FUZZ_ROUNDTRIP` in run.ts). */
 let roundTripShare = 0.1;
 export function setRoundTripShare(share: number): void {
   roundTripShare = share;
 }
+
+/** Runs one input through the core; returns what came out, or throws what escaped. */
 
 export function runInput(
   f: FuzzFormat,

@@ -1,7 +1,8 @@
 // `npm run fuzz`: the long in-process fuzz run. FUZZ_N inputs (default 1 000 000) split across
 // the formats by weight, under FUZZ_SEED (default: a new seed each run, printed first, so a run
 // that fails is run again with the same inputs); FUZZ_FORMATS=a,b limits the formats; FUZZ_STREAM
-// is the share of gperftools inputs also parsed while read, in chunks (default 0.25).
+// is the share of gperftools inputs also parsed while read, in chunks (default 0.25); FUZZ_ROUNDTRIP
+// the share of parsed profiles written by every writer and read back (default 0.1).
 // FUZZ_REPRO=format:seed:index runs one input again and prints what happened.
 //
 // `npm run fuzz -- --seeds 10 --minutes 60`: one run per seed, one after the other (new seeds, or
@@ -18,11 +19,13 @@ import {
   fuzzFormat,
   fuzzFormats,
   runIndex,
+  setRoundTripShare,
   writeFailure,
 } from './engine.ts';
 
 const env = process.env;
 const streamShare = env.FUZZ_STREAM === undefined ? undefined : Number(env.FUZZ_STREAM);
+if (env.FUZZ_ROUNDTRIP !== undefined) setRoundTripShare(Number(env.FUZZ_ROUNDTRIP));
 
 if (env.FUZZ_REPRO) {
   const [id, seed, index] = env.FUZZ_REPRO.split(':');
