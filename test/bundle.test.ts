@@ -318,6 +318,29 @@ describe('tar bundles (the README’s shell script)', () => {
     expect(cut.errors[0].message).toMatch(/tiny: damaged: cut short/);
   });
 
+  it('a link in a tar is said, not followed and not dropped silently; members are copied out only when read', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const dir = join(tmp, 'tarlinks');
+    mkdirSync(join(dir, 'profiles'), { recursive: true });
+    mkdirSync(join(dir, 'files/opt'), { recursive: true });
+    writeFileSync(join(dir, 'profiles/tiny.prof'), readFileSync(join(FIX, 'gperf/tiny.prof')));
+    const { symlinkSync, linkSync } = await import('node:fs');
+    symlinkSync('/etc/passwd', join(dir, 'files/opt/passwd'));
+    linkSync(join(dir, 'profiles/tiny.prof'), join(dir, 'profiles/again.prof'));
+    const out = join(tmp, 'links.tar');
+    execFileSync('tar', ['-cf', out, '-C', dir, 'profiles/tiny.prof', 'profiles/again.prof', 'files']);
+    const t = readTar(new Uint8Array(readFileSync(out)), 'links.tar');
+    expect(t.members.map((m) => m.name)).toEqual(['profiles/tiny.prof']);
+    expect(t.errors.map((e) => e.message)).toEqual([
+      'profiles/again.prof: not unpacked: a hard link (to profiles/tiny.prof); pack the file itself',
+      'files/opt/passwd: not unpacked: a symbolic link (to /etc/passwd); pack the file itself',
+    ]);
+    const m = t.members[0];
+    expect(m.size).toBe(readFileSync(join(FIX, 'gperf/tiny.prof')).length);
+    expect(m.bytes).toEqual(new Uint8Array(readFileSync(join(FIX, 'gperf/tiny.prof'))));
+    expect(m.bytes).toBe(m.bytes); // copied once, then kept
+  });
+
   it('--fallback-to-host: what the root lacks comes from this machine, unless of another build', async () => {
     const { execFileSync } = await import('node:child_process');
     // A profile mapping a file this machine has (a fixture binary, by its absolute path) and one

@@ -210,6 +210,15 @@ function inflateMember(
 }
 
 /** A member already in memory (a tar's). */
-export function memberOf(name: string, bytes: Uint8Array): ZipMember {
-  return { name, size: bytes.length, bytes };
+export function memberOf(name: string, body: Uint8Array): ZipMember {
+  let kept: Uint8Array | null = null;
+  return {
+    name,
+    size: body.length,
+    // copied out of the archive when first read: only the members a profile wants take memory
+    get bytes() {
+      kept ??= body.slice();
+      return kept;
+    },
+  };
 }
