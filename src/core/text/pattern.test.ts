@@ -84,3 +84,39 @@ describe('compilePattern: plain names', () => {
     }
   });
 });
+
+describe('compilePattern: compiled patterns are kept', () => {
+  it('gives the same answers from a kept pattern, and keeps case-folding apart', () => {
+    const source = '^(Ab|c+d)$';
+    const first = compiled(source, {});
+    const again = compiled(source, {});
+    const folded = compiled(source, { ignoreCase: true });
+    for (const [name, exact, anyCase] of [
+      ['Ab', true, true],
+      ['ab', false, true],
+      ['CCD', false, true],
+      ['ccd', true, true],
+      ['xAb', false, false],
+    ] as const) {
+      expect([name, first.test(name), again.test(name), folded.test(name)]).toEqual([
+        name,
+        exact,
+        exact,
+        anyCase,
+      ]);
+    }
+  });
+
+  it('compiles a long alternation (a heap profile’s drop_frames) once for many folds', () => {
+    const alternation = `^(${Array.from({ length: 200 }, (_, i) => `alloc_fn_${i}\\(.*\\)`).join('|')})$`;
+    const t0 = performance.now();
+    compiled(alternation, {});
+    const once = performance.now() - t0;
+    const t1 = performance.now();
+    for (let i = 0; i < 20; i++) compiled(alternation, {});
+    // twenty more compiles of the same pattern cost less than the first one did
+    expect(performance.now() - t1).toBeLessThan(Math.max(once, 5));
+    expect(compiled(alternation, {}).test('alloc_fn_7(int)')).toBe(true);
+    expect(compiled(alternation, {}).test('alloc_fn_7')).toBe(false);
+  });
+});

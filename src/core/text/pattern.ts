@@ -38,12 +38,31 @@ export function compilePattern(source: string, options: PatternOptions = {}): Co
   if (literal) return { ok: true, pattern: { source, test: literal } };
   let re: RE2JS;
   try {
-    re = RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    re = compiled(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (e) {
     return { ok: false, error: `not an RE2 pattern: ${e instanceof Error ? e.message : String(e)}` };
   }
   const test = options.whole ? (t: string) => re.testExact(t) : (t: string) => re.test(t);
   return { ok: true, pattern: { source, test } };
+}
+
+/**
+ * The last patterns compiled, by flags and source: compiling is the costly part (a heap profile's
+ * drop_frames, a few hundred characters of alternatives, took milliseconds at every fold, more than
+ * matching its names), and a compiled RE2JS is immutable, so a fold, a search again and the next
+ * profile with the same drop_frames share it.
+ */
+const COMPILED = new Map<string, RE2JS>();
+const COMPILED_KEPT = 32;
+
+function compiled(source: string, flags: number): RE2JS {
+  const key = `${flags}:${source}`;
+  const had = COMPILED.get(key);
+  if (had !== undefined) return had;
+  const re = RE2JS.compile(source, flags);
+  if (COMPILED.size >= COMPILED_KEPT) COMPILED.delete(COMPILED.keys().next().value as string);
+  COMPILED.set(key, re);
+  return re;
 }
 
 /** RE2's metacharacters; a pattern of printable ASCII without them matches itself. */
@@ -63,7 +82,7 @@ function literalTest(source: string, options: PatternOptions): ((text: string) =
   const needle = source.toLowerCase();
   let re: RE2JS | undefined;
   const slow = (t: string) => {
-    re ??= RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+    re ??= compiled(source, RE2JS.CASE_INSENSITIVE);
     return options.whole ? re.testExact(t) : re.test(t);
   };
   if (options.whole)
