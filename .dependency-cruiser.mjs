@@ -34,8 +34,12 @@ const CORE_LAYERS = [
   { name: 'analysis', path: '^src/core/analysis/' },
 ];
 
-/** npm packages the core may import: both run in node and in workers, with no DOM. */
-const CORE_PACKAGES = ['fflate', 'gecko-profiler-demangle', '@alexaltea/capstone-js'];
+/**
+ * npm packages the core may import: both run in node and in workers, with no DOM. `re2js` (RE2's
+ * port) matches every pattern a file, a link or a person gives (drop_frames, search, list/disasm)
+ * in linear time, with pprof's (Go's) syntax: a JavaScript RegExp backtracks for ever on `(a+)+$`.
+ */
+const CORE_PACKAGES = ['fflate', 'gecko-profiler-demangle', '@alexaltea/capstone-js', 're2js'];
 
 const TEST = '\\.test\\.tsx?$';
 const VIEWS = '^src/(flamegraph|table|export|calltree|callgraph|timeline)/';

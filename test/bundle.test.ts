@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sortInputs } from '../src/core/analysis/inputs';
 import { expandBundles, MANIFEST, openBundle, writeBundle } from '../src/core/bundle/bundle';
 import { readTar } from '../src/core/bundle/tar';
 import { readZip } from '../src/core/bundle/zip';
@@ -102,9 +103,7 @@ describe('flamelens bundle, then fold the bundle alone', () => {
     // Opening it says what is missing.
     const folded = await runCli(['fold', zip]);
     expect(folded.code).toBe(0);
-    expect(folded.err).toContain(
-      'the bundle lacks /opt/flamelens-corpus/bin/tiny (not found under the root given)',
-    );
+    expect(folded.err).toContain('the bundle lacks /opt/flamelens-corpus/bin/tiny (not bundled)');
     expect(folded.out).toContain('[tiny]');
   });
 
@@ -203,9 +202,15 @@ describe('damaged bundles: clear errors, the rest still opens', () => {
     for (let i = 0; i < 64; i++) b[at + i] ^= 0x5a;
     const opened = openBundle({ name: 'b.zip', bytes: b });
     expect(opened.profiles.map((p) => p.name)).toEqual(['tiny.prof']);
-    expect(opened.warnings).toHaveLength(1);
-    expect(opened.warnings[0].message).toMatch(/^b\.zip: files\/opt\/flamelens-corpus\/bin\/tiny: damaged: /);
-    expect(opened.warnings[0].offset).toBeGreaterThan(0);
+    // Members are unpacked when wanted: the damage shows when the object is read…
+    expect(opened.warnings).toEqual([]);
+    expect(() => opened.symbols[0].bytes).toThrow(/^files\/opt\/flamelens-corpus\/bin\/tiny: damaged: /);
+    // …which the analysis does for an object the profile maps: a warning of the profile's, at its offset.
+    const sorted = sortInputs([{ name: 'b.zip', bytes: b }]);
+    const w = sorted.profile?.loaded.raw.warnings.find((x) => x.message.includes('damaged'));
+    expect(w?.message).toMatch(/^b\.zip: files\/opt\/flamelens-corpus\/bin\/tiny: damaged: /);
+    expect(w?.offset).toBeGreaterThan(0);
+    expect(sorted.symbols).toEqual([]);
   });
 
   it('a zip bomb (a member claiming more than the cap) is refused before inflating', () => {
@@ -221,8 +226,8 @@ describe('damaged bundles: clear errors, the rest still opens', () => {
     const dir = liar.length - 22 - (46 + 5);
     new DataView(liar.buffer).setUint32(dir + 24, 100, true);
     const l = readZip(liar, 'liar.zip');
-    expect(l.members).toEqual([]);
-    expect(l.errors[0].message).toContain('x.txt: damaged');
+    expect(l.errors).toEqual([]);
+    expect(() => l.members[0].bytes).toThrow('x.txt: damaged');
   });
 
   it('members named with ../ or an absolute path are refused; the others open', () => {
@@ -326,6 +331,29 @@ describe('tar bundles (the README’s shell script)', () => {
     ]);
   });
 
+  it('a link in a tar is said, not followed and not dropped silently; members are copied out only when read', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const dir = join(tmp, 'tarlinks');
+    mkdirSync(join(dir, 'profiles'), { recursive: true });
+    mkdirSync(join(dir, 'files/opt'), { recursive: true });
+    writeFileSync(join(dir, 'profiles/tiny.prof'), readFileSync(join(FIX, 'gperf/tiny.prof')));
+    const { symlinkSync, linkSync } = await import('node:fs');
+    symlinkSync('/etc/passwd', join(dir, 'files/opt/passwd'));
+    linkSync(join(dir, 'profiles/tiny.prof'), join(dir, 'profiles/again.prof'));
+    const out = join(tmp, 'links.tar');
+    execFileSync('tar', ['-cf', out, '-C', dir, 'profiles/tiny.prof', 'profiles/again.prof', 'files']);
+    const t = readTar(new Uint8Array(readFileSync(out)), 'links.tar');
+    expect(t.members.map((m) => m.name)).toEqual(['profiles/tiny.prof']);
+    expect(t.errors.map((e) => e.message)).toEqual([
+      'profiles/again.prof: not unpacked: a hard link (to profiles/tiny.prof); pack the file itself',
+      'files/opt/passwd: not unpacked: a symbolic link (to /etc/passwd); pack the file itself',
+    ]);
+    const m = t.members[0];
+    expect(m.size).toBe(readFileSync(join(FIX, 'gperf/tiny.prof')).length);
+    expect(m.bytes).toEqual(new Uint8Array(readFileSync(join(FIX, 'gperf/tiny.prof'))));
+    expect(m.bytes).toBe(m.bytes); // copied once, then kept
+  });
+
   it('--fallback-to-host: what the root lacks comes from this machine, unless of another build', async () => {
     const { execFileSync } = await import('node:child_process');
     // A profile mapping a file this machine has (a fixture binary, by its absolute path) and one
@@ -353,10 +381,8 @@ describe('tar bundles (the README’s shell script)', () => {
       execFileSync('readelf', ['-n', bin], { encoding: 'utf8' }),
     )![1];
     expect(m.files).toEqual([expect.objectContaining({ path: bin, buildId })]);
-    // The manifest names no path of this machine's root.
-    expect(m.missing).toEqual([
-      { path: '/nonexistent/lib.so', why: 'not found under the root given or on this machine' },
-    ]);
+    // The manifest names no path of this machine's root, and no reason (it travels).
+    expect(m.missing).toEqual([{ path: '/nonexistent/lib.so', why: 'not bundled' }]);
     // --root with the other commands too.
     const fold = await runCli(['fold', prof, '--root', empty, '--fallback-to-host']);
     expect(fold.code).toBe(0);
@@ -384,5 +410,126 @@ describe('tar bundles (the README’s shell script)', () => {
     const bad = await runCli(['bundle', prof, '-o', zip, '--fallback-to-host']);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/^flamelens: --fallback-to-host goes with --root DIR\n/);
+  });
+});
+
+describe('bundles from strangers', () => {
+  const prof = () => new Uint8Array(readFileSync(join(FIX, 'gperf/tiny.prof')));
+  const lib = () => new Uint8Array(readFileSync(join(FIX, 'gperf/bin/tiny')));
+
+  it('a manifest is checked field by field: one warning per bad field, members then matched by path', () => {
+    const manifest = {
+      'flamelens-bundle': 1,
+      created: 7,
+      profiles: [{ name: 'tiny.prof', member: 42 }, 'x'],
+      files: [
+        { path: 'relative/tiny', member: 'files/opt/flamelens-corpus/bin/tiny' },
+        {
+          path: '/opt/flamelens-corpus/bin/tiny',
+          member: 'files/opt/flamelens-corpus/bin/tiny',
+          buildId: 'not hex',
+        },
+        { path: '/x', member: 'files/x', size: -1 },
+      ],
+      missing: { path: '/etc/shadow' },
+    };
+    const b = zipSync({
+      [MANIFEST]: strToU8(JSON.stringify(manifest)),
+      'profiles/tiny.prof': prof(),
+      'files/opt/flamelens-corpus/bin/tiny': lib(),
+    });
+    const opened = openBundle({ name: 'odd.zip', bytes: b });
+    expect(opened.warnings.map((w) => w.message)).toEqual([
+      'odd.zip: flamelens-bundle.json: "created" is not a string: ignored',
+      'odd.zip: flamelens-bundle.json: profiles[0].member is not valid (42): the entry is ignored',
+      'odd.zip: flamelens-bundle.json: profiles[1] is not an object: ignored',
+      'odd.zip: flamelens-bundle.json: files[0].path is not valid ("relative/tiny"): the entry is ignored',
+      'odd.zip: flamelens-bundle.json: files[1].buildId is not valid ("not hex"): the entry is ignored',
+      'odd.zip: flamelens-bundle.json: files[2].size is not valid (-1): the entry is ignored',
+      'odd.zip: flamelens-bundle.json: "missing" is not a list: ignored',
+    ]);
+    // Matched by path all the same: the profile and its binary.
+    expect(opened.profiles.map((p) => p.name)).toEqual(['tiny.prof']);
+    expect(opened.symbols.map((s) => s.name)).toEqual(['/opt/flamelens-corpus/bin/tiny']);
+  });
+
+  it('manifests of every wrong shape open with a warning, never an exception', async () => {
+    for (const text of [
+      'null',
+      '[]',
+      '"x"',
+      '{"flamelens-bundle":2}',
+      '{"flamelens-bundle":1,"files":[null]}',
+      '{',
+      '\u0000',
+    ]) {
+      const b = zipSync({ [MANIFEST]: strToU8(text), 'profiles/tiny.prof': prof() });
+      const opened = openBundle({ name: 'm.zip', bytes: b });
+      expect(opened.profiles.map((p) => p.name)).toEqual(['tiny.prof']);
+      expect(opened.warnings.length).toBeGreaterThan(0);
+      const dir = mkdtempSync(join(tmpdir(), 'flamelens-m-'));
+      writeFileSync(join(dir, 'm.zip'), b);
+      const r = await runCli(['info', join(dir, 'm.zip')]);
+      rmSync(dir, { recursive: true, force: true });
+      expect(r.code, r.err).toBe(0);
+    }
+  });
+
+  it('members whose data overlap are refused (Info-ZIP), the others open', () => {
+    const one = zipSync({ 'profiles/tiny.prof': prof(), 'files/a.so': lib() }, { level: 6 });
+    // A second directory entry naming the first member's data under another name.
+    const eocd = one.length - 22;
+    const dv = new DataView(one.buffer);
+    const dirStart = dv.getUint32(eocd + 16, true);
+    const dirSize = dv.getUint32(eocd + 12, true);
+    const first = one.subarray(dirStart, dirStart + 46 + dv.getUint16(dirStart + 28, true));
+    const dup = first.slice();
+    dup.set(strToU8('profiles/dup1.prof'), 46); // the same name length as profiles/tiny.prof
+    const out = new Uint8Array(one.length + dup.length);
+    out.set(one.subarray(0, dirStart + dirSize));
+    out.set(dup, dirStart + dirSize);
+    out.set(one.subarray(eocd), dirStart + dirSize + dup.length);
+    const odv = new DataView(out.buffer);
+    const e = dirStart + dirSize + dup.length;
+    odv.setUint16(e + 8, odv.getUint16(e + 8, true) + 1, true);
+    odv.setUint16(e + 10, odv.getUint16(e + 10, true) + 1, true);
+    odv.setUint32(e + 12, dirSize + dup.length, true);
+    const z = readZip(out, 'overlap.zip');
+    expect(z.members.map((m) => m.name)).toEqual(['profiles/tiny.prof', 'files/a.so']);
+    expect(z.errors.map((x) => x.message)).toEqual([
+      'profiles/dup1.prof: not unpacked: its data overlap those of profiles/tiny.prof (overlapping members: a zip bomb)',
+    ]);
+  });
+
+  it('a member inflating far past its compressed size is refused, saying the ratio', () => {
+    const zeros = new Uint8Array(80 << 20);
+    const z = readZip(zipSync({ 'profiles/tiny.prof': prof(), 'files/zeros.so': zeros }), 'r.zip');
+    expect(z.members.map((m) => m.name)).toEqual(['profiles/tiny.prof']);
+    expect(z.errors[0].message).toMatch(
+      /^files\/zeros\.so: not unpacked: files\/zeros\.so inflates more than 500 times its compressed size \(80 MiB from \d+ bytes\): a decompression bomb, not a profile$/,
+    );
+  });
+
+  it('only the objects the profile maps are unpacked', () => {
+    const b = writeBundle({
+      profiles: [{ name: 'tiny.prof', bytes: prof() }],
+      files: [
+        { path: '/opt/flamelens-corpus/bin/tiny', bytes: lib() },
+        { path: '/usr/lib/unrelated.so', bytes: new Uint8Array(200_000).fill(7) },
+      ],
+      missing: [],
+    });
+    // Damage the unrelated object's data (it is the last member): unpacking it would be a warning.
+    const z = readZip(b, 'lazy.zip');
+    const member = z.members.find((m) => m.name === 'files/usr/lib/unrelated.so')!;
+    expect(member.size).toBe(200_000);
+    const dirStart = new DataView(b.buffer).getUint32(b.length - 22 + 16, true);
+    for (let i = dirStart - 200; i < dirStart - 100; i++) b[i] ^= 0xff;
+    expect(() => readZip(b, 'lazy.zip').members.find((m) => m.name === member.name)!.bytes).toThrow(
+      /damaged/,
+    );
+    const sorted = sortInputs([{ name: 'lazy.zip', bytes: b }]);
+    expect(sorted.symbols.map((s) => s.name)).toEqual(['/opt/flamelens-corpus/bin/tiny']);
+    expect(sorted.profile?.loaded.raw.warnings.filter((w) => w.message.includes('unrelated'))).toEqual([]);
   });
 });

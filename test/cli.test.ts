@@ -155,7 +155,16 @@ describe('flamelens CLI', () => {
     expect(a.out).toMatch(/^usage: flamelens bundle \[OPTIONS\] PROFILE… -o OUT\.zip\n/);
     const options = [...a.out.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
     expect(options.sort()).toEqual(
-      ['--help', '--max-size', '--no-debug', '--output', '--root', '--fallback-to-host', '--version'].sort(),
+      [
+        '--dry-run',
+        '--help',
+        '--max-size',
+        '--no-debug',
+        '--output',
+        '--root',
+        '--fallback-to-host',
+        '--version',
+      ].sort(),
     );
     const fold = await run(['help', 'fold']);
     expect(fold.out).toMatch(/^usage: flamelens fold \[OPTIONS\] FILE\n/);

@@ -1,8 +1,11 @@
 // In-process fuzzing (test/fuzz/engine.ts): 100 000 seeded mutations of small real files of every
-// format, split by weight; each must end in a result or a ProfileError in under a second. A
-// failure names its format, seed and input index (FUZZ_REPRO=format:seed:index npm run fuzz) and
-// its bytes are written to test-results/fuzz-failures/. The long run is `npm run fuzz`.
+// format, split by weight; each must end in a result or a ProfileError in under a second. The seed
+// is new on every run and printed (FUZZ_SEED=N npm test runs the same inputs again); a failure
+// names its format, seed and input index (FUZZ_REPRO=format:seed:index npm run fuzz) and its bytes
+// are written to test-results/fuzz-failures/. The parse-while-reading property is its own file
+// (fuzz-stream.test.ts), so that the two run side by side. The long run is `npm run fuzz`.
 
+import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { READ_RECORD_TYPES } from '../src/core/formats/perfdata/records.ts';
 import { parsePerfData } from '../src/core/formats/perfdata.ts';
@@ -17,8 +20,9 @@ import {
   perfRecordTypes,
 } from './fuzz/engine.ts';
 
-const SEED = 20261123;
+const SEED = process.env.FUZZ_SEED === undefined ? randomInt(1, 2 ** 31) : Number(process.env.FUZZ_SEED);
 const TOTAL = 100_000;
+console.log(`fuzz seed ${SEED}: run these inputs again with FUZZ_SEED=${SEED}`);
 
 describe(`in-process fuzz: ${TOTAL} inputs, seed ${SEED}`, () => {
   const plan = budget(TOTAL);

@@ -81,3 +81,30 @@ describe('fetchProfile', () => {
     });
   });
 });
+
+describe('fetchProfile from strangers', () => {
+  it('fetches http(s) only, saying so', async () => {
+    for (const url of ['javascript:alert(1)', 'data:text/plain,x', 'file:///etc/passwd'])
+      await expect(fetchProfile(url)).rejects.toThrow(/only http: and https: links are fetched, not [a-z]+:/);
+  });
+
+  it('stops an endless download at the cap, saying the limit', async () => {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        sent += 1 << 16;
+        c.enqueue(new Uint8Array(1 << 16));
+      },
+    });
+    const real = globalThis.fetch;
+    globalThis.fetch = async () => new Response(body, { status: 200 });
+    try {
+      await expect(
+        fetchProfile('https://example.test/endless', undefined, undefined, 1 << 20),
+      ).rejects.toThrow('could not fetch URL: the file is larger than 1 MiB, the most a page can hold');
+      expect(sent).toBeLessThan(2 << 20);
+    } finally {
+      globalThis.fetch = real;
+    }
+  });
+});

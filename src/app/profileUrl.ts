@@ -1,5 +1,8 @@
 // `#profileURL=<url-encoded URL>`: open a profile hosted elsewhere (CI artifacts, a bucket).
-// The fetch goes straight from the browser to that server, which must allow CORS.
+// The fetch goes straight from the browser to that server, which must allow CORS. http(s) only,
+// and no more than MAX_DOWNLOAD bytes.
+
+import { INFLATE_LIMITS } from '../core/formats/inflate';
 
 /** A file name for a fetched profile: the last path segment, else the host. */
 export function profileNameFromUrl(url: string): string {
@@ -20,6 +23,9 @@ export function profileNameFromUrl(url: string): string {
   }
 }
 
+/** The most a download may bring: what the core inflates a file to at most (formats/inflate.ts). */
+export const MAX_DOWNLOAD = INFLATE_LIMITS.maxOutput;
+
 export class ProfileFetchError extends Error {
   constructor(message: string) {
     super(message);
@@ -36,7 +42,18 @@ export async function fetchProfile(
   url: string,
   onProgress?: (fraction: number) => void,
   signal?: AbortSignal,
+  maxBytes = MAX_DOWNLOAD,
 ): Promise<{ name: string; data: ArrayBuffer }> {
+  let scheme = '';
+  try {
+    scheme = new URL(url, globalThis.location?.href ?? 'http://localhost/').protocol;
+  } catch {
+    throw new ProfileFetchError('could not fetch URL: it is not a URL');
+  }
+  if (scheme !== 'https:' && scheme !== 'http:')
+    throw new ProfileFetchError(
+      `could not fetch URL: only http: and https: links are fetched, not ${scheme}`,
+    );
   let res: Response;
   try {
     // No credentials: a profile URL should not carry the user's cookies to another site.
@@ -54,6 +71,14 @@ export async function fetchProfile(
   }
   const length = Number(res.headers.get('Content-Length') ?? '');
   const expected = Number.isFinite(length) && length > 0 ? length : 0;
+  const tooBig = () =>
+    new ProfileFetchError(
+      `could not fetch URL: the file is larger than ${Math.round(maxBytes / 2 ** 20)} MiB, the most a page can hold`,
+    );
+  if (expected > maxBytes && res.headers.get('Content-Encoding') === null) {
+    await res.body?.cancel();
+    throw tooBig();
+  }
   const chunks: Uint8Array[] = [];
   let received = 0;
   try {
@@ -64,6 +89,11 @@ export async function fetchProfile(
         if (done) break;
         chunks.push(value);
         received += value.byteLength;
+        // An endless (or huge) download is stopped at the cap, not buffered until the tab dies.
+        if (received > maxBytes) {
+          await reader.cancel();
+          throw tooBig();
+        }
         // A gzip-encoded response's Content-Length counts compressed bytes: cap the fraction.
         if (expected > 0) onProgress?.(Math.min(1, received / expected));
       }
@@ -73,7 +103,7 @@ export async function fetchProfile(
       received = whole.byteLength;
     }
   } catch (e) {
-    if (signal?.aborted) throw e;
+    if (signal?.aborted || e instanceof ProfileFetchError) throw e;
     throw new ProfileFetchError(`could not fetch URL: the download broke off after ${received} bytes`);
   }
   if (received === 0) throw new ProfileFetchError('could not fetch URL: the server sent an empty file');

@@ -165,6 +165,13 @@ const OPTIONS: OptionSpec[] = [
     help: "leave inlined functions' samples with the function they were inlined into, as pprof -noinlines (default: inlined functions are frames of their own, from DWARF)",
   },
   {
+    name: 'dry-run',
+    value: false,
+    repeatable: false,
+    commands: ['bundle'],
+    help: 'list what would be packed (and what not, and why) without writing the bundle',
+  },
+  {
     name: 'no-debug',
     value: false,
     repeatable: false,

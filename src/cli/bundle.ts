@@ -1,8 +1,12 @@
 // `flamelens bundle`: run where the profile was recorded; packs the profile(s) with every mapped
-// object that exists on this machine, and their separate debug files (by build-id under
+// ELF object that exists on this machine, and their separate debug files (by build-id under
 // /usr/lib/debug/.build-id, or by `.gnu_debuglink` where gdb looks), into one zip
 // (core/bundle/bundle.ts says its layout). `root` prefixes every path looked up (tests pack
-// against a copy of a system's files); root.ts finds the files.
+// against a copy of a system's files); root.ts finds the files and refuses what a crafted maps
+// text could name: `..`, /proc, /sys, /dev, links out of the root, anything but a regular ELF file.
+// The bundle travels to others: its manifest names no host, and of what was not packed only the
+// paths (the profile names them anyway), never why (`/etc/shadow: not an ELF file` would say the
+// file exists here).
 
 import { type BundleInput, writeBundle } from '../core/bundle/bundle.ts';
 import { parse } from '../core/pipeline.ts';
@@ -17,7 +21,6 @@ export interface BundleOptions {
   maxSize?: number;
   /** Look for what `root` lacks on this machine too (root.ts FindOptions.fallback). */
   fallbackToHost?: boolean;
-  host?: string;
 }
 
 export interface BundleResult {
@@ -52,17 +55,11 @@ export function makeBundle(
     ...(opts.maxSize !== undefined && { maxSize: opts.maxSize }),
     ...(opts.fallbackToHost && { fallback: '', buildIds }),
   });
-  // The manifest travels: it names no path of this machine (the root's).
-  const root = opts.root.replace(/\/+$/, '');
-  const told = found.missing.map((m) => ({
-    path: m.path,
-    why: root === '' ? m.why : m.why.replaceAll(`under ${root}`, 'under the root given'),
-  }));
+  // The manifest travels: the paths the profile names that are not in it, without the reasons.
   const input: BundleInput = {
     profiles: profiles.map((p) => ({ name: p.path.split('/').pop()!, bytes: p.bytes })),
     files: found.files,
-    missing: told,
-    ...(opts.host !== undefined && { host: opts.host }),
+    missing: found.missing.map((m) => ({ path: m.path, why: 'not bundled' })),
   };
   return {
     bytes: writeBundle(input),

@@ -13,7 +13,9 @@ import type { CapstoneModule, CapstoneModuleOptions } from '@alexaltea/capstone-
 import type { AnalysisSession } from '../core/analysis/session.ts';
 import type { FunctionListing } from '../core/disasm/disasm.ts';
 import { type Disassembler, loadDisassembler } from '../core/disasm/engine.ts';
+import { oneLine } from '../core/text/escape.ts';
 import { basename } from '../core/text/names.ts';
+import { compilePattern } from '../core/text/pattern.ts';
 import { pprofPercentage, pprofScaledLabel } from '../core/text/pprof-measure.ts';
 import { ProfileError } from '../core/types.ts';
 
@@ -64,23 +66,22 @@ export interface DisasmCommand {
 
 /** `flamelens disasm`: the exit status (1: nothing matched or a file is unusable; 2: bad usage). */
 export async function disasmCommand(c: DisasmCommand): Promise<number> {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(c.regex);
-  } catch (e) {
-    c.stderr(`flamelens: bad REGEX: ${(e as Error).message}\n`);
+  // RE2 semantics (linear time), as pprof's.
+  const compiled = compilePattern(c.regex);
+  if (!compiled.ok) {
+    c.stderr(`flamelens: bad REGEX: ${oneLine(compiled.error)}\n`);
     return 2;
   }
   let listings: FunctionListing[];
   try {
-    listings = await c.session.disassemble(regex, c.intel ? 'intel' : 'att');
+    listings = await c.session.disassemble(compiled.pattern, c.intel ? 'intel' : 'att');
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
-    c.stderr(`flamelens: ${e.describe()}\n`);
+    c.stderr(`flamelens: ${oneLine(e.describe())}\n`);
     return e.message.includes('--binary') ? 2 : 1;
   }
   if (listings.length === 0) {
-    c.stderr(`flamelens: no matches found for regexp: ${c.regex}\n`);
+    c.stderr(`flamelens: no matches found for regexp: ${oneLine(c.regex)}\n`);
     return 1;
   }
   const { raw, unit } = c.session.weighed();

@@ -5,7 +5,6 @@
 // Options are declared in OPTIONS; a command reads them from `args.options`.
 
 import { readFileSync, readSync, realpathSync, writeFileSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
 import type { AnalysisSession } from '../core/analysis/session.ts';
@@ -15,8 +14,10 @@ import type { SourceListing } from '../core/model/lines.ts';
 import type { SymbolsState } from '../core/pipeline.ts';
 import { parseBase } from '../core/symbols/placement.ts';
 import type { SymbolizeReport } from '../core/symbols/symbolize.ts';
+import { oneLine, terminalText } from '../core/text/escape.ts';
 import { functionOf } from '../core/text/frame-text.ts';
 import { basename } from '../core/text/names.ts';
+import { compilePattern } from '../core/text/pattern.ts';
 import { formatBytes } from '../core/text/units.ts';
 import type { FoldedProfile, Granularity, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
@@ -115,7 +116,14 @@ export function infoJson(
 }
 
 /** Runs the CLI; resolves to the exit status. */
-export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number> {
+export async function main(argv: string[], given: CliIo = nodeIo()): Promise<number> {
+  // What the files say reaches a terminal: no control but our own newlines and tabs (an ESC in a
+  // name would retitle or clear it), no bidi override (text/escape.ts).
+  const io: CliIo = {
+    ...given,
+    stdout: (t) => given.stdout(terminalText(t)),
+    stderr: (t) => given.stderr(terminalText(t)),
+  };
   try {
     return await run(argv, io);
   } catch (e) {
@@ -208,7 +216,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   switch (args.command) {
     case 'diff': {
       const mismatch = session.comparisonWarning();
-      if (mismatch !== null) io.stderr(`flamelens: warning: ${mismatch}\n`);
+      if (mismatch !== null) io.stderr(`flamelens: warning: ${oneLine(mismatch)}\n`);
       session.writeFolded([], io.stdout, { normalize: args.options.has('normalize') });
       return 0;
     }
@@ -216,7 +224,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       return listCommand(session, args.positional[0], io);
     case 'fold': {
       for (const w of session.folded().meta.warnings)
-        io.stderr(`flamelens: ${shownName(file)}: warning: ${w.message}${where(w)}\n`);
+        io.stderr(`flamelens: ${oneLine(shownName(file))}: warning: ${oneLine(w.message)}${where(w)}\n`);
       // Written as it is made: with DWARF's inline frames the text can be gigabytes.
       session.writeFolded([], io.stdout);
       return 0;
@@ -302,8 +310,8 @@ function viewOfOptions(args: ParsedArgs): WorkerView {
 /** What the symbolizer said of the files given: unusable files, mismatches, placement guesses. */
 function reportSymbols(symbols: SymbolsState | null, io: CliIo): void {
   if (!symbols) return;
-  for (const e of symbols.errors) io.stderr(`flamelens: warning: ${e.message}\n`);
-  for (const w of symbols.report.warnings) io.stderr(`flamelens: warning: ${w}\n`);
+  for (const e of symbols.errors) io.stderr(`flamelens: warning: ${oneLine(e.message)}\n`);
+  for (const w of symbols.report.warnings) io.stderr(`flamelens: warning: ${oneLine(w)}\n`);
   const placement = symbols.placement;
   for (const h of placement?.hints ?? []) {
     if (placement!.used.some((u) => u.file === h.file)) continue;
@@ -317,19 +325,18 @@ function reportSymbols(symbols: SymbolsState | null, io: CliIo): void {
 
 /** `list REGEX FILE`: the listing of each function matching REGEX, as pprof -list prints it. */
 function listCommand(session: AnalysisSession, pattern: string, io: CliIo): number {
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern);
-  } catch (e) {
-    io.stderr(`flamelens: bad REGEX: ${(e as Error).message}\n`);
+  const c = compilePattern(pattern);
+  if (!c.ok) {
+    io.stderr(`flamelens: bad REGEX: ${c.error}\n`);
     return 2;
   }
+  const re = c.pattern;
   const profile = session.folded();
   // The frames' functions (a line or address frame's too), as pprof -list matches them.
   const functions = profile.frames.name.map((n, f) => functionOf(profile.frames, f) ?? n);
   const names = [...new Set(functions)].filter((n) => re.test(n)).sort();
   if (names.length === 0) {
-    io.stderr(`flamelens: no function matches ${pattern}\n`);
+    io.stderr(`flamelens: no function matches ${oneLine(pattern)}\n`);
     return 1;
   }
   for (const name of names) io.stdout(listingText(session.source(name), profile.meta.totalSamples, io));
@@ -346,9 +353,9 @@ export function parseSize(t: string): number | null {
 
 /** `bundle PROFILE… -o OUT`: see cli/bundle.ts. */
 function bundleCommand(args: ParsedArgs, io: CliIo): number {
-  const output = args.options.get('output')?.[0];
+  const output = args.options.get('output')?.[0] ?? (args.options.has('dry-run') ? 'the bundle' : undefined);
   if (args.positional.length === 0 || output === undefined || output === '') {
-    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip\n${usageLine('bundle')}`);
+    io.stderr(`flamelens: bundle needs PROFILE… and -o OUT.zip (or --dry-run)\n${usageLine('bundle')}`);
     return 2;
   }
   const sizeText = args.options.get('max-size')?.[0];
@@ -370,18 +377,28 @@ function bundleCommand(args: ParsedArgs, io: CliIo): number {
       debug: !args.options.has('no-debug'),
       fallbackToHost: args.options.has('fallback-to-host'),
       ...(maxSize !== undefined && { maxSize }),
-      host: hostname(),
     });
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
-    io.stderr(`flamelens: ${e.describe()}\n`);
+    io.stderr(`flamelens: ${oneLine(e.describe())}\n`);
     return 1;
   }
-  for (const m of made.missing) io.stderr(`flamelens: warning: not bundled: ${m.path}: ${m.why}\n`);
+  // What goes into the bundle, each file (the person sending it sees what they send), then what not.
+  const dry = args.options.has('dry-run');
+  for (const f of made.files)
+    io.stderr(
+      `flamelens: ${dry ? 'would pack' : 'packed'} ${oneLine(f.path)} (${f.size} bytes${f.debugFor ? `, debug file of ${oneLine(f.debugFor)}` : ''})\n`,
+    );
+  for (const m of made.missing)
+    io.stderr(`flamelens: warning: not bundled: ${oneLine(m.path)}: ${oneLine(m.why)}\n`);
   for (const p of made.fromHost)
     io.stderr(
-      `flamelens: note: ${p}: not under ${args.options.get('root')![0]}: this machine's file bundled\n`,
+      `flamelens: note: ${oneLine(p)}: not under ${oneLine(args.options.get('root')![0])}: this machine's file bundled\n`,
     );
+  if (dry) {
+    io.stderr(`flamelens: --dry-run: ${output} not written\n`);
+    return 0;
+  }
   try {
     (io.writeFile ?? writeFileSync)(output, made.bytes);
   } catch (e) {

@@ -9,6 +9,7 @@ import { AnalysisSession, type SessionResult } from '../core/analysis/session.ts
 import type { DroppedFile } from '../core/formats/importer.ts';
 import { UnknownSampleType } from '../core/model/sample-types.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
+import { oneLine } from '../core/text/escape.ts';
 import { basename } from '../core/text/names.ts';
 import { ProfileError } from '../core/types.ts';
 import type { WorkerView } from '../core/view/schema.ts';
@@ -104,7 +105,7 @@ export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opene
       // A --sample-type the profile lacks is bad usage: the message names those it has.
       if (e instanceof UnknownSampleType) throw new UsageError(`${shownName(path)}: ${e.message}`);
       if (!(e instanceof ProfileError)) throw e;
-      io.stderr(`flamelens: ${shownName(path)}: ${e.describe()}\n`);
+      io.stderr(`flamelens: ${oneLine(shownName(path))}: ${oneLine(e.describe())}\n`);
       return null;
     }
   };
@@ -144,8 +145,8 @@ function fromRoot(session: AnalysisSession, root: string, fallbackToHost: boolea
     debug: true,
     ...(fallbackToHost && { fallback: '', buildIds }),
   });
-  for (const m of found.missing) io.stderr(`flamelens: note: ${m.path}: ${m.why}\n`);
+  for (const m of found.missing) io.stderr(`flamelens: note: ${oneLine(m.path)}: ${oneLine(m.why)}\n`);
   for (const p of found.fromFallback)
-    io.stderr(`flamelens: note: ${p}: not under ${root}: this machine's file used\n`);
+    io.stderr(`flamelens: note: ${oneLine(p)}: not under ${oneLine(root)}: this machine's file used\n`);
   return found.files.map((f) => ({ name: f.path, bytes: f.bytes }));
 }

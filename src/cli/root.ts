@@ -3,8 +3,17 @@
 // or by `.gnu_debuglink` where gdb looks). `flamelens bundle` packs them; `--root` symbolizes with
 // them; `--fallback-to-host` takes this machine's files for what the root lacks.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import { looksLikeElf, readElf } from '../core/symbols/elf.ts';
 import { crc32 } from '../core/symbols/symbolize.ts';
 
@@ -49,6 +58,20 @@ export function findable(path: string): boolean {
   return path.startsWith('/') && !path.endsWith(' (deleted)');
 }
 
+/** Where no object is packed from, whatever a profile's maps text says: processes, the kernel, devices. */
+const SYSTEM = /^\/(?:proc|sys|dev)(?:\/|$)/;
+
+/**
+ * Why a mapped path is not looked up at all, or null: a profile is a file anyone can write, and its
+ * maps text may name `/proc/self/exe`, a device or `../../etc/shadow`.
+ */
+export function refusedPath(path: string): string | null {
+  if (path.includes('\0')) return 'a path with a NUL byte';
+  if (path.split('/').includes('..')) return 'a path that climbs (`..`)';
+  if (SYSTEM.test(posix.normalize(path))) return 'under /proc, /sys or /dev: not an object file';
+  return null;
+}
+
 /** A root as a prefix of absolute paths ('' for this machine's files). */
 const prefix = (root: string) => (root === '/' ? '' : root.replace(/\/+$/, ''));
 
@@ -60,24 +83,13 @@ export function findMappedFiles(paths: readonly string[], opts: FindOptions): Fo
   const taken = new Set<string>();
   /** Reads a file from the first root that has it (its index in `roots`), or says why not. */
   const take = (path: string): { bytes: Uint8Array; from: number } | string => {
+    const refused = refusedPath(path);
+    if (refused !== null) return refused;
+    const clean = posix.normalize(path);
     for (let from = 0; from < roots.length; from++) {
-      const host = `${roots[from]}${path}`;
-      let size: number;
-      try {
-        const st = statSync(host);
-        if (!st.isFile()) return 'not a regular file';
-        size = st.size;
-      } catch {
-        continue;
-      }
-      if (opts.maxSize !== undefined && size > opts.maxSize)
-        return `${size} bytes, over --max-size ${opts.maxSize}`;
-      try {
-        const b = readFileSync(host);
-        return { bytes: new Uint8Array(b.buffer, b.byteOffset, b.byteLength), from };
-      } catch (e) {
-        return `cannot be read (${(e as { code?: string }).code ?? e})`;
-      }
+      const got = readObject(roots[from], clean, opts.maxSize);
+      if (got === null) continue;
+      return typeof got === 'string' ? got : { bytes: got, from };
     }
     return `not found ${where}`;
   };
@@ -87,10 +99,6 @@ export function findMappedFiles(paths: readonly string[], opts: FindOptions): Fo
     const got = take(path);
     if (typeof got === 'string') {
       out.missing.push({ path, why: got });
-      continue;
-    }
-    if (!looksLikeElf(got.bytes)) {
-      out.missing.push({ path, why: 'not an ELF file' });
       continue;
     }
     let elf: ReturnType<typeof readElf>;
@@ -136,6 +144,7 @@ function findDebugFile(
   for (const c of candidates) {
     if (taken.has(c) || c === path || !exists(c)) continue;
     const got = take(c);
+    if (got === 'not an ELF file') continue;
     if (typeof got === 'string') {
       out.missing.push({ path: c, why: got });
       continue;
@@ -155,5 +164,52 @@ function findDebugFile(
     if (got.from > 0) out.fromFallback.push(c);
     taken.add(c);
     return;
+  }
+}
+
+/**
+ * The ELF object at `path` under `root`, null when there is none, or why it is not taken: a link
+ * into /proc, /sys or /dev, anything but a regular file (a device or a FIFO would block or never
+ * end), over `maxSize`, or no ELF magic in its first bytes (checked before the file is read
+ * whole). The path cannot climb out of the root (refusedPath: no `..`); links in the root are its
+ * owner's (a copy of a machine made of links, as the tests' is), followed.
+ */
+function readObject(root: string, path: string, maxSize: number | undefined): Uint8Array | string | null {
+  const host = `${root}${path}`;
+  let real: string;
+  try {
+    real = realpathSync(host);
+  } catch {
+    return null;
+  }
+  if (SYSTEM.test(real)) return 'a link into /proc, /sys or /dev';
+  let fd: number;
+  try {
+    // Not opened unless a regular file: opening a FIFO blocks until someone writes to it. And
+    // non-blocking all the same, should it turn into one between the two calls.
+    if (!statSync(real).isFile()) return 'not a regular file';
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    return `cannot be read (${(e as { code?: string }).code ?? e})`;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return 'not a regular file';
+    if (maxSize !== undefined && st.size > maxSize) return `${st.size} bytes, over --max-size ${maxSize}`;
+    const head = new Uint8Array(64);
+    const n = readSync(fd, head, 0, head.length, 0);
+    if (!looksLikeElf(head.subarray(0, n))) return 'not an ELF file';
+    const bytes = new Uint8Array(st.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const k = readSync(fd, bytes, at, bytes.length - at, at);
+      if (k === 0) break;
+      at += k;
+    }
+    return at === bytes.length ? bytes : 'changed while it was read';
+  } catch (e) {
+    return `cannot be read (${(e as { code?: string }).code ?? e})`;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -32,6 +32,13 @@ declare class URLSearchParams {
   toString(): string;
 }
 
+/** The origins a link downloads from (view/schema.ts linkOrigins). */
+declare class URL {
+  constructor(url: string, base?: string);
+  readonly origin: string;
+  readonly protocol: string;
+}
+
 /** The demangler is WebAssembly (symbols/demangle.ts instantiates it). */
 type BufferSource = ArrayBuffer | ArrayBufferView;
 declare namespace WebAssembly {

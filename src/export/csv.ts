@@ -1,6 +1,8 @@
-// The function table as CSV (RFC 4180), safe to open in a spreadsheet.
+// The function table as CSV (RFC 4180), safe to open in a spreadsheet; names' controls and bidi
+// overrides written as escapes (text/escape.ts).
 
 import { type CallTree, type FunctionTable, totalOf } from '../core/model/calltree';
+import { visibleText } from '../core/text/escape';
 import { unitName, weightUnit } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 
@@ -53,7 +55,14 @@ export function functionTableCsv(
     const mod = profile.modules[profile.frames.module[f]] ?? '';
     const self = functions.self[f];
     const total = functions.total[f];
-    out += csvRow([profile.frames.name[f], mod, self, pct(self, whole), total, pct(total, whole)]);
+    out += csvRow([
+      visibleText(profile.frames.name[f]),
+      visibleText(mod),
+      self,
+      pct(self, whole),
+      total,
+      pct(total, whole),
+    ]);
   }
   return out;
 }

@@ -4,8 +4,9 @@
 // (tooltip-text.ts, core/text/units.ts).
 
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
+import { visibleText } from '../core/text/escape';
 import { fitName } from '../core/text/fit-name';
-import { describeFrame, describeFrameLines, frameLabel } from '../core/text/frame-text';
+import { describeFrame, describeFrameLines, frameLabel, shownText } from '../core/text/frame-text';
 import { formatWeight, weightUnit } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';
@@ -75,8 +76,10 @@ export function flameGraphSvg(o: SvgOptions): string {
   const n = (v: number) => String(Math.round(v * 100) / 100);
 
   const title =
-    `Flame graph of ${profile.meta.fileName}: ${formatWeight(whole, unit)}` +
-    (layout.focus > 0 ? ` (zoomed to ${name(layout.focus)}: ${formatWeight(focusTotal, unit)})` : '');
+    `Flame graph of ${visibleText(profile.meta.fileName ?? '')}: ${formatWeight(whole, unit)}` +
+    (layout.focus > 0
+      ? ` (zoomed to ${shownText(name(layout.focus))}: ${formatWeight(focusTotal, unit)})`
+      : '');
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>\n',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" `,

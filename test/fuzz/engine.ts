@@ -6,19 +6,25 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync, zipSync } from 'fflate';
-import { expandBundles, writeBundle } from '../../src/core/bundle/bundle.ts';
+import { sortInputs } from '../../src/core/analysis/inputs.ts';
+import { MANIFEST, writeBundle } from '../../src/core/bundle/bundle.ts';
+import { readZip } from '../../src/core/bundle/zip.ts';
 import { detectFormat, isGzip, parseProfile, streamingParse } from '../../src/core/formats/detect.ts';
+import { parseFolded } from '../../src/core/formats/folded.ts';
 import { GperftoolsChunkStream, scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
+import { writePprof } from '../../src/core/formats/pprof-write.ts';
+import { usableValues } from '../../src/core/formats/sanitize.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
 import { toFoldedText } from '../../src/core/model/serialize.ts';
 import { fold, type Loaded, parse } from '../../src/core/pipeline.ts';
-import { looksLikeElf, readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
+import { readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
 import { KallsymsError, parseKallsyms } from '../../src/core/symbols/kallsyms.ts';
-import { looksLikeNm, nmToElfLike } from '../../src/core/symbols/nm.ts';
+import { nmToElfLike } from '../../src/core/symbols/nm.ts';
 import { symbolizerFromFiles, withRecordedBuildIds } from '../../src/core/symbols/symbolize.ts';
 import type { Mapping, RawProfile } from '../../src/core/types.ts';
 import { ProfileError } from '../../src/core/types.ts';
+import { parseReport, reportHtml } from '../../src/export/report.ts';
 import {
   bitflips,
   crossover,
@@ -220,6 +226,90 @@ function bundleSeeds(): Seed[] {
     },
   ];
 }
+
+/** Values a manifest field may be given instead of its own: every JSON type, and paths of tricks. */
+const MANIFEST_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  42,
+  1.5,
+  2 ** 53 + 2,
+  '',
+  'x',
+  '../../etc/passwd',
+  '/proc/self/exe',
+  'files/../x',
+  'zz'.repeat(30),
+  '\u0000\u001b[2J',
+  true,
+  [],
+  [null],
+  {},
+  { path: 1 },
+];
+
+/** Every place in a JSON value (as paths of keys and indexes). */
+function jsonPlaces(
+  v: unknown,
+  at: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
+  out.push(at);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) jsonPlaces(v[i], [...at, i], out);
+  } else if (typeof v === 'object' && v !== null)
+    for (const [k, x] of Object.entries(v)) jsonPlaces(x, [...at, k], out);
+  return out;
+}
+
+/**
+ * A bundle whose manifest is edited as JSON (a field given another value or type, removed, an
+ * entry repeated, members renamed) and zipped again, stored: manifests of every wrong shape.
+ */
+const manifestEdit: Mutator = (b, r) => {
+  let members: { name: string; bytes: Uint8Array }[];
+  try {
+    members = readZip(b, 'm.zip').members.map((m) => ({ name: m.name, bytes: m.bytes }));
+  } catch {
+    return b;
+  }
+  const man = members.find((m) => m.name === MANIFEST);
+  if (!man) return b;
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(man.bytes));
+  } catch {
+    return b;
+  }
+  for (let k = 1 + int(r, 3); k > 0; k--) {
+    const places = jsonPlaces(json).filter((p) => p.length > 0);
+    if (places.length === 0) break;
+    const place = pick(r, places);
+    let parent = json as Record<string | number, unknown>;
+    for (const key of place.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    const last = place[place.length - 1];
+    const what = r();
+    if (what < 0.6) parent[last] = structuredClone(pick(r, MANIFEST_VALUES));
+    else if (what < 0.8 && Array.isArray(parent)) parent.push(structuredClone(parent[last as number]));
+    else delete parent[last];
+  }
+  const files: Record<string, Uint8Array> = {};
+  for (const m of members)
+    files[m.name] = m === man ? new TextEncoder().encode(JSON.stringify(json)) : m.bytes;
+  if (r() < 0.2) {
+    // a member under another name than the manifest says
+    const other = pick(
+      r,
+      members.filter((m) => m !== man),
+    );
+    if (other) {
+      delete files[other.name];
+      files[`files/renamed/${other.name.split('/').pop()}`] = other.bytes;
+    }
+  }
+  return zipSync(files, { level: 0 });
+};
 
 /** A ustar archive of the files (what `tar -cf` writes, without owners). */
 function tarOf(files: Record<string, Uint8Array>): Uint8Array {
@@ -696,8 +786,11 @@ function formats(): FuzzFormat[] {
         ...BYTES,
         (b, r) => setWords(b, r, { size: 4, littleEndian: true }),
         (b, r) => setWords(b, r, { size: 4, align: 1, littleEndian: true }),
+        manifestEdit,
+        manifestEdit,
+        manifestEdit,
       ],
-      weight: 3,
+      weight: 4,
     },
     {
       id: 'kallsyms',
@@ -806,25 +899,38 @@ function checkError(e: ProfileError, bytes: Uint8Array): void {
   }
 }
 
+/** The share of parsed profiles written by every writer and read back (`FUZZ_ROUNDTRIP` in run.ts). */
+let roundTripShare = 0.1;
+export function setRoundTripShare(share: number): void {
+  roundTripShare = share;
+}
+
 /** Runs one input through the core; returns what came out, or throws what escaped. */
-export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng): Outcome {
+
+export function runInput(
+  f: FuzzFormat,
+  bytes: Uint8Array,
+  name: string,
+  r: Rng,
+  streamShare = 0.25,
+): Outcome {
   const fileName = name.replace(/ \(.*$/, '');
   if (f.target === 'bundle') {
-    // A bundle opens to a profile and symbol files, or is a ProfileError; its members' damage is
-    // warnings. The profile then goes through the core like any dropped one.
-    let files: ReturnType<typeof expandBundles>;
+    // A bundle opens to a profile and the symbol files it maps (analysis/inputs.ts, as the
+    // session and the CLI sort a drop), or is a ProfileError; its members' and its manifest's
+    // damage is warnings. The profile then goes through the core like any dropped one.
+    let sorted: ReturnType<typeof sortInputs>;
     try {
-      files = expandBundles([{ name: fileName, bytes }]);
+      sorted = sortInputs([{ name: fileName, bytes }]);
     } catch (e) {
       if (!(e instanceof ProfileError)) throw e;
       checkError(e, bytes);
       return 'error';
     }
-    const symbols = files.filter((x) => looksLikeElf(x.bytes) || looksLikeNm(x.bytes));
-    const profile = files.find((x) => !symbols.includes(x));
-    if (!profile) return 'result';
+    const loaded = sorted.profile?.loaded;
+    if (!loaded) return 'result';
     try {
-      const loaded = parse(profile.bytes, profile.name);
+      const symbols = sorted.symbols;
       const s = symbolizerFromFiles(withRecordedBuildIds(loaded.raw.meta.mappings, symbols), symbols);
       if (loaded.raw.samples.stackLocs.length <= MAX_FOLD_LOCS)
         fold(loaded, {
@@ -840,9 +946,10 @@ export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng)
     return 'result';
   }
   if (f.target === 'profile') {
-    // A quarter of the gperftools inputs are also parsed as the worker parses a large file while
-    // reading it, in chunks of random sizes: the same profile, or the same error.
-    const streamed = f.preview && r() < 0.25 ? streamedParse(bytes, r) : null;
+    // A share of the gperftools inputs (a quarter; all of them for the property's own test) are
+    // also parsed as the worker parses a large file while reading it, in chunks of random sizes:
+    // the same profile, or the same error.
+    const streamed = f.preview && r() < streamShare ? streamedParse(bytes, r) : null;
     let loaded: ReturnType<typeof parse>;
     try {
       loaded = parse(bytes, fileName);
@@ -871,6 +978,11 @@ export function runInput(f: FuzzFormat, bytes: Uint8Array, name: string, r: Rng)
       if (r() < 0.25) {
         const differs = consumingFoldDiffers(loaded);
         if (differs) throw new Error(`folded over its stacks: ${differs}`);
+      }
+      // A share are written by every writer and read back: the same folded stacks.
+      if (r() < roundTripShare) {
+        const differs = roundTripDiffers(loaded, fileName);
+        if (differs) throw new Error(`written and read back: ${differs}`);
       }
     }
     if (f.preview && loaded.raw.format === 'gperftools' && r() < 0.25) {
@@ -964,6 +1076,8 @@ export interface Failure {
   index: number;
   base: string;
   message: string;
+  /** The share of inputs parsed while read too, when not the default (FUZZ_STREAM to reproduce). */
+  streamShare?: number;
   /** Where the input bytes were written. */
   file?: string;
 }
@@ -972,10 +1086,14 @@ export interface RunOptions {
   seed: number;
   /** Inputs for this format. */
   n: number;
+  /** The index of the first input (default 0): inputs `from` … `from + n − 1`. */
+  from?: number;
   /** Where failing inputs are written; default test-results/fuzz-failures. */
   failureDir?: string | null;
   /** Stop after this many failures (default 10). */
   maxFailures?: number;
+  /** The share of gperftools inputs also parsed while read, in chunks (default a quarter). */
+  streamShare?: number;
 }
 
 export const DEFAULT_FAILURE_DIR = new URL('../../test-results/fuzz-failures/', import.meta.url);
@@ -1004,6 +1122,7 @@ export function runIndex(
   f: FuzzFormat,
   seed: number,
   index: number,
+  streamShare?: number,
 ): { outcome?: Outcome; ms: number; failure?: Failure; bytes: Uint8Array } {
   const { bytes, base } = inputFor(f, seed, index);
   const r = prng(mix(seed, index, 0x10c4));
@@ -1011,15 +1130,22 @@ export function runIndex(
   let outcome: Outcome | undefined;
   let failure: Failure | undefined;
   try {
-    outcome = runInput(f, bytes, base, r);
+    outcome = runInput(f, bytes, base, r, streamShare);
   } catch (e) {
-    failure = { format: f.id, seed, index, base, message: describeError(e) };
+    failure = {
+      format: f.id,
+      seed,
+      index,
+      base,
+      message: describeError(e),
+      ...(streamShare !== undefined && { streamShare }),
+    };
   }
   let ms = performance.now() - t0;
   if (!failure && ms > MAX_INPUT_MS) {
     // Once more before calling it slow: a GC pause or a busy shared machine does not repeat.
     const t1 = performance.now();
-    runInput(f, bytes, base, prng(mix(seed, index, 0x10c4)));
+    runInput(f, bytes, base, prng(mix(seed, index, 0x10c4)), streamShare);
     ms = Math.min(ms, performance.now() - t1);
   }
   if (!failure && ms > MAX_INPUT_MS) {
@@ -1048,8 +1174,9 @@ export function fuzzFormat(f: FuzzFormat, opts: RunOptions): { stats: FormatStat
   const failures: Failure[] = [];
   const dir = opts.failureDir === undefined ? DEFAULT_FAILURE_DIR : opts.failureDir;
   const t0 = performance.now();
-  for (let i = 0; i < opts.n && failures.length < (opts.maxFailures ?? 10); i++) {
-    const { outcome, ms, failure, bytes } = runIndex(f, opts.seed, i);
+  const from = opts.from ?? 0;
+  for (let i = from; i < from + opts.n && failures.length < (opts.maxFailures ?? 10); i++) {
+    const { outcome, ms, failure, bytes } = runIndex(f, opts.seed, i, opts.streamShare);
     stats.inputs++;
     if (ms > stats.slowestMs) {
       stats.slowestMs = ms;
@@ -1090,7 +1217,8 @@ export function formatStats(s: FormatStats): string {
 export function formatFailure(fl: Failure): string {
   return (
     `${fl.format} seed ${fl.seed} input ${fl.index} (from ${fl.base}): ${fl.message}` +
-    `${fl.file ? `\n  input written to ${fl.file}` : ''}\n  reproduce: FUZZ_REPRO=${fl.format}:${fl.seed}:${fl.index} npm run fuzz`
+    `${fl.file ? `\n  input written to ${fl.file}` : ''}\n  reproduce: ` +
+    `${fl.streamShare !== undefined ? `FUZZ_STREAM=${fl.streamShare} ` : ''}FUZZ_REPRO=${fl.format}:${fl.seed}:${fl.index} npm run fuzz`
   );
 }
 
@@ -1133,7 +1261,8 @@ function chunkedParseOf(file: Uint8Array, r: () => number): { raw?: RawProfile; 
     at += part.length;
   }
   try {
-    return { raw: stream.finish(stream.finishScan()) };
+    // As the worker's: its chunked parse is finished by parseProfile, which checks the values.
+    return { raw: usableValues(stream.finish(stream.finishScan())) };
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
     return { error: e.message };
@@ -1169,4 +1298,57 @@ function consumingFoldDiffers(loaded: Loaded): string | null {
   if (again.length !== parsed.length || again.some((v, i) => v !== parsed[i]))
     return 'the parsed stacks read back differ';
   return null;
+}
+
+/**
+ * What differs when the profile is written by each writer and read back (folded text, a pprof
+ * profile.proto, a snapshot, an HTML report's data): the folded stacks, at function granularity
+ * as written, or '' — each must read back to what it wrote.
+ */
+function roundTripDiffers(loaded: Loaded, fileName: string): string {
+  const { profile } = fold(loaded, { granularity: 'addresses' });
+  const want = toFoldedText(profile);
+  const again = (bytes: Uint8Array, name: string) =>
+    toFoldedText(fold(parse(bytes, name), { granularity: 'addresses' }).profile);
+  // folded text: what we write, read back by the folded reader, writes the same text (read by
+  // sniffing, a name that holds a whole `perf script` header can make it look like that format)
+  if (want !== '') {
+    const text = new TextEncoder().encode(want);
+    const got = toFoldedText(
+      fold({ raw: parseFolded(text), parseMs: 0, fileName: 'x.folded' }, { granularity: 'addresses' })
+        .profile,
+    );
+    if (got !== want) return `folded text differs (${firstDiff(want, got)})`;
+  }
+  // a snapshot (and the same through an HTML report's data element)
+  const snap = writeSnapshot(loaded.raw);
+  const fromSnap = again(snap, fileName);
+  if (fromSnap !== want) return `the snapshot differs (${firstDiff(want, fromSnap)})`;
+  const html = reportHtml('<html><body></body></html>', {
+    title: fileName,
+    created: '2026-11-27T00:00:00Z',
+    hash: '',
+    profiles: [{ slot: 'main', name: fileName, data: snap }],
+  }).join('');
+  const json = /<script type="application\/json" id="[^"]+">([\s\S]*)<\/script>/.exec(html);
+  if (!json) return 'the report has no data element';
+  const report = parseReport(json[1]);
+  if (again(report.profiles[0].data, fileName) !== want) return 'the report’s profile differs';
+  // pprof: the folded profile as profile.proto, read back (its values are int64s: a profile with
+  // fractional weights is written rounded, and sums past 2^53 are not exact in a double)
+  if (profile.stacks.count > 0 && profile.stacks.weight.every((w) => Number.isSafeInteger(w))) {
+    const pb = writePprof(profile, { gzip: false });
+    const fromPb = again(pb, 'x.pb');
+    if (fromPb !== want) return `the pprof profile differs (${firstDiff(want, fromPb)})`;
+  }
+  return '';
+}
+
+function firstDiff(a: string, b: string): string {
+  const la = a.split('\n');
+  const lb = b.split('\n');
+  for (let i = 0; i < Math.max(la.length, lb.length); i++)
+    if (la[i] !== lb[i])
+      return `line ${i + 1}: ${JSON.stringify(la[i]?.slice(0, 80))} → ${JSON.stringify(lb[i]?.slice(0, 80))}`;
+  return 'same lines';
 }

@@ -7,10 +7,11 @@
 import { expandBundles, looksLikeBundle } from '../bundle/bundle';
 import type { DroppedFile } from '../formats/importer';
 import { type Loaded, type ParseOptions, parse } from '../pipeline';
-import { isSeparateDebugFile, looksLikeElf } from '../symbols/elf';
+import { buildIdFromHead, isSeparateDebugFile, looksLikeElf } from '../symbols/elf';
 import { looksLikeKallsyms } from '../symbols/kallsyms';
 import { looksLikeNm } from '../symbols/nm';
-import { type InputNote, ProfileError } from '../types';
+import { basename } from '../text/names';
+import { type InputNote, ProfileError, type RawProfile } from '../types';
 
 const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b) || looksLikeKallsyms(b);
 
@@ -67,8 +68,10 @@ export function sortInputs(
   const bundles = new Set(given.filter((f) => looksLikeBundle(f.bytes)).map((f) => f.name));
   for (const name of bundles) roles.push({ name, role: 'bundle' });
   const files = expandBundles(given, opts.profile === undefined ? {} : { profile: opts.profile });
-  const symbols = files.filter((f) => isSymbolFile(f.bytes));
-  const others = files.filter((f) => !isSymbolFile(f.bytes));
+  // A bundle's objects are not unpacked yet: they are symbol files by where the bundle has them.
+  const packed = files.filter((f) => f.fromBundle !== undefined);
+  const symbols = files.filter((f) => f.fromBundle === undefined && isSymbolFile(f.bytes));
+  const others = files.filter((f) => f.fromBundle === undefined && !isSymbolFile(f.bytes));
   const givenSet = new Set(given);
   const fromBundle = (f: DroppedFile) => !givenSet.has(f);
   for (const f of symbols) if (!fromBundle(f)) roles.push({ name: f.name, role: symbolRole(f.bytes) });
@@ -94,6 +97,7 @@ export function sortInputs(
       unusable.push(f);
     }
   }
+  if (packed.length > 0) symbols.push(...unpackWanted(packed, profile?.loaded.raw ?? null));
   // Text that is no profile is a source file; other unusable files go to the symbolizer, which
   // reports each by name.
   const sources = new Map<string, string>();
@@ -109,3 +113,57 @@ export function sortInputs(
   }
   return { profile, symbols, junk, sources, firstError, candidates: others.length, roles };
 }
+
+/**
+ * The objects of a bundle that the profile's mappings want (by path, else by file name), and the
+ * debug files of those (the manifest's `debugFor`, else a `.build-id` path of a mapping's or a
+ * wanted object's build-id), unpacked: the others are never inflated. A member that does not
+ * unpack is a warning of the profile's.
+ */
+function unpackWanted(packed: readonly DroppedFile[], raw: RawProfile | null): DroppedFile[] {
+  if (raw === null) return [];
+  const paths = new Set<string>();
+  const names = new Set<string>();
+  const ids = new Set<string>();
+  for (const m of raw.meta.mappings) {
+    paths.add(m.path);
+    names.add(basename(m.path));
+    if (m.buildId) ids.add(m.buildId.toLowerCase());
+  }
+  const wants = (path: string) => paths.has(path) || names.has(basename(path));
+  const out: DroppedFile[] = [];
+  const unpack = (f: DroppedFile): Uint8Array | null => {
+    try {
+      return f.bytes;
+    } catch (e) {
+      if (!(e instanceof ProfileError)) throw e;
+      raw.warnings.push({ message: `${f.fromBundle?.bundle}: ${e.message}`, offset: e.offset });
+      return null;
+    }
+  };
+  const debug: DroppedFile[] = [];
+  for (const f of packed) {
+    const debugFor = f.fromBundle?.debugFor;
+    if (debugFor !== undefined || BUILD_ID_PATH.test(f.name)) {
+      if (debugFor === undefined || wants(debugFor)) debug.push(f);
+      continue;
+    }
+    if (!wants(f.name)) continue;
+    const bytes = unpack(f);
+    if (bytes === null) continue;
+    out.push({ ...f, bytes });
+    const id = buildIdFromHead(bytes.subarray(0, 1 << 16));
+    if (id !== undefined) ids.add(id.toLowerCase());
+  }
+  for (const f of debug) {
+    const byId = BUILD_ID_PATH.exec(f.name);
+    if (f.fromBundle?.debugFor === undefined && !(byId && ids.has(`${byId[1]}${byId[2]}`.toLowerCase())))
+      continue;
+    const bytes = unpack(f);
+    if (bytes !== null) out.push({ ...f, bytes });
+  }
+  return out;
+}
+
+/** A separate debug file's path by build-id: `…/.build-id/ab/cdef….debug`. */
+const BUILD_ID_PATH = /\/\.build-id\/([0-9a-f]{2})\/([0-9a-f]+)\.debug$/i;

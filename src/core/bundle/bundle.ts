@@ -18,7 +18,7 @@ import { looksLikeElf } from '../symbols/elf.ts';
 import { looksLikeNm } from '../symbols/nm.ts';
 import { ProfileError, type ProfileWarning } from '../types.ts';
 import { looksLikeTar, readTar } from './tar.ts';
-import { looksLikeZip, readZip, type ZipContents } from './zip.ts';
+import { looksLikeZip, readZip, unsafeName, type ZipContents, type ZipMember } from './zip.ts';
 
 export const MANIFEST = 'flamelens-bundle.json';
 
@@ -26,7 +26,6 @@ export interface BundleManifest {
   'flamelens-bundle': 1;
   /** ISO time it was made. */
   created: string;
-  host?: string;
   profiles: { name: string; member: string }[];
   files: {
     /** Where the file was on the recording machine (the path the profile maps). */
@@ -86,11 +85,120 @@ const isSymbolBytes = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b);
 export interface OpenedBundle {
   /** The profiles, in the manifest's order (else the archive's). */
   profiles: DroppedFile[];
-  /** The objects and debug files, named by their recorded paths. */
+  /**
+   * The objects and debug files, named by their recorded paths, unpacked when first read
+   * (`DroppedFile.fromBundle`).
+   */
   symbols: DroppedFile[];
-  /** Members that could not be used, objects the bundle lacks, a manifest that does not hold. */
+  /** Members that could not be used, objects the bundle lacks, manifest fields that do not hold. */
   warnings: ProfileWarning[];
+  /** The manifest's valid entries (those that do not hold are warnings), or null without one. */
   manifest: BundleManifest | null;
+}
+
+const HEX = /^[0-9a-f]+$/i;
+const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+/**
+ * The manifest's entries that hold, checked against its schema field by field (a manifest is
+ * data from anyone: it is never trusted to have the shape we write), and one warning per field
+ * that does not: the entry is left out, and its member is matched by its path instead.
+ */
+export function checkManifest(value: unknown, say: (message: string) => void): BundleManifest | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    say(`${MANIFEST} is not a JSON object: files are matched by path and name only`);
+    return null;
+  }
+  const m = value as Record<string, unknown>;
+  if (m['flamelens-bundle'] !== 1) {
+    say(
+      `${MANIFEST}: "flamelens-bundle" is ${JSON.stringify(m['flamelens-bundle']) ?? 'missing'}, not 1: files are matched by path and name only`,
+    );
+    return null;
+  }
+  const out: BundleManifest = { 'flamelens-bundle': 1, created: '', profiles: [], files: [], missing: [] };
+  if (m.created !== undefined && typeof m.created !== 'string')
+    say(`${MANIFEST}: "created" is not a string: ignored`);
+  else if (typeof m.created === 'string') out.created = m.created;
+  const list = (key: 'profiles' | 'files' | 'missing'): unknown[] => {
+    const v = m[key];
+    if (v === undefined) return [];
+    if (Array.isArray(v)) return v;
+    say(`${MANIFEST}: "${key}" is not a list: ignored`);
+    return [];
+  };
+  const entry = (
+    key: string,
+    i: number,
+    v: unknown,
+    fields: Record<string, (x: unknown) => boolean>,
+    optional: string[] = [],
+  ) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      say(`${MANIFEST}: ${key}[${i}] is not an object: ignored`);
+      return null;
+    }
+    const o = v as Record<string, unknown>;
+    for (const [f, ok] of Object.entries(fields)) {
+      if (o[f] === undefined && optional.includes(f)) continue;
+      if (!ok(o[f])) {
+        say(
+          `${MANIFEST}: ${key}[${i}].${f} is ${o[f] === undefined ? 'missing' : `not valid (${JSON.stringify(o[f]).slice(0, 80)})`}: the entry is ignored`,
+        );
+        return null;
+      }
+    }
+    return o;
+  };
+  list('profiles').forEach((v, i) => {
+    const o = entry('profiles', i, v, { name: isText, member: isText });
+    if (o) out.profiles.push({ name: o.name as string, member: o.member as string });
+  });
+  list('files').forEach((v, i) => {
+    const o = entry(
+      'files',
+      i,
+      v,
+      {
+        path: (x) => isText(x) && x.startsWith('/'),
+        member: isText,
+        buildId: (x) => typeof x === 'string' && HEX.test(x) && x.length <= 128,
+        size: (x) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0,
+        debugFor: (x) => isText(x) && x.startsWith('/'),
+      },
+      ['buildId', 'size', 'debugFor'],
+    );
+    if (!o) return;
+    out.files.push({
+      path: o.path as string,
+      member: o.member as string,
+      size: (o.size as number | undefined) ?? 0,
+      ...(o.buildId !== undefined && { buildId: o.buildId as string }),
+      ...(o.debugFor !== undefined && { debugFor: o.debugFor as string }),
+    });
+  });
+  list('missing').forEach((v, i) => {
+    const o = entry('missing', i, v, { path: isText, why: (x) => typeof x === 'string' });
+    if (o) out.missing.push({ path: o.path as string, why: o.why as string });
+  });
+  return out;
+}
+
+/** A bundle's object, unpacked when its `bytes` are first read (a damaged member then throws). */
+function bundled(
+  name: string,
+  member: ZipMember,
+  bundle: string,
+  extra: Partial<DroppedFile> = {},
+): DroppedFile {
+  const f: DroppedFile = {
+    name,
+    bytes: new Uint8Array(0),
+    ...extra,
+    fromBundle: { bundle, ...extra.fromBundle },
+  };
+  Object.defineProperty(f, 'bytes', { enumerable: true, configurable: true, get: () => member.bytes });
+  return f;
 }
 
 /** The profiles and symbol files of a bundle. Throws a ProfileError when it is no readable archive. */
@@ -100,19 +208,30 @@ export function openBundle(f: DroppedFile): OpenedBundle {
     message: `${f.name}: ${e.message}`,
     offset: e.offset,
   }));
-  const byName = new Map(members.map((m) => [m.name, m.bytes]));
-  let manifest: BundleManifest | null = null;
-  const manifestBytes = byName.get(MANIFEST);
-  if (manifestBytes !== undefined) {
+  const say = (message: string) => warnings.push({ message: `${f.name}: ${message}` });
+  const byName = new Map(members.map((m) => [m.name, m]));
+  /** A member's bytes, or null (and a warning) when it is damaged. */
+  const read = (m: ZipMember): Uint8Array | null => {
     try {
-      const m = JSON.parse(new TextDecoder().decode(manifestBytes)) as BundleManifest;
-      if (m['flamelens-bundle'] !== 1 || !Array.isArray(m.profiles) || !Array.isArray(m.files))
-        throw new Error('not a flamelens bundle manifest of version 1');
-      manifest = m;
+      return m.bytes;
     } catch (e) {
-      warnings.push({
-        message: `${f.name}: ${MANIFEST} is unreadable (${e instanceof Error ? e.message : e}): files are matched by path and name only`,
-      });
+      if (!(e instanceof ProfileError)) throw e;
+      warnings.push({ message: `${f.name}: ${e.message}`, offset: e.offset });
+      return null;
+    }
+  };
+  let manifest: BundleManifest | null = null;
+  const manifestMember = byName.get(MANIFEST);
+  if (manifestMember !== undefined) {
+    const bytes = read(manifestMember);
+    let json: unknown;
+    try {
+      json = bytes === null ? undefined : JSON.parse(new TextDecoder().decode(bytes));
+      manifest = checkManifest(json, say);
+    } catch (e) {
+      say(
+        `${MANIFEST} is unreadable (${e instanceof Error ? e.message : e}): files are matched by path and name only`,
+      );
     }
   }
   const profiles: DroppedFile[] = [];
@@ -120,29 +239,37 @@ export function openBundle(f: DroppedFile): OpenedBundle {
   const used = new Set<string>([MANIFEST]);
   if (manifest) {
     for (const p of manifest.profiles) {
-      const bytes = byName.get(p.member);
+      const m = byName.get(p.member);
+      if (m === undefined || used.has(p.member)) continue;
       used.add(p.member);
-      if (bytes !== undefined) profiles.push({ name: p.name, bytes });
+      const bytes = read(m);
+      if (bytes !== null) profiles.push({ name: p.name, bytes });
     }
     for (const x of manifest.files) {
-      const bytes = byName.get(x.member);
+      const m = byName.get(x.member);
+      if (m === undefined || used.has(x.member)) continue; // its member's error is already a warning
       used.add(x.member);
-      if (bytes === undefined) continue; // its member's error is already a warning
-      const file: DroppedFile = { name: x.path, bytes };
-      if (x.buildId && !x.debugFor) file.recordedBuildId = x.buildId.toLowerCase();
-      symbols.push(file);
+      const extra: Partial<DroppedFile> = {
+        fromBundle: { bundle: f.name, ...(x.debugFor && { debugFor: x.debugFor }) },
+      };
+      if (x.buildId && !x.debugFor) extra.recordedBuildId = x.buildId.toLowerCase();
+      symbols.push(bundled(x.path, m, f.name, extra));
     }
-    for (const m of manifest.missing ?? [])
+    for (const m of manifest.missing)
       warnings.push({ message: `${f.name}: the bundle lacks ${m.path} (${m.why}): its frames stay unnamed` });
   }
   // Members the manifest does not list (or all of them, without one): objects under files/ by
-  // their path, profiles under profiles/ or anything that is no symbol file.
+  // their path (unpacked when wanted), profiles under profiles/, anything else by what it holds.
   for (const m of members) {
     if (used.has(m.name)) continue;
-    if (m.name.startsWith('files/') && isSymbolBytes(m.bytes))
-      symbols.push({ name: m.name.slice('files'.length), bytes: m.bytes });
-    else if (isSymbolBytes(m.bytes)) symbols.push({ name: m.name, bytes: m.bytes });
-    else profiles.push({ name: m.name.replace(/^profiles\//, ''), bytes: m.bytes });
+    if (m.name.startsWith('files/')) {
+      symbols.push(bundled(m.name.slice('files'.length), m, f.name));
+      continue;
+    }
+    const bytes = read(m);
+    if (bytes === null) continue;
+    if (!m.name.startsWith('profiles/') && isSymbolBytes(bytes)) symbols.push({ name: m.name, bytes });
+    else profiles.push({ name: m.name.replace(/^profiles\//, ''), bytes });
   }
   return { profiles, symbols, warnings, manifest };
 }
@@ -188,7 +315,6 @@ export interface BundleInput {
   files: { path: string; bytes: Uint8Array; buildId?: string; debugFor?: string }[];
   missing: { path: string; why: string }[];
   created?: string;
-  host?: string;
 }
 
 /** A bundle as zip bytes (profiles and files deflated; the manifest first). */
@@ -196,7 +322,6 @@ export function writeBundle(input: BundleInput): Uint8Array {
   const manifest: BundleManifest = {
     'flamelens-bundle': 1,
     created: input.created ?? new Date().toISOString(),
-    ...(input.host !== undefined && { host: input.host }),
     profiles: [],
     files: [],
     missing: input.missing,
@@ -215,7 +340,11 @@ export function writeBundle(input: BundleInput): Uint8Array {
     entries[member] = p.bytes;
   }
   for (const x of input.files) {
-    const member = unique(`files/${x.path.replace(/^\/+/, '')}`);
+    // `files/` and the path without empty or `.` parts: a name every reader takes (unsafeName).
+    const parts = x.path.split('/').filter((p) => p !== '' && p !== '.');
+    const member = unique(`files/${parts.join('/')}`);
+    const unsafe = unsafeName(member);
+    if (unsafe !== null) throw new Error(`${x.path}: not packed: ${unsafe}`);
     manifest.files.push({
       path: x.path,
       member,

@@ -1,8 +1,9 @@
 // Reading tar archives (the bundles the README's shell script makes with `tar -czf`): ustar and
-// GNU headers, GNU long names (`L`) and pax `path` records. Regular files only.
+// GNU headers, GNU long names (`L`) and pax `path` records. Regular files only: a link is an error
+// of its own (not followed), other entries (directories) are skipped.
 
 import { ProfileError } from '../types.ts';
-import { unsafeName, type ZipContents } from './zip.ts';
+import { memberOf, unsafeName, type ZipContents } from './zip.ts';
 
 /** A ustar or GNU tar header at byte 0 (the magic at 257). */
 export function looksLikeTar(b: Uint8Array): boolean {
@@ -33,6 +34,7 @@ export function readTar(b: Uint8Array, fileName: string, memberCap = 1 << 30): Z
   const out: ZipContents = { members: [], errors: [] };
   let o = 0;
   let longName: string | null = null;
+  let longLink: string | null = null;
   while (o + 512 <= b.length) {
     if (b.subarray(o, o + 512).every((x) => x === 0)) break; // end of archive
     let sum = 0;
@@ -62,6 +64,7 @@ export function readTar(b: Uint8Array, fileName: string, memberCap = 1 << 30): Z
     }
     const body = b.subarray(data, data + size);
     if (type === 'L') longName = field(body, 0, body.length);
+    else if (type === 'K') longLink = field(body, 0, body.length);
     else if (type === 'x') {
       const m = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(new TextDecoder().decode(body));
       if (m) longName = m[1];
@@ -75,18 +78,17 @@ export function readTar(b: Uint8Array, fileName: string, memberCap = 1 << 30): Z
           offset: o,
           message: `${name}: not unpacked: ${size} bytes, more than the cap`,
         });
-      else out.members.push({ name, bytes: body.slice() });
+      else out.members.push(memberOf(name, body));
     } else if (type === '1' || type === '2') {
-      // A link is not followed (its target may be anything on the packer's machine): said, so that
-      // a binary packed as a link is not silently missing.
-      const target = field(b, o + 157, 100);
-      const kind = type === '2' ? 'a symbolic link' : 'a hard link';
+      // Links are not followed (one could name a file outside the bundle): said, not dropped silently.
+      const to = longLink ?? field(b, o + 157, 100);
       out.errors.push({
         name,
         offset: o,
-        message: `${name.replace(/^\.\//, '')}: not unpacked: ${kind} (to ${target}); pack the file itself`,
+        message: `${name}: not unpacked: a ${type === '2' ? 'symbolic' : 'hard'} link (to ${to}); pack the file itself`,
       });
     }
+    if (type !== 'K') longLink = null;
     o = next;
   }
   return out;

@@ -2,21 +2,38 @@
 // claims pass the cap (a zip bomb) or one named `../x` is an error of its own, and the others are
 // still read. fflate inflates; its unzipSync is not used because it stops at the first damaged
 // member, checks no CRC and trusts the sizes a member claims. Here the central directory is read
-// (sizes, CRC-32, offsets), each member inflated into a buffer of its claimed size (never more)
-// and its CRC checked.
+// (sizes, CRC-32, offsets), members whose data overlap another's are refused (Info-ZIP's rule: the
+// bomb that packs one stream under thousands of names), and a member is inflated only when read
+// (`ZipMember.bytes`, lazily: a bundle's objects the profile does not map are never inflated), into
+// a buffer of its claimed size (never more), its CRC checked.
 
 import { inflateSync } from 'fflate';
+import { INFLATE_LIMITS, inflateLimitMessage } from '../formats/inflate.ts';
 import { crc32 } from '../symbols/symbolize.ts';
 import { ProfileError } from '../types.ts';
 
-/** The most one member may claim to hold, and all members together. */
-export const ZIP_MEMBER_CAP = 1 << 30;
-export const ZIP_TOTAL_CAP = 2 ** 32;
+/** The most one member may claim to hold, and all members together (INFLATE_LIMITS.maxOutput). */
+export const ZIP_MEMBER_CAP = INFLATE_LIMITS.maxOutput;
+export const ZIP_TOTAL_CAP = INFLATE_LIMITS.maxOutput;
 
 export interface ZipMember {
   /** The member's name as stored (forward slashes). */
   name: string;
-  bytes: Uint8Array;
+  /** Its size, as the archive records it (checked when it is read). */
+  size: number;
+  /**
+   * Its contents, inflated when first read (then kept). Throws a ZipDamage when they are not what
+   * the archive records (damaged data, another CRC-32 or size).
+   */
+  readonly bytes: Uint8Array;
+}
+
+/** A member that did not inflate to what the archive records (at its local header's offset). */
+export class ZipDamage extends ProfileError {
+  constructor(message: string, offset: number) {
+    super(message, 'unknown', { offset });
+    this.name = 'ZipDamage';
+  }
 }
 
 export interface ZipMemberError {
@@ -81,6 +98,8 @@ export function readZip(
   const out: ZipContents = { members: [], errors: [] };
   const utf8 = new TextDecoder();
   let claimed = 0;
+  /** The byte ranges of the members' local headers and data, to refuse overlaps. */
+  const spans: { from: number; to: number; name: string }[] = [];
   let o = dirStart;
   for (let i = 0; i < count; i++) {
     if (o + 46 > eocd || u32(b, o) !== 0x02014b50) throw fail(`directory entry ${i + 1} is damaged`, o);
@@ -116,7 +135,14 @@ export function readZip(
       err(`${name}: not unpacked: the members claim more than the cap of ${totalCap} bytes in all`);
       continue;
     }
-    claimed += usize;
+    const ratio =
+      method === 8
+        ? inflateLimitMessage(name, usize, csize, { ...INFLATE_LIMITS, maxOutput: Number.POSITIVE_INFINITY })
+        : null;
+    if (ratio !== null) {
+      err(`${name}: not unpacked: ${ratio}`);
+      continue;
+    }
     if (local + 30 > b.length || u32(b, local) !== 0x04034b50) {
       err(`${name}: damaged: no local header at byte ${local}`);
       continue;
@@ -126,24 +152,73 @@ export function readZip(
       err(`${name}: damaged: its ${csize} bytes run past the end of the file`);
       continue;
     }
-    const packed = b.subarray(data, data + csize);
-    let bytes: Uint8Array;
-    try {
-      if (method === 0) bytes = packed.slice();
-      else if (method === 8) bytes = inflateSync(packed, { out: new Uint8Array(usize) });
-      else {
-        err(`${name}: not unpacked: compression method ${method} is not read (only stored and deflate)`);
-        continue;
-      }
-    } catch (e) {
-      err(`${name}: damaged: ${e instanceof Error ? e.message : String(e)}`);
+    const span = { from: local, to: data + csize, name };
+    const over = spans.find((x) => x.from < span.to && span.from < x.to);
+    if (over !== undefined) {
+      err(`${name}: not unpacked: its data overlap those of ${over.name} (overlapping members: a zip bomb)`);
       continue;
     }
-    if (bytes.length !== usize || crc32(bytes) !== crc) {
-      err(`${name}: damaged: its contents do not match the CRC-32 and size the archive records`);
+    spans.push(span);
+    claimed += usize;
+    if (method !== 0 && method !== 8) {
+      err(`${name}: not unpacked: compression method ${method} is not read (only stored and deflate)`);
       continue;
     }
-    out.members.push({ name, bytes });
+    out.members.push(
+      lazyMember(name, usize, () => inflateMember(b, data, csize, usize, method, crc, name, local)),
+    );
   }
   return out;
+}
+
+/** A member whose bytes are made when first read, then kept. */
+function lazyMember(name: string, size: number, make: () => Uint8Array): ZipMember {
+  let bytes: Uint8Array | null = null;
+  return {
+    name,
+    size,
+    get bytes() {
+      bytes ??= make();
+      return bytes;
+    },
+  };
+}
+
+function inflateMember(
+  b: Uint8Array,
+  data: number,
+  csize: number,
+  usize: number,
+  method: number,
+  crc: number,
+  name: string,
+  local: number,
+): Uint8Array {
+  const packed = b.subarray(data, data + csize);
+  let bytes: Uint8Array;
+  try {
+    bytes = method === 0 ? packed.slice() : inflateSync(packed, { out: new Uint8Array(usize) });
+  } catch (e) {
+    throw new ZipDamage(`${name}: damaged: ${e instanceof Error ? e.message : String(e)}`, local);
+  }
+  if (bytes.length !== usize || crc32(bytes) !== crc)
+    throw new ZipDamage(
+      `${name}: damaged: its contents do not match the CRC-32 and size the archive records`,
+      local,
+    );
+  return bytes;
+}
+
+/** A member already in memory (a tar's). */
+export function memberOf(name: string, body: Uint8Array): ZipMember {
+  let kept: Uint8Array | null = null;
+  return {
+    name,
+    size: body.length,
+    // copied out of the archive when first read: only the members a profile wants take memory
+    get bytes() {
+      kept ??= body.slice();
+      return kept;
+    },
+  };
 }

@@ -84,6 +84,30 @@ describe('detectFormat', () => {
     expect(e.message).toBe('corrupt gzip data: invalid distance');
     expect(e.offset).toBe(3997);
   });
+
+  it('locates the break of a damaged dynamic block header within 2 s (the fuzzer: 1.3 s for 454 bytes)', () => {
+    // Its code lengths are no Huffman code (zlib: "invalid code lengths set" at byte 19); fflate
+    // parses such a header again on every push until it is whole, milliseconds each, so the break
+    // is looked for in pieces of 64 KB, 4 KB, 256, 16, then 1 byte: 16 pushes a stage at most.
+    const gz = new Uint8Array(
+      Buffer.from(
+        [
+          'H4sIAM3/CGvmcmz3PUjkQBQHcPO9m113hz2OCza3no0crIFwLGJ3nHCttU2M2VEDcRIyCVhYDCLYamFtoaiNoJWC',
+          'hau7FoLa2olop1gofqCVL1k3ok2G35v/e5OBUcUMh3j4CkgsIVXmeEGUZNSD2Nr9KlcqqrLSqmQRW3z8XSqokpLJ',
+          'gr8hdnY8DAGJSzyI2MNSk48DnBo3FBFbbvxPGhIriO1udscTuVy+s1D8mCArrYKA2NxaoesH/BGrP9/O7H3X2EWy',
+          'llm5V+rSMjxi7KWx/fxTY/XTJqxlVs/2yr/y0MJpLwdJGMSDdhptCaBGKhF0nkpCvPZwtRDPAsmgm7utdymQfEpn',
+          'ZkDraV8WAAAAAJ2kyoFeU+VBh822OuGEo5XkDqACaHa1rSIk5/eTpNFhKNSa9F1MDcn2IhIagu1HRo5YxKPY9kiN',
+          'Gt2654f6mGtNYhcTWrG9wI+oPuoQPZwIsAWRHj2ige46o/pUf9Ws/qm4DommKuMkiot2H/X6qoY9FHhjjosHrdAa',
+          'GPhbq01/KvgAc8IiNRcH0/8CAAAA+LJjmn7rVJM64x/FANPQC3C/Mpy8sRG2cSn6HW9i7tFedwIAAA==',
+        ].join(''),
+        'base64',
+      ),
+    );
+    const t = performance.now();
+    const e = errorOf(() => parseProfile(gz));
+    expect(performance.now() - t).toBeLessThan(2000);
+    expect(e.describe()).toBe('corrupt gzip data: invalid distance (at byte 100)');
+  });
 });
 
 describe('parseProfile', () => {

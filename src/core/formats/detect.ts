@@ -1,7 +1,7 @@
 // Format detection by sniffing bytes (never the file name) and dispatch to the importers.
 // gzip input (1f 8b) is decompressed first.
 
-import { Inflate, inflateSync } from 'fflate';
+import { Inflate } from 'fflate';
 import type { FormatId, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
@@ -17,10 +17,12 @@ import type {
   ParseInProgress,
   ParseProfileOptions,
 } from './importer.ts';
+import { boundedInflate, INFLATE_LIMITS, type InflateLimits } from './inflate.ts';
 import { looksLikePerfData, parsePerfData } from './perfdata.ts';
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
+import { usableValues } from './sanitize.ts';
 import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
 
 export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
@@ -41,13 +43,25 @@ export const IMPORTERS: readonly Importer[] = [
     chunks: chunkGperftools,
   },
   { id: 'perf-data', sniff: looksLikePerfData, parse: (b) => parsePerfData(b) },
-  { id: 'pprof', sniff: looksLikePprof, parse: (b) => parsePprof(b) },
+  // Text is no profile.proto (whose tags and lengths are control bytes: a Sample's tag is 0x12),
+  // however its first bytes happen to decode: folded text our own writer wrote was taken for one.
+  { id: 'pprof', sniff: (b) => looksLikePprof(b) && !isPlainText(b), parse: (b) => parsePprof(b) },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
   { id: 'heap', sniff: looksLikeHeap, parse: (b) => parseHeap(b) },
   { id: 'perf-script', sniff: looksLikePerfScript, parse: (b) => parsePerfScript(b) },
   { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
 ];
+
+/** Whether the first 4 KB hold no control byte but tab, newline and carriage return. */
+function isPlainText(b: Uint8Array): boolean {
+  const n = Math.min(b.length, 4096);
+  for (let i = 0; i < n; i++) {
+    const c = b[i];
+    if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13) || c === 0x7f) return false;
+  }
+  return true;
+}
 
 export const NOT_RECOGNISED =
   'not a recognised profile: expected a gperftools CPU or heap profile, pprof profile.proto (.pb.gz), DCPI profile, ' +
@@ -63,7 +77,7 @@ export function isGzip(bytes: Uint8Array): boolean {
  * made it allocate up to 4 GB, or cut the data short without an error. Throws a ProfileError at the
  * byte where the member broke: where a cut file ends, or where its deflate data turns invalid.
  */
-function gunzip(bytes: Uint8Array): Uint8Array {
+function gunzip(bytes: Uint8Array, limits: InflateLimits): Uint8Array {
   const broken = (why: string, offset: number) =>
     new ProfileError(`corrupt gzip data: ${why}`, 'unknown', { offset });
   if (bytes.length < 10) throw broken('header cut short', bytes.length);
@@ -82,8 +96,9 @@ function gunzip(bytes: Uint8Array): Uint8Array {
   // The deflate data and what follows (the trailer): inflating stops at the stream's last block.
   const data = bytes.subarray(start);
   try {
-    return inflateSync(data);
+    return boundedInflate(data, 'the gzip data', 0, limits);
   } catch (e) {
+    if (e instanceof ProfileError) throw e; // a limit passed
     const at = deflateBreak(data);
     if (at === data.length)
       throw broken('cut short (the compressed stream stops before its last block)', bytes.length);
@@ -93,14 +108,15 @@ function gunzip(bytes: Uint8Array): Uint8Array {
 
 /**
  * Where deflate data that does not inflate breaks: the offset of the byte at which fflate's
- * streaming inflater fails when given the data in ever smaller pieces (64 KB, 512 bytes, then
- * byte by byte from the piece that failed: three inflations of what precedes it at most, where
- * byte by byte from the start copied its 32 KB window once per byte), or `data.length` when no
- * byte is invalid and the stream just ends too soon.
+ * streaming inflater fails when given the data in ever smaller pieces (64 KB, then 4 KB, 256, 16
+ * and 1 byte from the piece that failed: at most 16 pushes a stage, as a push whose block header is
+ * not whole yet parses that header again, milliseconds for a damaged one: 512 pushes of a byte
+ * took 1.3 s on a 454-byte file), or `data.length` when no byte is invalid and the stream just
+ * ends too soon.
  */
 function deflateBreak(data: Uint8Array): number {
   let from = 0;
-  for (const step of [1 << 16, 1 << 9, 1]) {
+  for (const step of [1 << 16, 1 << 12, 1 << 8, 1 << 4, 1]) {
     const at = failingPiece(data, from, step);
     if (at === null) return from === 0 ? data.length : from;
     from = at;
@@ -127,8 +143,8 @@ function failingPiece(data: Uint8Array, from: number, step: number): number | nu
 }
 
 /** Decompresses gzip input; other input is returned as is. Throws a ProfileError for broken gzip. */
-export function maybeGunzip(bytes: Uint8Array): Uint8Array {
-  return isGzip(bytes) ? gunzip(bytes) : bytes;
+export function maybeGunzip(bytes: Uint8Array, limits: InflateLimits = INFLATE_LIMITS): Uint8Array {
+  return isGzip(bytes) ? gunzip(bytes, limits) : bytes;
 }
 
 /** A binary file starting with a zero word is sent to the gperftools importer for a precise error. */
@@ -147,7 +163,7 @@ export function detectFormat(bytes: Uint8Array): FormatId | null {
   let data = bytes;
   if (isGzip(bytes)) {
     try {
-      data = gunzip(bytes);
+      data = gunzip(bytes, INFLATE_LIMITS);
     } catch {
       return null;
     }
@@ -190,13 +206,16 @@ export function parseProfile(
   bytes: Uint8Array,
   opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void; stream?: ParseInProgress } = {},
 ): RawProfile {
-  if (opts.stream) return opts.stream.finish(opts);
+  // Every reader's profile: samples whose values are no usable numbers and mappings past 64 bits
+  // are left out with a warning (sanitize.ts), so no writer meets them.
+  if (opts.stream) return usableValues(opts.stream.finish(opts));
   if (bytes.length === 0) throw new ProfileError('empty file', 'unknown', { offset: 0 });
   const data = maybeGunzip(bytes);
   if (data.length === 0) throw new ProfileError('empty file (after gunzip)', 'unknown', { offset: 0 });
   const imp = sniff(data);
   if (!imp) throw new ProfileError(NOT_RECOGNISED, 'unknown', { offset: 0 });
   const { onPreview } = opts;
-  if (onPreview && imp.parseWithPreview) return imp.parseWithPreview(data, { ...opts, onPreview });
-  return imp.parse(data, opts);
+  if (onPreview && imp.parseWithPreview)
+    return usableValues(imp.parseWithPreview(data, { ...opts, onPreview }));
+  return usableValues(imp.parse(data, opts));
 }

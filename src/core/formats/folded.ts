@@ -2,10 +2,12 @@
 // The weight is the last space-separated token; blank lines and lines starting with # are skipped.
 
 import { F64Builder, StringInterner, U32Builder } from '../address.ts';
+import { unescapeFoldedName } from '../text/escape.ts';
 import type { ProfileWarning, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 
-const WEIGHT_RE = /^\d+(?:\.\d+)?$/;
+/** A count as folded text writes numbers: `12`, `3.5`, and what our writer writes too: `-2`, `1e-7`. */
+const WEIGHT_RE = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
 const MAX_LINE_WARNINGS = 20;
 
 /** Splits `stack weight`; null when the line is not a folded-stack line. */
@@ -53,7 +55,11 @@ export function looksLikeFolded(bytes: Uint8Array): boolean {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting binary data is the point
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return false;
   const lines = text.split('\n');
-  if (bytes.length > head.length) lines.pop(); // possibly cut
+  if (bytes.length > head.length) {
+    lines.pop(); // possibly cut
+    // A first line longer than the head (a name of 100 KB): sniffed whole, up to a limit.
+    if (lines.length === 0) return firstLineIsFolded(bytes);
+  }
   let seen = 0;
   for (const line of lines) {
     const t = line.trim();
@@ -64,18 +70,39 @@ export function looksLikeFolded(bytes: Uint8Array): boolean {
   return seen > 0;
 }
 
+/** The longest first line looked at when sniffing (a stack of deep recursion's long names). */
+const MAX_FIRST_LINE = 64 << 20;
+
+/** Whether a file's first line, longer than the sniffed head, is a folded stack. */
+function firstLineIsFolded(bytes: Uint8Array): boolean {
+  const nl = bytes.subarray(0, MAX_FIRST_LINE).indexOf(10);
+  if (nl < 0) return false;
+  let line: string;
+  try {
+    line = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, nl));
+  } catch {
+    return false;
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting binary data is the point
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(line)) return false;
+  return splitLine(line) !== null;
+}
+
 /**
  * google-pprof's `--collapsed` output tags names with the function's address (`main<00000000000011f9>`,
  * 16 hex digits, 8 for 32-bit programs): not part of the name.
  */
 const ADDRESS_TAG = /<[0-9a-f]{8}(?:[0-9a-f]{8})?>$/;
 
-/** A frame name as written, without google-pprof's trailing address tag. */
+/**
+ * A frame name as written, without google-pprof's trailing address tag, its escapes (`\xHH`,
+ * `\uHHHH`: what our writer escapes, text/escape.ts) read.
+ */
 function frameName(written: string): string {
   const name = written.trim();
-  if (name.charCodeAt(name.length - 1) !== 62 /* > */) return name;
+  if (name.charCodeAt(name.length - 1) !== 62 /* > */) return unescapeFoldedName(name);
   const cut = name.replace(ADDRESS_TAG, '');
-  return cut === '' ? name : cut;
+  return unescapeFoldedName(cut === '' ? name : cut);
 }
 
 /** Parses folded stacks into name-only locations, stacks stored leaf first. */
@@ -133,8 +160,9 @@ export function parseFolded(bytes: Uint8Array): RawProfile {
     const names = parsed.stack.split(';');
     // Leaf first: the last name of the line is the leaf.
     for (let k = names.length - 1; k >= 0; k--) {
-      const name = frameName(names[k]);
-      if (name !== '') stackLocs.push(strings.intern(name));
+      // `a;;b` has no frame between a and b; an empty name is written `\e` (text/escape.ts).
+      if (names[k].trim() === '') continue;
+      stackLocs.push(strings.intern(frameName(names[k])));
     }
     stackStart.push(stackLocs.length);
     weight.push(parsed.weight);

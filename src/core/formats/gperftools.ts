@@ -430,7 +430,8 @@ export class GperftoolsScanner {
       const nHi = this.slotHi(i + 1);
       const n = this.slotLo(i + 1);
       const remaining = nslots - i - 2;
-      if (!whole && nHi === 0 && n <= remaining && i + 2 + Math.max(n, 1) > limit) break;
+      // Wait for the rest of a record that is not all in (a record of no PCs is its two slots).
+      if (!whole && nHi === 0 && n <= remaining && i + 2 + n > limit) break;
       if (nHi !== 0 || n > remaining) {
         if (nHi === 0 && n <= MAX_PLAUSIBLE_DEPTH) {
           this.warnings.push({

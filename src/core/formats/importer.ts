@@ -45,6 +45,12 @@ export interface ParseInProgress {
 export interface DroppedFile extends InputFile {
   /** Said of the file while reading it (a sampled large profile), shown with its parser's. */
   warnings?: ProfileWarning[];
+  /**
+   * An object (or debug file) of a bundle, whose `bytes` are unpacked when first read: only the
+   * files the profile's mappings want are (analysis/inputs.ts), and reading damaged ones throws a
+   * ProfileError. `bundle`: the bundle's name; `debugFor`: the object a debug file describes.
+   */
+  fromBundle?: { bundle: string; debugFor?: string };
   /** The whole file's size, where `bytes` hold less of it (a sampled large profile). */
   size?: number;
   /**

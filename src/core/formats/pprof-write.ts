@@ -55,11 +55,18 @@ export class Writer {
     this.buf[this.len++] = Number(n);
   }
 
-  /** An int64 (negative values as ten-byte two's complement). */
+  /**
+   * An int64 (negative values as ten-byte two's complement), rounded; past int64's range it is
+   * its bound (a wrapped value would read as another sign), and a value that is no number throws
+   * (readers leave such samples out: formats/sanitize.ts).
+   */
   int64(v: number): void {
+    if (Number.isNaN(v)) throw new Error('pprof writer: a value that is not a number');
     const n = Math.round(v);
     if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) this.varint(n);
-    else this.varintBig(BigInt(Math.trunc(n)));
+    else if (n >= 2 ** 63) this.varintBig((1n << 63n) - 1n);
+    else if (n < -(2 ** 63)) this.varintBig(-(1n << 63n));
+    else this.varintBig(BigInt(n));
   }
 
   key(field: number, wt: number): void {
@@ -210,7 +217,13 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
     if (!k || kind[f] !== FrameKind.Address || (func?.[f] ?? -1) >= 0) continue;
     const start = BigInt(k.start);
     const addr = start + bigOf(addrHi?.[f] ?? 0, addrLo?.[f] ?? 0) - BigInt(k.offset);
-    if (addr < start || addr >= BigInt(k.end)) continue;
+    // 0 is no address in profile.proto (such a frame keeps its name, as a function's); nor is an
+    // address that another mapping covers too (overlapping mappings of a damaged or crafted
+    // file): read back, it could be named by the other one.
+    if (addr === 0n || addr < start || addr >= BigInt(k.end)) continue;
+    let covering = 0;
+    for (const x of meta.mappings) if (addr >= BigInt(x.start) && addr < BigInt(x.end)) covering++;
+    if (covering !== 1) continue;
     addresses[f] = addr;
     named[m] = 0;
   }

@@ -942,12 +942,14 @@ class PprofParser {
     const locName = new Int32Array(nLoc).fill(-1);
     const nLines = this.lineFunc.length;
     if (nLines === 0) return { locName };
+    // A name that is the empty string, at index 0 or another, is no name (as pprof shows it).
+    const named = (i: number) => i !== 0 && this.strings[i] !== '';
     const nameOf = (fn: number): number => {
       if (fn === 0xffffffff) return extra.id('[unknown]');
       const n = this.funcName.data[fn];
-      if (n !== 0) return n;
+      if (named(n)) return n;
       const s = this.funcSystemName.data[fn];
-      return s !== 0 ? s : extra.id('[unknown]');
+      return named(s) ? s : extra.id('[unknown]');
     };
     const start = new Uint32Array(nLoc + 1);
     const name = new Int32Array(nLines);

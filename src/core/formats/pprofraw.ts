@@ -120,7 +120,10 @@ export function parsePprofRaw(bytes: Uint8Array): RawProfile {
     }
     const m = SYMBOL_LINE.exec(line);
     if (m) {
-      const chain = splitInlineChain(m[2].trim()).map(stripNmTag);
+      // A name that is nothing once its tag is cut is no name (the address stays unnamed).
+      const chain = splitInlineChain(m[2].trim())
+        .map(stripNmTag)
+        .filter((s) => s !== '');
       if (chain.length === 0 || (chain.length === 1 && ADDRESS_NAME.test(chain[0]))) continue;
       symbols.set(m[1].toLowerCase(), chain);
       continue;

@@ -199,6 +199,10 @@ export function parseSnapshot(bytes: Uint8Array): RawProfile {
   if (!isObject(raw)) throw bad('no profile');
   if (header.embedded !== undefined) Object.assign(raw, embeddedOf(revive(header.embedded)));
   checkRaw(raw);
+  // Stack entries past the last stack's end are no stack's: left out, as every importer leaves them.
+  const entries = raw.samples.stackStart[raw.samples.count];
+  if (raw.samples.stackLocs.length > entries)
+    raw.samples.stackLocs = raw.samples.stackLocs.subarray(0, entries);
   return raw;
 }
 

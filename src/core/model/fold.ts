@@ -11,6 +11,7 @@
 
 import { F64Builder, U32Builder } from '../address.ts';
 import { mappingInfo } from '../symbols/modules.ts';
+import { compilePattern, type Pattern } from '../text/pattern.ts';
 import type { FoldedMeta, FoldedProfile, LabelFilter, RawProfile, Symbolizer } from '../types.ts';
 import { rememberSortedStacks, type SortedStacks } from './calltree.ts';
 import { foldStacksInPlace } from './fold-in-place.ts';
@@ -179,8 +180,8 @@ export function simplifyFuncName(name: string): string {
 class DropTest {
   private cache = new Int8Array(256); // 0 unknown, 1 drop, 2 keep
   private constructor(
-    private readonly drop: RegExp,
-    private readonly keep: RegExp | null,
+    private readonly drop: Pattern,
+    private readonly keep: Pattern | null,
     private readonly functionName: (f: number) => string,
   ) {}
 
@@ -190,16 +191,14 @@ class DropTest {
   ): { test: DropTest | null; warning?: string } {
     const d = raw.meta.dropFrames;
     if (d === undefined || d === '') return { test: null };
-    try {
-      const k = raw.meta.keepFrames;
-      const keep = k === undefined || k === '' ? null : new RegExp(`^(?:${k})$`);
-      return { test: new DropTest(new RegExp(`^(?:${d})$`), keep, functionName) };
-    } catch (e) {
-      return {
-        test: null,
-        warning: `drop_frames not applied: ${e instanceof Error ? e.message : String(e)}`,
-      };
-    }
+    // RE2, wrapped as pprof wraps them (`^(` + pattern + `)$`): linear time whatever the file says.
+    const drop = compilePattern(`^(${d})$`);
+    if (!drop.ok) return { test: null, warning: `drop_frames not applied: ${drop.error}` };
+    const k = raw.meta.keepFrames;
+    if (k === undefined || k === '') return { test: new DropTest(drop.pattern, null, functionName) };
+    const keep = compilePattern(`^(${k})$`);
+    if (!keep.ok) return { test: null, warning: `drop_frames not applied: keep_frames ${keep.error}` };
+    return { test: new DropTest(drop.pattern, keep.pattern, functionName) };
   }
 
   drops(f: number): boolean {

@@ -153,6 +153,9 @@ export class FrameNaming {
 
   /** The frame of a function name (from symbols or the profile): a function, or one inlined into its caller. */
   functionFrame(name: string, module: number, kind: FrameKind = FrameKind.Function): number {
+    // A function named by the empty string has no name, as pprof shows it (and as every writer
+    // can write it back: profile.proto has no empty name).
+    if (name === '') return this.intern('[unknown]', module, kind, '[unknown]');
     return this.intern(this.shown(name), module, kind, name);
   }
 

@@ -3,12 +3,13 @@
 // matched places Enter moves between — the outermost matching node of each stack, as a path of
 // frame ids from the root, heaviest first. The page only highlights and follows a path on Enter.
 
+import { compilePattern } from '../text/pattern.ts';
 import type { FoldedProfile } from '../types';
 
 /** A search of frame names (the view's `search`). */
 export interface SearchQuery {
   text: string;
-  /** A regular expression (default) or plain text. Both are case-insensitive. */
+  /** An RE2 regular expression (default) or plain text. Both are case-insensitive. */
   regex: boolean;
 }
 
@@ -20,12 +21,9 @@ export function compileQuery(q: SearchQuery): Matcher | null {
     const needle = q.text.toLowerCase();
     return { ok: true, test: (s) => s.toLowerCase().includes(needle) };
   }
-  try {
-    const re = new RegExp(q.text, 'i');
-    return { ok: true, test: (s) => re.test(s) };
-  } catch (e) {
-    return { ok: false, error: (e as Error).message };
-  }
+  // RE2 (linear time): the text may come from a link someone sent.
+  const c = compilePattern(q.text, { ignoreCase: true });
+  return c.ok ? { ok: true, test: c.pattern.test } : { ok: false, error: c.error };
 }
 
 /** 1 for each frame id whose name matches. */

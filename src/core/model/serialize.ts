@@ -2,7 +2,10 @@
 // differential form of two profiles (`root;…;leaf BASE NEW`, as difffolded.pl writes it).
 // The one serializer: used by the analysis seam (core/analysis) for the CLI and the app's export.
 // Also: the stacks through a frame path (a zoomed node's), for exporting what a zoom shows.
+// Names are written as `text/escape.ts` escapes them (controls, `;`, what the reader would trim or
+// take for a count): a name cannot forge a line or a frame, and the folded reader reads it back.
 
+import { escapeFoldedName } from '../text/escape.ts';
 import type { FoldedProfile } from '../types.ts';
 
 const SEMI = 0x3b;
@@ -11,9 +14,8 @@ const SEMI = 0x3b;
  * How the texts of two stacks (frame names joined by `;`) compare, as `<` on the joined strings
  * would, without joining them: a profile with DWARF's inline frames can have gigabytes of such text.
  */
-function compareStackTexts(p: FoldedProfile, a: number, b: number): number {
+function compareStackTexts(p: FoldedProfile, names: readonly string[], a: number, b: number): number {
   const { start, frames } = p.stacks;
-  const names = p.frames.name;
   const ia = start[a];
   const ib = start[b];
   const na = start[a + 1] - ia;
@@ -35,19 +37,32 @@ function compareStackTexts(p: FoldedProfile, a: number, b: number): number {
         ? (i + 1 < na ? SEMI : -1) - y.charCodeAt(k)
         : x.charCodeAt(k) - (i + 1 < nb ? SEMI : -1);
     if (d !== 0) return d;
-    // A name with `;` in it: compare the joined texts themselves.
-    const ta = stackText(p, a);
-    const tb = stackText(p, b);
+    // One name is a prefix of the other and both go on: compare the joined texts themselves.
+    const ta = stackText(p, names, a);
+    const tb = stackText(p, names, b);
     return ta < tb ? -1 : ta > tb ? 1 : 0;
   }
   return na - nb;
 }
 
-function stackText(p: FoldedProfile, s: number): string {
+function stackText(p: FoldedProfile, names: readonly string[], s: number): string {
   const { start, frames } = p.stacks;
   const parts: string[] = [];
-  for (let k = start[s]; k < start[s + 1]; k++) parts.push(p.frames.name[frames[k]]);
+  for (let k = start[s]; k < start[s + 1]; k++) parts.push(names[frames[k]]);
   return parts.join(';');
+}
+
+/** The frames' names as folded text writes them (the profile's own array when none needs escaping). */
+function writtenNames(p: FoldedProfile): readonly string[] {
+  const names = p.frames.name;
+  let out: string[] | null = null;
+  for (let f = 0; f < names.length; f++) {
+    const e = escapeFoldedName(names[f]);
+    if (e === names[f] && out === null) continue;
+    out ??= names.slice(0, f);
+    out.push(e);
+  }
+  return out ?? names;
 }
 
 /**
@@ -68,18 +83,21 @@ export function foldedChunks(
 ): void {
   const chunk = opts.chunk ?? 1 << 20;
   const n = p.stacks.count;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareStackTexts(p, a, b) || a - b);
+  const names = writtenNames(p);
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => compareStackTexts(p, names, a, b) || a - b,
+  );
   let out = '';
   const sums = columns.map(() => 0);
   for (let i = 0; i < n; ) {
     const s = order[i];
     for (let c = 0; c < columns.length; c++) sums[c] = 0;
     let j = i;
-    for (; j < n && (j === i || compareStackTexts(p, s, order[j]) === 0); j++)
+    for (; j < n && (j === i || compareStackTexts(p, names, s, order[j]) === 0); j++)
       for (let c = 0; c < columns.length; c++) sums[c] += columns[c][order[j]];
     if (sums.some((v) => v !== 0)) {
       opts.adjust?.(sums);
-      out += `${stackText(p, s)} ${sums.join(' ')}\n`;
+      out += `${stackText(p, names, s)} ${sums.join(' ')}\n`;
     }
     if (out.length >= chunk) {
       emit(out);

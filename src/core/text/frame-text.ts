@@ -4,6 +4,7 @@
 
 import { hexOf } from '../address';
 import { FrameKind, type FrameTable, Unnamed } from '../types';
+import { visibleText } from './escape';
 import { basename } from './names';
 
 /** The function the frame is (Function, Inlined) or is in (Line, Address in a function); null for none. */
@@ -43,14 +44,15 @@ export function frameLabel(t: FrameTable, f: number): string {
 export const SHOWN_MAX = 16_384;
 
 /**
- * A name as a view shows it: whole up to SHOWN_MAX characters, else its start and how much is left
- * out. A file anyone can write may name a function with 20 MB: laid out whole in a table cell, a
+ * A name as a view shows it: its controls and bidirectional overrides as escapes (text/escape.ts:
+ * one name cannot read as another), whole up to SHOWN_MAX characters, else its start and how much
+ * is left out. A file anyone can write may name a function with 20 MB: laid out whole in a table cell, a
  * tooltip or a canvas label it held the page's thread for seconds. Exports keep names whole.
  */
 export function shownText(text: string): string {
-  if (text.length <= SHOWN_MAX) return text;
+  if (text.length <= SHOWN_MAX) return visibleText(text);
   const cut = SHOWN_MAX - 64;
-  return `${text.slice(0, cut)}… (${(text.length - cut).toLocaleString('en-US')} more characters)`;
+  return `${visibleText(text.slice(0, cut))}… (${(text.length - cut).toLocaleString('en-US')} more characters)`;
 }
 
 /**

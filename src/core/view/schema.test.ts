@@ -6,6 +6,8 @@ import {
   DEFAULT_VIEW,
   decodeView,
   encodeView,
+  linkOrigins,
+  MAX_LINK_BINARIES,
   mergeViews,
   type ViewState,
   workerViewOf,
@@ -261,5 +263,21 @@ describe('the view after a job, with what changed while it ran (mergeViews)', ()
     expect(v.profiles.base).toBeUndefined();
     expect(v.mode).toBe('graph');
     expect(v.theme).toBe('dark');
+  });
+});
+
+describe('links from strangers', () => {
+  it('follows at most MAX_LINK_BINARIES bin= of a link', () => {
+    const bins = Array.from({ length: 51 }, (_, i) => `bin=${encodeURIComponent(`https://h${i}.example/b`)}`);
+    const v = decodeView(`#profileURL=${encodeURIComponent('https://a.example/p.pb.gz')}&${bins.join('&')}`);
+    expect(v.profiles.main.binaries).toHaveLength(MAX_LINK_BINARIES);
+  });
+
+  it('linkOrigins: the http(s) origins a link downloads from, for connect-src', () => {
+    const hash = `#profileURL=${encodeURIComponent('https://a.example:8443/x/p.pb.gz')}&baseURL=${encodeURIComponent(
+      'http://b.example/q',
+    )}&bin=${encodeURIComponent('https://a.example:8443/bin')}&bin=${encodeURIComponent('javascript:alert(1)')}&bin=rel/x`;
+    expect(linkOrigins(hash)).toEqual(['https://a.example:8443', 'http://b.example']);
+    expect(linkOrigins('#q=main')).toEqual([]);
   });
 });

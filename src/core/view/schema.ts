@@ -326,6 +326,33 @@ export function encodeView(v: ViewState): string {
   return text ? `#${text}` : '';
 }
 
+/** The most `bin=` a link is followed for (the rest are left out). */
+export const MAX_LINK_BINARIES = 16;
+
+/**
+ * The origins a link downloads from (`profileURL`, `baseURL`, the `bin=` kept), http(s) only, for
+ * the page's `connect-src`: a link cannot make the page fetch from anywhere else.
+ */
+export function linkOrigins(hash: string): string[] {
+  const v = decodeView(hash);
+  const urls = [
+    v.profiles.main.source?.kind === 'url' ? v.profiles.main.source.url : undefined,
+    v.profiles.base?.source?.kind === 'url' ? v.profiles.base.source.url : undefined,
+    ...(v.profiles.main.binaries ?? []),
+  ];
+  const out = new Set<string>();
+  for (const u of urls) {
+    if (u === undefined) continue;
+    try {
+      const url = new URL(u);
+      if (url.protocol === 'https:' || url.protocol === 'http:') out.add(url.origin);
+    } catch {
+      // not an absolute URL: relative ones are the page's own origin ('self')
+    }
+  }
+  return [...out];
+}
+
 /** Reads what it can; anything malformed is left at its default, never thrown. */
 export function decodeView(hash: string): ViewState {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
@@ -339,7 +366,12 @@ export function decodeView(hash: string): ViewState {
   };
   const url = p.get('profileURL')?.trim();
   if (url) v.profiles.main.source = { kind: 'url', url };
-  const bins = p.getAll('bin').filter((b) => b.trim() !== '');
+  // A link names a few binaries: more would be as many downloads from one click (linkOrigins, and
+  // the page's CSP, allow only the origins of what is kept).
+  const bins = p
+    .getAll('bin')
+    .filter((b) => b.trim() !== '')
+    .slice(0, MAX_LINK_BINARIES);
   if (url && bins.length > 0) v.profiles.main.binaries = bins;
   // `local=` is what earlier versions called a kept profile: it is a workspace now.
   const ws = (p.get('ws') ?? p.get('local'))?.trim();
