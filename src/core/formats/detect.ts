@@ -20,8 +20,10 @@ import type {
 import { looksLikePerfData, parsePerfData } from './perfdata.ts';
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
+import { sampledPprof } from './pprof-preview.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
+import { byRecords, HEAP_SAMPLING, PERF_SCRIPT_SAMPLING, sampledParseWithPreview } from './text-preview.ts';
 
 export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
 
@@ -41,11 +43,26 @@ export const IMPORTERS: readonly Importer[] = [
     chunks: chunkGperftools,
   },
   { id: 'perf-data', sniff: looksLikePerfData, parse: (b) => parsePerfData(b) },
-  { id: 'pprof', sniff: looksLikePprof, parse: (b) => parsePprof(b) },
+  {
+    id: 'pprof',
+    sniff: looksLikePprof,
+    parse: (b) => parsePprof(b),
+    parseWithPreview: sampledParseWithPreview(parsePprof, sampledPprof),
+  },
   { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
-  { id: 'heap', sniff: looksLikeHeap, parse: (b) => parseHeap(b) },
-  { id: 'perf-script', sniff: looksLikePerfScript, parse: (b) => parsePerfScript(b) },
+  {
+    id: 'heap',
+    sniff: looksLikeHeap,
+    parse: (b) => parseHeap(b),
+    parseWithPreview: sampledParseWithPreview(parseHeap, byRecords(HEAP_SAMPLING)),
+  },
+  {
+    id: 'perf-script',
+    sniff: looksLikePerfScript,
+    parse: (b) => parsePerfScript(b),
+    parseWithPreview: sampledParseWithPreview(parsePerfScript, byRecords(PERF_SCRIPT_SAMPLING)),
+  },
   { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
 ];
 
