@@ -5,6 +5,7 @@ import { Inflate, inflateSync } from 'fflate';
 import type { FormatId, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
+import { parseDcpiWithPreview } from './dcpi-preview.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
 import { chunkGperftools, parseGperftoolsWithPreview, streamGperftools } from './gperftools-preview.ts';
@@ -49,7 +50,7 @@ export const IMPORTERS: readonly Importer[] = [
     parse: (b) => parsePprof(b),
     parseWithPreview: sampledParseWithPreview(parsePprof, sampledPprof),
   },
-  { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
+  { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b), parseWithPreview: parseDcpiWithPreview },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
   {
     id: 'heap',

@@ -9,8 +9,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeSyntheticPerfScript } from '../../../bench/gen-perf.ts';
 import { makeSyntheticPprof } from '../../../bench/gen-pprof.ts';
 import { makeTextBenchInput } from '../../../bench/gen-text.ts';
+import { LIGHT_CHILDREN, PREVIEW_FRACTION } from '../model/calltree.ts';
 import { foldProfile } from '../model/fold.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
+import { parseDcpi } from './dcpi.ts';
+import { parseDcpiWithPreview } from './dcpi-preview.ts';
 import { parseFolded } from './folded.ts';
 import { parseHeap } from './heap.ts';
 import type { ImporterPreview } from './importer.ts';
@@ -196,5 +199,33 @@ describe('the preview capability', () => {
     )(PERF, { onPreview: (p) => previews.push(p) });
     expect(previews).toEqual([]);
     expect(r.samples.count).toBe(parsePerfScript(PERF).samples.count);
+  });
+});
+
+describe('DCPI: the heavy addresses, then one bar for the others', () => {
+  it('gives the full fold’s heavy stacks exactly, and the rest as LIGHT_CHILDREN', () => {
+    const bytes = makeTextBenchInput('dcpi', 2 << 20);
+    const previews: ImporterPreview[] = [];
+    const raw = parseDcpiWithPreview(bytes, { fileName: 'x', onPreview: (p) => previews.push(p) }, 1000);
+    expect(raw.samples.count).toBe(parseDcpi(bytes).samples.count);
+    expect(previews.length).toBe(1);
+    const p = previews[0].profile;
+    const full = fold(raw);
+    const want = total(full);
+    expect(p.meta.totalSamples).toBe(want);
+    expect(total(p)).toBe(want);
+    const threshold = want * PREVIEW_FRACTION;
+    const fullStacks = stacksOf(full);
+    const heavy = [...fullStacks].filter(([, w]) => w >= threshold);
+    const last = p.stacks.count - 1;
+    expect(p.stacks.frames[p.stacks.start[last]]).toBe(LIGHT_CHILDREN >>> 0);
+    const shown = new Map<string, number>();
+    for (let s = 0; s < last; s++)
+      shown.set(p.frames.name[p.stacks.frames[p.stacks.start[s]]], p.stacks.weight[s]);
+    expect(shown).toEqual(new Map(heavy));
+    expect(p.stacks.weight[last]).toBe(want - heavy.reduce((a, [, w]) => a + w, 0));
+    // below the size, no preview
+    parseDcpiWithPreview(bytes, { onPreview: (x) => previews.push(x) });
+    expect(previews.length).toBe(1);
   });
 });
