@@ -24,7 +24,13 @@ import { looksLikePprof, parsePprof } from './pprof.ts';
 import { sampledPprof } from './pprof-preview.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
-import { byRecords, HEAP_SAMPLING, PERF_SCRIPT_SAMPLING, sampledParseWithPreview } from './text-preview.ts';
+import {
+  byRecords,
+  FOLDED_SAMPLING,
+  HEAP_SAMPLING,
+  PERF_SCRIPT_SAMPLING,
+  sampledParseWithPreview,
+} from './text-preview.ts';
 
 export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
 
@@ -64,7 +70,18 @@ export const IMPORTERS: readonly Importer[] = [
     parse: (b) => parsePerfScript(b),
     parseWithPreview: sampledParseWithPreview(parsePerfScript, byRecords(PERF_SCRIPT_SAMPLING)),
   },
-  { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
+  {
+    id: 'folded',
+    sniff: looksLikeFolded,
+    parse: (b) => parseFolded(b),
+    // a two-count file opens as a comparison, which a preview does not draw
+    parseWithPreview: sampledParseWithPreview(
+      parseFolded,
+      byRecords(FOLDED_SAMPLING),
+      undefined,
+      (raw) => raw.diffPair !== true,
+    ),
+  },
 ];
 
 export const NOT_RECOGNISED =

@@ -229,3 +229,21 @@ describe('DCPI: the heavy addresses, then one bar for the others', () => {
     expect(previews.length).toBe(1);
   });
 });
+
+describe('folded stacks', () => {
+  it('pictures a one-count file, not a two-count one (it opens as a comparison)', () => {
+    const previews: ImporterPreview[] = [];
+    const preview = sampledParseWithPreview(
+      parseFolded,
+      byRecords(FOLDED_SAMPLING, 32 << 10, 16),
+      0,
+      (raw) => raw.diffPair !== true,
+    );
+    preview(FOLDED, { onPreview: (p) => previews.push(p) });
+    expect(previews.length).toBe(1);
+    const diff = makeTextBenchInput('difffolded', 1 << 20);
+    const r = preview(diff, { onPreview: (p) => previews.push(p) });
+    expect(previews.length).toBe(1);
+    expect(r.diffPair).toBe(true);
+  });
+});

@@ -98,12 +98,14 @@ export function sampledParseWithPreview(
   parse: (bytes: Uint8Array) => RawProfile,
   sample: (bytes: Uint8Array) => Sampled | null,
   from = TEXT_PREVIEW_FROM,
+  /** Whether a sample's parse is pictured (a difffolded file opens as a comparison: not). */
+  accept: (raw: RawProfile) => boolean = () => true,
 ): (
   bytes: Uint8Array,
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
 ) => RawProfile {
   return (bytes, opts) => {
-    if (bytes.length >= from) postSampledPreview(bytes, opts, parse, sample);
+    if (bytes.length >= from) postSampledPreview(bytes, opts, parse, sample, accept);
     return parse(bytes);
   };
 }
@@ -113,6 +115,7 @@ function postSampledPreview(
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
   parse: (bytes: Uint8Array) => RawProfile,
   sample: (bytes: Uint8Array) => Sampled | null,
+  accept: (raw: RawProfile) => boolean,
 ): void {
   const t0 = performance.now();
   let profile: ImporterPreview['profile'];
@@ -121,6 +124,7 @@ function postSampledPreview(
     const s = sample(bytes);
     if (s === null) return;
     const raw = parse(s.text);
+    if (!accept(raw)) return;
     profile = foldProfile(raw, {
       fileName: opts.fileName ?? '',
       granularity: opts.granularity,
