@@ -718,6 +718,9 @@ async function benchOpen(fresh: () => Promise<Page>): Promise<() => void> {
     console.log(
       `  drop → full call tree + table: ${fmt(ready)} (${(ready / paint).toFixed(2)}× first paint; target ≤ 2×); worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
     );
+    console.log(
+      `  per run, first paint / full tree (ratio): ${opens.map((o) => `${o.paint.toFixed(0)} / ${o.ready.toFixed(0)} (${(o.ready / o.paint).toFixed(2)}×)`).join(', ')}`,
+    );
     console.log(`  ${mem(opens)}: ${(peak / mb).toFixed(1)}× the file (target ≤ 2×)`);
     if (views)
       console.log(
