@@ -58,3 +58,51 @@ export function splitLines(bytes: Uint8Array): { lines: number; chars: number } 
   }
   return { lines, chars };
 }
+
+/**
+ * Line formats (perf script, heap, folded): the least any reader of lines must do, without a
+ * TextDecoder: one pass over the bytes finding every line end, with a hash of each line's length
+ * (so the pass cannot be skipped).
+ */
+export function scanLines(bytes: Uint8Array): { lines: number; h: number } {
+  let lines = 0;
+  let h = 0;
+  let start = 0;
+  const n = bytes.length;
+  for (let i = 0; i < n; i++) {
+    if (bytes[i] === 10) {
+      h = Math.imul(h ^ (i - start), 16777619);
+      start = i + 1;
+      lines++;
+    }
+  }
+  return { lines, h };
+}
+
+/**
+ * DCPI: the header's lines up to `samples`, then each chunk's offset and count and every count of
+ * it summed; the 8-byte footer is the last. No checks.
+ */
+export function dcpiWalk(bytes: Uint8Array): { chunks: number; total: number } {
+  let p = 0;
+  // past the header: the line `samples` (blanks may follow) ends it
+  for (;;) {
+    let e = p;
+    while (e < bytes.length && bytes[e] !== 10) e++;
+    const isSamples = bytes[p] === 115 && bytes[p + 1] === 97 && bytes[p + 2] === 109 && bytes[p + 6] === 115;
+    p = e + 1;
+    if (isSamples || p >= bytes.length) break;
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const footer = bytes.length - 8;
+  let chunks = 0;
+  let total = 0;
+  while (p + 8 <= footer) {
+    const num = dv.getUint32(p + 4, true);
+    p += 8;
+    const end = Math.min(footer, p + num * 4);
+    for (; p < end; p += 4) total += dv.getUint32(p, true);
+    chunks++;
+  }
+  return { chunks, total };
+}

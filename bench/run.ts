@@ -20,7 +20,19 @@
 //                           first paint vs the floor: read, transfer to a worker, fflate's
 //                           gunzipSync (as the app), the varint walk of floors.ts
 //   perf                    ~100 MB of `perf script` text (gen-perf.ts): drop → first paint vs the
-//                           floor: read, transfer to a worker, TextDecoder, split into lines
+//                           floor: read, transfer to a worker, one byte scan over the lines (no
+//                           TextDecoder: floors.ts's scanLines)
+//   heap, folded,           ~100 MB each of a gperftools heap profile, folded stacks and
+//   difffolded              difffolded.pl's `stack BASE NEW` (gen-text.ts): as perf, the same floor
+//   dcpi                    ~100 MB DCPI profile (gen-text.ts): the floor reads, transfers and sums
+//                           every count of every chunk (floors.ts's dcpiWalk)
+//                           Each format part prints the floor, drop → first paint (and its ratio to
+//                           the floor), drop → full call tree and peak renderer RSS; at the end a
+//                           table of them all (the README's). BENCH_PEERS=1 also opens the same file
+//                           in speedscope (the npm package's release build, served here) in the same
+//                           run, alternating with ours: file chosen → its first flame chart drawn;
+//                           speedscope reads perf script, pprof and folded stacks (not heap, DCPI
+//                           or difffolded: n/a).
 //   open                    only the gperftools file's open, for large BENCH_MB (400, 1000, 2000):
 //                           first paint, full call tree, peak renderer RSS, the baseline; a
 //                           fresh page per run
@@ -78,20 +90,23 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { dirname, extname, join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { gzipSync } from 'fflate';
 import { CHROMIUM_ARGS, chromiumPath, NO_BROWSER_MESSAGE } from '../e2e/browser';
 import { parse, symbolize } from '../src/core/pipeline';
 import { readElf } from '../src/core/symbols/elf';
-import { floorWalk, splitLines } from './floors';
+import { dcpiWalk, floorWalk, scanLines } from './floors';
 import { dwarfBenchDir, ensureDwarfBench } from './gen-dwarf';
 import { benchElfOptions, makeSyntheticElf } from './gen-elf';
 import { makeSyntheticPerfScript } from './gen-perf';
 import { ensurePerfData, PERFDATA_PROG, perfDataPaths } from './gen-perfdata';
 import { makeSyntheticPprof } from './gen-pprof';
 import { makeShortRecordsProfile, makeSyntheticProfile } from './gen-synthetic';
+import { makeTextBenchInput, TEXT_BENCH_IDS, type TextBenchId, textBenchFile } from './gen-text';
 import { servePreview } from './preview';
 
 const MB = Number(process.env.BENCH_MB ?? 100);
@@ -120,7 +135,23 @@ const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 /** Renderer memory of runs (see resetPeaks): medians of the peak and of the RSS before the drop. */
 const mem = (xs: { peakMB: number; beforeMB: number }[]) =>
   `peak RSS ${median(xs.map((x) => x.peakMB)).toFixed(0)} MB (${median(xs.map((x) => x.beforeMB)).toFixed(0)} MB before the drop)`;
-const PARTS = ['gperf', 'diff', 'pprof', 'perf', 'short', 'open', 'dwarf', 'views', 'perfdata'];
+const PARTS = [
+  'gperf',
+  'diff',
+  'pprof',
+  'perf',
+  'heap',
+  'dcpi',
+  'folded',
+  'difffolded',
+  'short',
+  'open',
+  'dwarf',
+  'views',
+  'perfdata',
+];
+/** BENCH_PEERS=1: speedscope's first draw of each format part's file, in the same run. */
+const PEERS = process.env.BENCH_PEERS === '1';
 const ONLY = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 for (const p of ONLY) {
   if (!PARTS.includes(p)) {
@@ -137,11 +168,6 @@ const SHORT = `${OUT}/synthetic-${MB}mb-short.prof`;
 /** The perf.data part's recording (gen-perfdata.ts) and its perf script text. */
 const PERFDATA_MB = Number(process.env.BENCH_PERFDATA_MB ?? 200);
 const PERFDATA = perfDataPaths(PERFDATA_MB);
-/** speedscope's release build (the npm package), served on BENCH_PORT + 1. */
-const SPEEDSCOPE_DIR = join(
-  dirname(createRequire(import.meta.url).resolve('speedscope/package.json')),
-  'dist/release',
-);
 /** gen-dwarf.ts's cache: the -g binary and what is derived from it, keyed by its version. */
 const DWARF_DIR = dwarfBenchDir(OUT, 4);
 /** BENCH_DWARF_GRAN: lines (`function file:line` frames), functions (inlined functions as frames), or both. */
@@ -238,12 +264,20 @@ onmessage = (e) => {
   postMessage({ h, ms: { gunzip: t1 - t0, walk: performance.now() - t1 } });
 };`;
 
-/** perf script's floor: TextDecoder and the line split of floors.ts. */
-const PERF_FLOOR_WORKER = `${workerFn(splitLines)}
+/** Line formats' floor (perf script, heap, folded): the byte scan over lines of floors.ts. */
+const LINES_FLOOR_WORKER = `${workerFn(scanLines)}
 onmessage = (e) => {
   const t0 = performance.now();
-  const r = splitLines(new Uint8Array(e.data));
-  postMessage({ lines: r.lines, ms: { 'decode + split': performance.now() - t0 } });
+  const r = scanLines(new Uint8Array(e.data));
+  postMessage({ lines: r.lines, h: r.h, ms: { 'scan lines': performance.now() - t0 } });
+};`;
+
+/** DCPI's floor: every count of every chunk summed (floors.ts). */
+const DCPI_FLOOR_WORKER = `${workerFn(dcpiWalk)}
+onmessage = (e) => {
+  const t0 = performance.now();
+  const r = dcpiWalk(new Uint8Array(e.data));
+  postMessage({ total: r.total, ms: { 'walk counts': performance.now() - t0 } });
 };`;
 
 /** perf.data's floor: walk every record of the data section, hash each sample's words. */
@@ -352,7 +386,7 @@ async function openInApp(
   await page.evaluate(() => performance.clearMarks());
   const before = resetPeaks();
   await page.getByLabel('Open profile').setInputFiles(files);
-  await page.getByRole('img', { name: /Flame graph of/ }).waitFor({ timeout: 120_000 });
+  await page.getByRole('img', { name: /[Ff]lame graph of/ }).waitFor({ timeout: 120_000 });
   // First paint may come from the coarse preview tree; `ready` is when the full tree is in.
   await page.waitForFunction(() => performance.getEntriesByName('flamelens:ready').length > 0, null, {
     timeout: 120_000,
@@ -743,6 +777,9 @@ async function benchOpen(fresh: () => Promise<Page>): Promise<() => void> {
     console.log(
       `  drop → full call tree + table: ${fmt(ready)} (${(ready / paint).toFixed(2)}× first paint; target ≤ 2×); worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
     );
+    console.log(
+      `  per run, first paint / full tree (ratio): ${opens.map((o) => `${o.paint.toFixed(0)} / ${o.ready.toFixed(0)} (${(o.ready / o.paint).toFixed(2)}×)`).join(', ')}`,
+    );
     console.log(`  ${mem(opens)}: ${(peak / mb).toFixed(1)}× the file (target ≤ 2×)`);
     if (views)
       console.log(
@@ -958,18 +995,110 @@ async function benchDwarf(fresh: () => Promise<Page>, gran: string, coverage: st
   };
 }
 
-/** Another format: drop → first paint next to its floor in a worker, each run paired. */
+/** One format part's medians, for the table printed at the end (the README's). */
+interface FormatRow {
+  label: string;
+  fileMB: number;
+  floor: number;
+  paint: number;
+  ready: number;
+  peakMB: number;
+  peer?: number;
+}
+const formatRows: FormatRow[] = [];
+/** How long speedscope is given to draw a file (its pprof import of the bench's file is slow). */
+const PEER_TIMEOUT_MS = Number(process.env.BENCH_PEER_TIMEOUT_S ?? 300) * 1000;
+
+/**
+ * speedscope's release build (the devDependency) served from this process on a free port; null
+ * when the package is not installed.
+ */
+async function serveSpeedscope(): Promise<{ url: string; stop: () => void } | null> {
+  let dir: string;
+  try {
+    dir = join(dirname(createRequire(import.meta.url).resolve('speedscope/package.json')), 'dist/release');
+  } catch {
+    return null;
+  }
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+    '.wasm': 'application/wasm',
+    '.png': 'image/png',
+    '.json': 'application/json',
+  };
+  const server = createServer((req, res) => {
+    const name = (req.url ?? '/').split('?')[0].replace(/^\/+/, '') || 'index.html';
+    const path = join(dir, name);
+    if (!path.startsWith(dir) || !existsSync(path) || statSync(path).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+    res.end(readFileSync(path));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, stop: () => server.close() };
+}
+
+/**
+ * speedscope's first draw of `file`: from the file input's change event to the first animation
+ * frame after its flame chart view is in the page (the toolbar's `Left Heavy` tab: its WebGL canvas
+ * is there from the start); null when it shows an error or draws nothing in PEER_TIMEOUT_MS.
+ */
+async function speedscopeDraw(page: Page, url: string, file: string): Promise<number | null> {
+  await page.goto(url);
+  await page.locator('#file').waitFor({ state: 'attached' });
+  await page.evaluate(`(() => {
+    window.__benchT0 = 0;
+    document.getElementById('file').addEventListener('change', () => { window.__benchT0 = performance.now(); }, { capture: true });
+  })()`);
+  await page.setInputFiles('#file', file);
+  const drawn = page
+    .waitForFunction(
+      `(() => {
+        // the flame chart's view (its toolbar's view tabs) is in: drawn at the next frame
+        if (!document.body.innerText.includes('Left Heavy')) return false;
+        if (window.__benchT1 === undefined) {
+          window.__benchT1 = null;
+          requestAnimationFrame(() => { window.__benchT1 = performance.now(); });
+        }
+        return typeof window.__benchT1 === 'number';
+      })()`,
+      null,
+      { timeout: PEER_TIMEOUT_MS, polling: 'raf' },
+    )
+    .then(() => true);
+  const failed = page
+    .getByText(/Something went wrong|Unrecognized format|Failed to/i)
+    .first()
+    .waitFor({ timeout: PEER_TIMEOUT_MS })
+    .then(() => false);
+  const ok = await Promise.race([drawn, failed]).catch(() => false);
+  if (!ok) return null;
+  return (await page.evaluate('window.__benchT1 - window.__benchT0')) as number;
+}
+
+/**
+ * Another format: drop → first paint next to its floor in a worker, each run paired; with
+ * BENCH_PEERS=1 and `peer`, speedscope's first draw of the same file in each run too.
+ */
 async function benchFormat(
   fresh: () => Promise<Page>,
   label: string,
   file: string,
   floorSrc: string,
   floorWhat: string,
-  target = 3,
+  target = 1.5,
+  peer: { url: string } | null = null,
 ) {
   const opens: Open[] = [];
   const floors: Awaited<ReturnType<typeof floorInPage>>[] = [];
+  const peers: (number | null)[] = [];
   for (let r = 0; r < RUNS; r++) {
+    if (peer && r % 2 === 1) peers.push(await speedscopeDraw(await fresh(), peer.url, file));
     const page = await fresh();
     const traced = TRACE && r === RUNS - 1;
     const browser = page.context().browser();
@@ -982,23 +1111,40 @@ async function benchFormat(
     opens.push(await openInApp(page, [file]));
     if (traced && browser) await browser.stopTracing();
     floors.push(await floorInPage(page, file, floorSrc));
+    if (peer && r % 2 === 0) peers.push(await speedscopeDraw(await fresh(), peer.url, file));
   }
   return () => {
     const floor = median(floors.map((x) => x.total));
     const paint = median(opens.map((a) => a.paint));
+    const ready = median(opens.map((a) => a.ready));
     const parts = Object.keys(floors[0].parts)
       .map((k) => `${k} ${fmt(median(floors.map((x) => x.parts[k])))}`)
       .join(', ');
-    console.log(
-      `${label}: ${file} (${(statSync(file).size / 1048576).toFixed(1)} MB file), ${RUNS} runs, medians`,
-    );
+    const fileMB = statSync(file).size / 1048576;
+    console.log(`${label}: ${file} (${fileMB.toFixed(1)} MB file), ${RUNS} runs, medians`);
     console.log(`  floor (${floorWhat}):  ${fmt(floor)}  (${parts})`);
     console.log(
-      `  drop → first paint:  ${fmt(paint)}  (${(paint / floor).toFixed(2)}× floor; target ≤ ${target}×)  ${mem(opens)}`,
+      `  drop → first paint:  ${fmt(paint)}  (${(paint / floor).toFixed(2)}× floor; target ≤ ${target}×)  ${mem(opens)}  [per run: ${opens.map((o) => o.paint.toFixed(0)).join(', ')}; floors ${floors.map((f) => f.total.toFixed(0)).join(', ')}]`,
     );
     console.log(
-      `  drop → full call tree: ${fmt(median(opens.map((a) => a.ready)))}; worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
+      `  drop → full call tree: ${fmt(ready)}; worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
     );
+    const drawn = peers.filter((x): x is number => x !== null);
+    if (peer)
+      console.log(
+        drawn.length > 0
+          ? `  speedscope 1.25, file chosen → first draw: ${fmt(median(drawn))} (${(median(drawn) / paint).toFixed(1)}× our first paint)  [per run: ${peers.map((x) => (x === null ? 'failed or timed out' : x.toFixed(0))).join(', ')}]`
+          : `  speedscope: drew nothing within ${PEER_TIMEOUT_MS / 1000} s (or failed)`,
+      );
+    formatRows.push({
+      label,
+      fileMB,
+      floor,
+      paint,
+      ready,
+      peakMB: median(opens.map((o) => o.peakMB)),
+      ...(drawn.length > 0 && { peer: median(drawn) }),
+    });
     if (TRACE) summarizeTrace(`${OUT}/trace.json`);
   };
 }
@@ -1016,13 +1162,13 @@ interface SpeedscopeOpen {
  * rendered), then two animation frames. A renderer that crashes (out of memory on a large file)
  * is a result too, with the import time speedscope logged before it (`import: N ms`).
  */
-async function openInSpeedscope(page: Page, file: string, port: number): Promise<SpeedscopeOpen> {
+async function openInSpeedscope(page: Page, file: string, url: string): Promise<SpeedscopeOpen> {
   let importMs: number | null = null;
   page.on('console', (m) => {
     const t = /^import: ([\d.]+) ms$/.exec(m.text());
     if (t) importMs = Number(t[1]);
   });
-  await page.goto(`http://127.0.0.1:${port}/index.html`);
+  await page.goto(`${url}index.html`);
   await page.waitForLoadState('networkidle');
   await page.evaluate(`(() => {
     window.__loaded = new Promise((resolve) => {
@@ -1103,18 +1249,18 @@ async function benchPerfData(fresh: () => Promise<Page>): Promise<() => void> {
   const floors: Awaited<ReturnType<typeof floorInPage>>[] = [];
   const speedscope: SpeedscopeOpen[] = [];
   let time: Awaited<ReturnType<typeof timeLongTasks>> | null = null;
-  const ssPort = PORT + 1;
-  const stopSpeedscope = await servePreview(SPEEDSCOPE_DIR, ssPort);
+  const server = await serveSpeedscope();
+  if (server === null) throw new Error('the perfdata part needs speedscope (npm install)');
   try {
     for (let r = 0; r < RUNS; r++) {
       const page = await fresh();
       opens.push(await openInApp(page, [PERFDATA.data, PERFDATA_PROG], ''));
       if (r === RUNS - 1) time = await timeLongTasks(page);
       floors.push(await floorInPage(page, PERFDATA.data, PERFDATA_FLOOR_WORKER));
-      speedscope.push(await openInSpeedscope(await fresh(), PERFDATA.text, ssPort));
+      speedscope.push(await openInSpeedscope(await fresh(), PERFDATA.text, server.url));
     }
   } finally {
-    stopSpeedscope();
+    server.stop();
   }
   return () => {
     const floor = median(floors.map((x) => x.total));
@@ -1152,8 +1298,26 @@ async function benchPerfData(fresh: () => Promise<Page>): Promise<() => void> {
 }
 
 function speedscopeVersion(): string {
-  const pkg = join(dirname(SPEEDSCOPE_DIR), '..', 'package.json');
+  const pkg = createRequire(import.meta.url).resolve('speedscope/package.json');
   return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+}
+
+/** The format parts' figures as one Markdown table (the README's). */
+function printFormatTable(peers: boolean): void {
+  if (formatRows.length === 0) return;
+  console.log(
+    '\n| format | file | floor | first paint | ratio | full tree | peak RSS |' +
+      (peers ? ' speedscope first draw | speedscope ÷ first paint |' : ''),
+  );
+  console.log(`|---|---|---|---|---|---|---|${peers ? '---|---|' : ''}`);
+  for (const r of formatRows) {
+    const peer = peers
+      ? ` ${r.peer !== undefined ? fmt(r.peer) : 'n/a'} | ${r.peer !== undefined ? `${(r.peer / r.paint).toFixed(1)}×` : 'n/a'} |`
+      : '';
+    console.log(
+      `| ${r.label} | ${r.fileMB.toFixed(0)} MB | ${fmt(r.floor)} | ${fmt(r.paint)} | ${(r.paint / r.floor).toFixed(2)}× | ${fmt(r.ready)} | ${r.peakMB.toFixed(0)} MB |${peer}`,
+    );
+  }
 }
 
 /** writeFileSync for files past 2 GiB (one write call takes at most that). */
@@ -1225,6 +1389,12 @@ async function main() {
     console.log(`generating ${PERF} …`);
     makeSyntheticPerfScript(PERF, MB);
   }
+  for (const id of TEXT_BENCH_IDS) {
+    const file = textBenchFile(OUT, id, MB);
+    if (!ONLY.has(id) || existsSync(file)) continue;
+    console.log(`generating ${file} …`);
+    writeLarge(file, makeTextBenchInput(id, MB * 1024 * 1024));
+  }
   if (process.env.BENCH_DIST !== undefined && !existsSync(`${DIST}/index.html`))
     throw new Error(`BENCH_DIST=${DIST}: no build there`);
   if (
@@ -1235,6 +1405,7 @@ async function main() {
       stdio: 'ignore',
     });
   const stopServer = await servePreview(DIST, PORT);
+  let stopPeer: (() => void) | null = null;
   try {
     const browser = await chromium.launch({ executablePath: exe, args: CHROMIUM_ARGS });
     const viewport = { width: 1280, height: 800 };
@@ -1251,6 +1422,9 @@ async function main() {
     const reports: (() => void)[] = [];
     if (ONLY.has('gperf')) reports.push(await benchGperf(page, browser));
     if (ONLY.has('diff')) reports.push(await benchDiff(fresh));
+    const speedscope = PEERS ? await serveSpeedscope() : null;
+    if (PEERS && speedscope === null) console.log('BENCH_PEERS: speedscope is not installed (npm install)');
+    stopPeer = speedscope?.stop ?? null;
     if (ONLY.has('pprof'))
       reports.push(
         await benchFormat(
@@ -1259,6 +1433,8 @@ async function main() {
           PPROF,
           PPROF_FLOOR_WORKER,
           'read + transfer + gunzip + varint walk',
+          1.5,
+          speedscope,
         ),
       );
     if (ONLY.has('perf'))
@@ -1267,10 +1443,32 @@ async function main() {
           fresh,
           'perf script',
           PERF,
-          PERF_FLOOR_WORKER,
-          'read + transfer + decode + split lines',
+          LINES_FLOOR_WORKER,
+          'read + transfer + byte scan of the lines',
+          1.5,
+          speedscope,
         ),
       );
+    const textParts: { id: TextBenchId; label: string; peer: boolean }[] = [
+      { id: 'heap', label: 'heap', peer: false },
+      { id: 'dcpi', label: 'DCPI', peer: false },
+      { id: 'folded', label: 'folded', peer: true },
+      { id: 'difffolded', label: 'difffolded', peer: false },
+    ];
+    for (const { id, label, peer } of textParts) {
+      if (!ONLY.has(id)) continue;
+      reports.push(
+        await benchFormat(
+          fresh,
+          label,
+          textBenchFile(OUT, id, MB),
+          id === 'dcpi' ? DCPI_FLOOR_WORKER : LINES_FLOOR_WORKER,
+          id === 'dcpi' ? 'read + transfer + sum of every count' : 'read + transfer + byte scan of the lines',
+          1.5,
+          peer ? speedscope : null,
+        ),
+      );
+    }
     if (ONLY.has('open')) reports.push(await benchOpen(fresh));
     if (ONLY.has('views')) reports.push(await benchViews(fresh));
     if (ONLY.has('perfdata')) reports.push(await benchPerfData(fresh));
@@ -1292,8 +1490,10 @@ async function main() {
       `load average (1, 5, 15 min): ${loadAtStart} at the start, ${load()} at the end (2 cores; ${RUNS} runs)`,
     );
     for (const report of reports) report();
+    printFormatTable(speedscope !== null);
   } finally {
     stopServer();
+    stopPeer?.();
   }
 }
 

@@ -5,6 +5,7 @@ import { Inflate } from 'fflate';
 import type { FormatId, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
+import { parseDcpiWithPreview } from './dcpi-preview.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
 import { chunkGperftools, parseGperftoolsWithPreview, streamGperftools } from './gperftools-preview.ts';
@@ -21,9 +22,17 @@ import { boundedInflate, INFLATE_LIMITS, type InflateLimits } from './inflate.ts
 import { looksLikePerfData, parsePerfData } from './perfdata.ts';
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
+import { sampledPprof } from './pprof-preview.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
 import { usableValues } from './sanitize.ts';
 import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
+import {
+  byRecords,
+  FOLDED_SAMPLING,
+  HEAP_SAMPLING,
+  PERF_SCRIPT_SAMPLING,
+  sampledParseWithPreview,
+} from './text-preview.ts';
 
 export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
 
@@ -45,12 +54,38 @@ export const IMPORTERS: readonly Importer[] = [
   { id: 'perf-data', sniff: looksLikePerfData, parse: (b) => parsePerfData(b) },
   // Text is no profile.proto (whose tags and lengths are control bytes: a Sample's tag is 0x12),
   // however its first bytes happen to decode: folded text our own writer wrote was taken for one.
-  { id: 'pprof', sniff: (b) => looksLikePprof(b) && !isPlainText(b), parse: (b) => parsePprof(b) },
-  { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b) },
+  {
+    id: 'pprof',
+    sniff: (b) => looksLikePprof(b) && !isPlainText(b),
+    parse: (b) => parsePprof(b),
+    parseWithPreview: sampledParseWithPreview(parsePprof, sampledPprof),
+  },
+  { id: 'dcpi', sniff: looksLikeDcpi, parse: (b) => parseDcpi(b), parseWithPreview: parseDcpiWithPreview },
   { id: 'pprof-raw', sniff: looksLikePprofRaw, parse: (b) => parsePprofRaw(b) },
-  { id: 'heap', sniff: looksLikeHeap, parse: (b) => parseHeap(b) },
-  { id: 'perf-script', sniff: looksLikePerfScript, parse: (b) => parsePerfScript(b) },
-  { id: 'folded', sniff: looksLikeFolded, parse: (b) => parseFolded(b) },
+  {
+    id: 'heap',
+    sniff: looksLikeHeap,
+    parse: (b) => parseHeap(b),
+    parseWithPreview: sampledParseWithPreview(parseHeap, byRecords(HEAP_SAMPLING)),
+  },
+  {
+    id: 'perf-script',
+    sniff: looksLikePerfScript,
+    parse: (b) => parsePerfScript(b),
+    parseWithPreview: sampledParseWithPreview(parsePerfScript, byRecords(PERF_SCRIPT_SAMPLING)),
+  },
+  {
+    id: 'folded',
+    sniff: looksLikeFolded,
+    parse: (b) => parseFolded(b),
+    // a two-count file opens as a comparison, which a preview does not draw
+    parseWithPreview: sampledParseWithPreview(
+      parseFolded,
+      byRecords(FOLDED_SAMPLING),
+      undefined,
+      (raw) => raw.diffPair !== true,
+    ),
+  },
 ];
 
 /** Whether the first 4 KB hold no control byte but tab, newline and carriage return. */

@@ -383,3 +383,49 @@ describe('heap leaves are return addresses (PC − 1), as in pprof', () => {
     expect(r.out).not.toMatch(/extend_alias_table \S+localealias\.c:403 /);
   });
 });
+
+describe('heap lines read from their bytes', () => {
+  // A sample line of the usual form is read from its bytes (heap.ts's SampleLineReader); any other
+  // (other white space, long numbers) as text by SAMPLE_RE. Both must read a line alike.
+  const HEAD = 'heap profile:    4:    400 [   8:   800] @ heap_v2/524288\n';
+  const MAPS = '\nMAPPED_LIBRARIES:\n00400000-00404000 r-xp 00000000 08:01 1234     /opt/p\n';
+  const usual = [
+    '     1:      100 [     2:      200] @ 0x401000 0x402000 0x403000',
+    '\t3:\t600000 [\t8:1600000]\t@\t0x401100 0x00000000000000402000\t0X',
+    '     0:        0 [     0:        0] @ 0xffffffffffffffff 0x0',
+    '    -1:      -50 [     0:        0] @ 0x401300',
+  ];
+  // the same lines spelt so that only the text path reads them (a vertical tab, a form feed, a
+  // number of 16 digits with leading zeros are white space and digits to SAMPLE_RE)
+  const text = [
+    '\v    1:      100 [     2:      200] @ 0x401000 0x402000 0x403000',
+    '\t3:\t600000 [\t8:1600000]\t@\t0x401100\f0x00000000000000402000\t0X',
+    '     0:        0 [     0:0000000000000000] @ 0xffffffffffffffff 0x0',
+    '    -1:      -50 [     0:        0] @ 0x401300\v',
+  ];
+  it('gives the same samples either way', () => {
+    // the second line ends in `0X`: not an address, the line is skipped, by both paths
+    const a = parseHeap(enc(HEAD + usual.join('\n') + MAPS));
+    const b = parseHeap(enc(HEAD + text.join('\n') + MAPS));
+    expect(a.samples.count).toBe(3);
+    expect(b.samples.count).toBe(a.samples.count);
+    expect(rawStacks(b)).toEqual(rawStacks(a));
+    expect(b.samples.values).toEqual(a.samples.values);
+    expect(b.labels).toEqual(a.labels);
+    expect(b.warnings.map((w) => w.line)).toEqual(a.warnings.map((w) => w.line));
+    expect(a.warnings.map((w) => w.line)).toEqual([3]);
+    expect(a.locations.addrHi[a.samples.stackLocs[a.samples.stackStart[1]]]).toBe(0xffffffff);
+  });
+
+  it('keeps line numbers, a cut last line and CRLF as the text did', () => {
+    const crlf = `${HEAD}\r\n# comment\r\n${usual[0]}\r\n${usual[2]}`;
+    const r = parseHeap(enc(crlf));
+    expect(r.samples.count).toBe(2);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      'the file ends inside line 5 (truncated?): its last sample may have lost frames; no mapped-libraries list',
+    ]);
+    const bom = parseHeap(enc(`\uFEFF${HEAD}${usual[0]}${MAPS}`));
+    expect(bom.samples.count).toBe(1);
+    expect(bom.meta.mappings.length).toBe(1);
+  });
+});

@@ -156,26 +156,45 @@ export function scaleHeapSample(count: number, bytes: number, rate: number): [nu
   return [Math.trunc(count * scale), Math.trunc(bytes * scale)];
 }
 
-/** Parses a gperftools legacy heap profile. Throws ProfileError when nothing usable is found. */
+/** Decodes a line's bytes (a byte order mark inside the text kept, as a decode of the whole text). */
+const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Parses a gperftools legacy heap profile. Throws ProfileError when nothing usable is found.
+ *
+ * The bytes are read in place, line by line: a sample line of the usual form (ASCII digits, blanks,
+ * `0x` addresses: readSampleLine) is read from its bytes; any other line is decoded and read as
+ * text (its regex, its warnings), as the whole file once was. A '\n' or '\r' byte is that
+ * character in UTF-8 and never part of another one, so lines are the decoded text's lines.
+ */
 export function parseHeap(bytes: Uint8Array): RawProfile {
   if (bytes.length === 0) throw new ProfileError('empty file', 'heap', { offset: 0 });
-  const text = new TextDecoder('utf-8').decode(bytes);
   const warnings: ProfileWarning[] = [];
+  const n = bytes.length;
+  // TextDecoder drops a leading byte order mark, and so did this parser when it decoded the file.
+  const first = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const decode = (b: number, e: number) => lineDecoder.decode(bytes.subarray(b, e));
 
-  let pos = 0;
+  // The current line: bytes [lineStart, lineEnd) (without its '\r\n' or '\n'); pos, the next's start.
+  let pos = first;
   let lineNo = 0;
-  const nextLine = (): string | null => {
-    if (pos > text.length || (pos === text.length && lineNo > 0)) return null;
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    const line = text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl);
+  let lineStart = 0;
+  let lineEnd = 0;
+  /** Moves to the next line; false at the end (a final '\n' ends the last line, opens none). */
+  const nextLine = (): boolean => {
+    if (pos > n || (pos === n && lineNo > 0)) return false;
+    let nl = bytes.indexOf(10, pos);
+    if (nl < 0) nl = n;
+    lineStart = pos;
+    lineEnd = nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl;
     pos = nl + 1;
     lineNo++;
-    return line;
+    return true;
   };
 
   let header: RegExpExecArray | null = null;
-  for (let line = nextLine(); line !== null; line = nextLine()) {
+  while (nextLine()) {
+    const line = decode(lineStart, lineEnd);
     if (line.trim() === '') continue;
     header = headerOf(line);
     break;
@@ -200,14 +219,37 @@ export function parseHeap(bytes: Uint8Array): RawProfile {
   let mapsText: string | null = null;
   let lastLineCut = false;
 
-  for (let line = nextLine(); line !== null; line = nextLine()) {
+  const addSample = (inuseN: number, inuseB: number, allocN: number, allocB: number) => {
+    stackStart.push(stackLocs.length);
+    const [n1, b1] = scaleHeapSample(inuseN, inuseB, sampling.rate);
+    const [n2, b2] = scaleHeapSample(allocN, allocB, sampling.rate);
+    cols[0].push(n1);
+    cols[1].push(b1);
+    cols[2].push(n2);
+    cols[3].push(b2);
+    // pprof's `bytes` label: the (unscaled) average block size, from the in-use pair when it has one
+    blockSize.push(
+      inuseN !== 0 ? Math.trunc(inuseB / inuseN) : allocN !== 0 ? Math.trunc(allocB / allocN) : 0,
+    );
+  };
+  const fast = new SampleLineReader(bytes, addrs, stackLocs);
+
+  while (nextLine()) {
+    // no '\n' after the file's last line (a sample line's: its last frames may be lost)
+    const cut = pos > n;
+    if (fast.read(lineStart, lineEnd)) {
+      if (cut) lastLineCut = true;
+      addSample(fast.values[0], fast.values[1], fast.values[2], fast.values[3]);
+      continue;
+    }
+    const line = decode(lineStart, lineEnd);
     const t = line.trim();
     if (t === '' || t.startsWith('#')) continue;
     if (MAPS_SENTINELS.some((s) => t.includes(s))) {
-      mapsText = text.slice(Math.min(pos, text.length));
+      mapsText = pos < n ? decode(pos, n) : '';
       break;
     }
-    if (pos > text.length && !text.endsWith('\n')) lastLineCut = true;
+    if (cut) lastLineCut = true;
     const m = SAMPLE_RE.exec(line);
     let why = '';
     if (m === null) why = 'not a sample line (`N: BYTES [N: BYTES] @ 0xADDR …`)';
@@ -232,21 +274,7 @@ export function parseHeap(bytes: Uint8Array): RawProfile {
       const lo = Number.parseInt(digits.slice(8), 16);
       stackLocs.push(addrs.intern(hi, lo));
     }
-    stackStart.push(stackLocs.length);
-    const inuseN = Number(m[1]);
-    const inuseB = Number(m[2]);
-    const allocN = Number(m[3]);
-    const allocB = Number(m[4]);
-    const [n1, b1] = scaleHeapSample(inuseN, inuseB, sampling.rate);
-    const [n2, b2] = scaleHeapSample(allocN, allocB, sampling.rate);
-    cols[0].push(n1);
-    cols[1].push(b1);
-    cols[2].push(n2);
-    cols[3].push(b2);
-    // pprof's `bytes` label: the (unscaled) average block size, from the in-use pair when it has one
-    blockSize.push(
-      inuseN !== 0 ? Math.trunc(inuseB / inuseN) : allocN !== 0 ? Math.trunc(allocB / allocN) : 0,
-    );
+    addSample(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]));
   }
   if (bad > MAX_LINE_WARNINGS)
     warnings.push({ message: `${bad - MAX_LINE_WARNINGS} more damaged lines skipped` });
@@ -310,4 +338,92 @@ export function parseHeap(bytes: Uint8Array): RawProfile {
     adjustLeaves: true,
     warnings,
   };
+}
+
+const HEX_VALUE = new Int8Array(256).fill(-1);
+for (let c = 0; c < 10; c++) HEX_VALUE[48 + c] = c;
+for (let c = 0; c < 6; c++) {
+  HEX_VALUE[65 + c] = 10 + c;
+  HEX_VALUE[97 + c] = 10 + c;
+}
+
+/**
+ * A sample line read from its bytes, when it has the usual form and nothing to warn about:
+ * `N: B [N: B] @ 0xA 0xB …` with blanks (spaces, tabs) where SAMPLE_RE allows white space, at most
+ * 15 digits per number (exact as a double, as Number() reads them), at least one address of at
+ * most 16 significant hex digits, and counts 0 only with bytes 0. Whatever else (other white
+ * space, a longer number, damage) is left to the text path, which reads it as it always did.
+ */
+class SampleLineReader {
+  /** The line's in-use count, bytes, allocated count, bytes. */
+  readonly values = new Float64Array(4);
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly addrs: AddrTable,
+    private readonly stackLocs: U32Builder,
+  ) {}
+
+  /** Reads the line [start, end); true when it was a sample line of the usual form (its frames pushed). */
+  read(start: number, end: number): boolean {
+    const bytes = this.bytes;
+    const v = this.values;
+    let p = start;
+    // the four numbers: `N: B [N: B]`, blanks allowed where SAMPLE_RE has \s*
+    for (let i = 0; i < 4; i++) {
+      while (p < end && (bytes[p] === 32 || bytes[p] === 9)) p++;
+      if (i === 2) {
+        if (p === end || bytes[p] !== 91 /* [ */) return false;
+        p++;
+        while (p < end && (bytes[p] === 32 || bytes[p] === 9)) p++;
+      }
+      const neg = i < 2 && p < end && bytes[p] === 45; /* - */
+      if (neg) p++;
+      const d0 = p;
+      let x = 0;
+      while (p < end && bytes[p] >= 48 && bytes[p] <= 57) x = x * 10 + (bytes[p++] - 48);
+      if (p === d0 || p - d0 > 15) return false;
+      v[i] = neg ? -x : x;
+      if (i === 0 || i === 2) {
+        if (p === end || bytes[p] !== 58 /* : */) return false;
+        p++;
+      }
+    }
+    while (p < end && (bytes[p] === 32 || bytes[p] === 9)) p++;
+    if (p === end || bytes[p] !== 93 /* ] */) return false;
+    p++;
+    while (p < end && (bytes[p] === 32 || bytes[p] === 9)) p++;
+    if (p === end || bytes[p] !== 64 /* @ */) return false;
+    p++;
+    if ((v[0] === 0 && v[1] !== 0) || (v[2] === 0 && v[3] !== 0)) return false;
+    const locs = this.stackLocs;
+    const addrs = this.addrs;
+    const mark = locs.length;
+    for (;;) {
+      const b = p;
+      while (p < end && (bytes[p] === 32 || bytes[p] === 9)) p++;
+      if (p === end) break;
+      // an address needs blanks before it, then `0x` and hex digits, then blanks or the end
+      if (p === b || bytes[p] !== 48 || p + 2 >= end || bytes[p + 1] !== 120) {
+        locs.length = mark;
+        return false;
+      }
+      let q = p + 2;
+      while (q < end && bytes[q] === 48) q++;
+      const digits = q;
+      while (q < end && HEX_VALUE[bytes[q]] >= 0) q++;
+      if (q === p + 2 || q - digits > 16 || (q < end && bytes[q] !== 32 && bytes[q] !== 9)) {
+        locs.length = mark;
+        return false;
+      }
+      let hi = 0;
+      let lo = 0;
+      const split = Math.max(digits, q - 8);
+      for (let k = digits; k < split; k++) hi = hi * 16 + HEX_VALUE[bytes[k]];
+      for (let k = split; k < q; k++) lo = lo * 16 + HEX_VALUE[bytes[k]];
+      locs.push(addrs.intern(hi, lo));
+      p = q;
+    }
+    return locs.length > mark;
+  }
 }

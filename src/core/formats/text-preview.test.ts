@@ -1,0 +1,249 @@
+// The sampled first pictures of large text and pprof profiles (text-preview.ts, pprof-preview.ts):
+// windows of whole records, parsed and folded as the file is, weighed up to the file; the full
+// parse after them unchanged. Sizes are made small here (the app's thresholds are tens of MB).
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeSyntheticPerfScript } from '../../../bench/gen-perf.ts';
+import { makeSyntheticPprof } from '../../../bench/gen-pprof.ts';
+import { makeTextBenchInput } from '../../../bench/gen-text.ts';
+import { LIGHT_CHILDREN, PREVIEW_FRACTION } from '../model/calltree.ts';
+import { foldProfile } from '../model/fold.ts';
+import type { FoldedProfile, RawProfile } from '../types.ts';
+import { parseDcpi } from './dcpi.ts';
+import { parseDcpiWithPreview } from './dcpi-preview.ts';
+import { parseFolded } from './folded.ts';
+import { parseHeap } from './heap.ts';
+import type { ImporterPreview } from './importer.ts';
+import { parsePerfScript } from './perfscript.ts';
+import { parsePprof } from './pprof.ts';
+import { sampledPprof } from './pprof-preview.ts';
+import {
+  byRecords,
+  FOLDED_SAMPLING,
+  HEAP_SAMPLING,
+  PERF_SCRIPT_SAMPLING,
+  type Sampled,
+  sampledParseWithPreview,
+  sampledText,
+} from './text-preview.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'flamelens-preview-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const perfFile = join(dir, 'p.perf.txt');
+makeSyntheticPerfScript(perfFile, 2);
+const PERF = new Uint8Array(readFileSync(perfFile));
+const HEAP = makeTextBenchInput('heap', 2 << 20);
+const FOLDED = makeTextBenchInput('folded', 1 << 20);
+const PPROF = makeSyntheticPprof(2e6, 1);
+
+const stacksOf = (p: FoldedProfile): Map<string, number> => {
+  const out = new Map<string, number>();
+  const { start, frames, weight } = p.stacks;
+  for (let s = 0; s < p.stacks.count; s++) {
+    const key = Array.from(frames.subarray(start[s], start[s + 1]), (f) => p.frames.name[f]).join(';');
+    out.set(key, (out.get(key) ?? 0) + weight[s]);
+  }
+  return out;
+};
+const total = (p: FoldedProfile) => p.stacks.weight.reduce((a, b) => a + b, 0);
+const fold = (raw: RawProfile) => foldProfile(raw, { fileName: 'x', granularity: 'functions' });
+
+/** The sample parses, holds fewer records than the file, and only stacks the file has. */
+function checkSample(
+  bytes: Uint8Array,
+  s: Sampled | null,
+  parse: (b: Uint8Array) => RawProfile,
+): { sample: RawProfile; full: RawProfile } {
+  expect(s).not.toBeNull();
+  const sample = parse(s!.text);
+  const full = parse(bytes);
+  expect(s!.share).toBeGreaterThan(0);
+  expect(s!.share).toBeLessThan(0.5);
+  expect(sample.samples.count).toBeGreaterThan(10);
+  expect(sample.samples.count).toBeLessThan(full.samples.count);
+  // the records kept are whole: the sample's share of records is about its share of bytes
+  expect(sample.samples.count / full.samples.count).toBeGreaterThan(s!.share * 0.6);
+  expect(sample.samples.count / full.samples.count).toBeLessThan(s!.share * 1.6);
+  expect(sample.warnings).toEqual(full.warnings.filter((w) => !w.message.includes('line')));
+  const fullStacks = stacksOf(fold(full));
+  for (const [stack, w] of stacksOf(fold(sample))) {
+    expect(fullStacks.has(stack), stack).toBe(true);
+    expect(w).toBeLessThanOrEqual(fullStacks.get(stack)!);
+  }
+  return { sample, full };
+}
+
+describe('sampled text: windows of whole records', () => {
+  it('perf script: whole samples (a header, its frames, the blank line)', () => {
+    const s = sampledText(PERF, PERF_SCRIPT_SAMPLING, 64 << 10, 16);
+    const { sample } = checkSample(PERF, s, parsePerfScript);
+    expect(sample.warnings).toEqual([]);
+    expect(new TextDecoder().decode(s!.text.subarray(0, 40))).toMatch(/^bench/);
+  });
+
+  it('heap: the header and the maps section with every window', () => {
+    const s = sampledText(HEAP, HEAP_SAMPLING, 64 << 10, 16);
+    const { sample, full } = checkSample(HEAP, s, parseHeap);
+    expect(sample.meta.mappings).toEqual(full.meta.mappings);
+    expect(sample.meta.mappings.length).toBe(2);
+    expect(sample.meta.period).toEqual(full.meta.period);
+  });
+
+  it('folded stacks: whole lines', () => {
+    checkSample(FOLDED, sampledText(FOLDED, FOLDED_SAMPLING, 32 << 10, 16), (b) => parseFolded(b));
+  });
+
+  it('no sample of a file hardly larger than the budget, nor of perf text without blank lines', () => {
+    expect(sampledText(PERF, PERF_SCRIPT_SAMPLING, PERF.length)).toBeNull();
+    const oneLine = new TextEncoder().encode(
+      Array.from(
+        { length: 5000 },
+        (_, i) => `prog  1234 ${i}.5: 1 cpu-clock:  4005d0 main+0x10 (/bin/prog)\n`,
+      ).join(''),
+    );
+    expect(sampledText(oneLine, PERF_SCRIPT_SAMPLING, 4096, 8)).toBeNull();
+  });
+});
+
+describe('pprof: one sample in every, every other field kept', () => {
+  it('keeps every location, function and string; the samples evenly', () => {
+    const s = sampledPprof(PPROF, 100_000);
+    expect(s).not.toBeNull();
+    const sample = parsePprof(s!.text);
+    const full = parsePprof(PPROF);
+    expect(sample.locations.count).toBe(full.locations.count);
+    expect(sample.strings).toEqual(full.strings);
+    expect(sample.meta.mappings).toEqual(full.meta.mappings);
+    const every = Math.round(full.samples.count / sample.samples.count);
+    expect(every).toBeGreaterThan(2);
+    expect(s!.share).toBeCloseTo(sample.samples.count / full.samples.count, 10);
+    // sample i of the sample is sample i·every of the file (its locations' addresses)
+    const addrs = (r: RawProfile, i: number) =>
+      Array.from(
+        r.samples.stackLocs.subarray(r.samples.stackStart[i], r.samples.stackStart[i + 1]),
+        (l) => `${r.locations.addrHi[l]}:${r.locations.addrLo[l]}`,
+      );
+    const e = Math.ceil(full.samples.count / sample.samples.count);
+    for (const i of [0, 1, sample.samples.count - 1]) expect(addrs(sample, i)).toEqual(addrs(full, i * e));
+  });
+
+  it('no sample of a small profile or of bytes that are no message', () => {
+    expect(sampledPprof(PPROF, PPROF.length)).toBeNull();
+    expect(sampledPprof(new Uint8Array([0x12, 0xff, 0xff, 0x0f, 1, 2]), 1)).toBeNull();
+  });
+});
+
+describe('the preview capability', () => {
+  const run = (
+    bytes: Uint8Array,
+    parse: (b: Uint8Array) => RawProfile,
+    sample: (b: Uint8Array) => Sampled | null,
+  ) => {
+    const previews: ImporterPreview[] = [];
+    const raw = sampledParseWithPreview(
+      parse,
+      sample,
+      0,
+    )(bytes, {
+      fileName: 'x',
+      granularity: 'functions',
+      onPreview: (p) => previews.push(p),
+    });
+    return { raw, previews };
+  };
+
+  it('posts one picture weighed up to the file, then parses the whole file as parse does', () => {
+    for (const [bytes, parse, sample] of [
+      [PERF, parsePerfScript, byRecords(PERF_SCRIPT_SAMPLING, 128 << 10, 32)],
+      [HEAP, parseHeap, byRecords(HEAP_SAMPLING, 128 << 10, 32)],
+      [PPROF, parsePprof, (b: Uint8Array) => sampledPprof(b, 200_000)],
+    ] as const) {
+      const { raw, previews } = run(bytes, parse, sample);
+      const full = parse(bytes);
+      expect(raw.samples.count).toBe(full.samples.count);
+      expect(raw.samples.stackLocs).toEqual(full.samples.stackLocs);
+      expect(previews.length).toBe(1);
+      const p = previews[0];
+      expect(p.sampledEvery).toBeGreaterThanOrEqual(2);
+      // weighed up: about the file's total (the records' weights vary: within a third)
+      const want = total(fold(full));
+      expect(total(p.profile)).toBeGreaterThan(want * 0.67);
+      expect(total(p.profile)).toBeLessThan(want * 1.5);
+      expect(p.profile.meta.totalSamples).toBeCloseTo(total(p.profile), -1);
+      // the same names as the full fold's
+      const names = new Set(fold(full).frames.name);
+      for (const n of p.profile.frames.name) expect(names.has(n), n).toBe(true);
+      let deepest = 0;
+      for (let i = 0; i < p.profile.stacks.count; i++)
+        deepest = Math.max(deepest, p.profile.stacks.start[i + 1] - p.profile.stacks.start[i]);
+      expect(p.maxDepth).toBe(deepest);
+    }
+  });
+
+  it('posts nothing for a file below the size, or one whose sample fails', () => {
+    const previews: ImporterPreview[] = [];
+    sampledParseWithPreview(parsePerfScript, byRecords(PERF_SCRIPT_SAMPLING))(PERF, {
+      onPreview: (p) => previews.push(p),
+    });
+    expect(previews).toEqual([]);
+    const broken = () => {
+      throw new Error('damaged');
+    };
+    const r = sampledParseWithPreview(
+      parsePerfScript,
+      broken,
+      0,
+    )(PERF, { onPreview: (p) => previews.push(p) });
+    expect(previews).toEqual([]);
+    expect(r.samples.count).toBe(parsePerfScript(PERF).samples.count);
+  });
+});
+
+describe('DCPI: the heavy addresses, then one bar for the others', () => {
+  it('gives the full fold’s heavy stacks exactly, and the rest as LIGHT_CHILDREN', () => {
+    const bytes = makeTextBenchInput('dcpi', 2 << 20);
+    const previews: ImporterPreview[] = [];
+    const raw = parseDcpiWithPreview(bytes, { fileName: 'x', onPreview: (p) => previews.push(p) }, 1000);
+    expect(raw.samples.count).toBe(parseDcpi(bytes).samples.count);
+    expect(previews.length).toBe(1);
+    const p = previews[0].profile;
+    const full = fold(raw);
+    const want = total(full);
+    expect(p.meta.totalSamples).toBe(want);
+    expect(total(p)).toBe(want);
+    const threshold = want * PREVIEW_FRACTION;
+    const fullStacks = stacksOf(full);
+    const heavy = [...fullStacks].filter(([, w]) => w >= threshold);
+    const last = p.stacks.count - 1;
+    expect(p.stacks.frames[p.stacks.start[last]]).toBe(LIGHT_CHILDREN >>> 0);
+    const shown = new Map<string, number>();
+    for (let s = 0; s < last; s++)
+      shown.set(p.frames.name[p.stacks.frames[p.stacks.start[s]]], p.stacks.weight[s]);
+    expect(shown).toEqual(new Map(heavy));
+    expect(p.stacks.weight[last]).toBe(want - heavy.reduce((a, [, w]) => a + w, 0));
+    // below the size, no preview
+    parseDcpiWithPreview(bytes, { onPreview: (x) => previews.push(x) });
+    expect(previews.length).toBe(1);
+  });
+});
+
+describe('folded stacks', () => {
+  it('pictures a one-count file, not a two-count one (it opens as a comparison)', () => {
+    const previews: ImporterPreview[] = [];
+    const preview = sampledParseWithPreview(
+      parseFolded,
+      byRecords(FOLDED_SAMPLING, 32 << 10, 16),
+      0,
+      (raw) => raw.diffPair !== true,
+    );
+    preview(FOLDED, { onPreview: (p) => previews.push(p) });
+    expect(previews.length).toBe(1);
+    const diff = makeTextBenchInput('difffolded', 1 << 20);
+    const r = preview(diff, { onPreview: (p) => previews.push(p) });
+    expect(previews.length).toBe(1);
+    expect(r.diffPair).toBe(true);
+  });
+});
