@@ -79,11 +79,13 @@ test('a failed fetch and a file that is not a profile get clear errors', async (
   await page.route('https://profiles.example.test/text.txt', (r) =>
     r.fulfill({ status: 200, headers: { 'access-control-allow-origin': '*' }, body: 'hello, world\n' }),
   );
+  // Each link opened as a new page load (a hash set on the open page, then a reload, raced the
+  // page's own writing of its link: the reload could load the link before).
+  await page.goto('about:blank');
   await page.goto(`./#profileURL=${encodeURIComponent('https://profiles.example.test/text.txt')}`);
-  await page.reload();
   await expect(page.getByRole('alert')).toContainText('not a recognised profile');
+  await page.goto('about:blank');
   await page.goto(`./#profileURL=${encodeURIComponent('https://unreachable.example.test/x.prof')}`);
-  await page.reload();
   await expect(page.getByRole('alert')).toContainText('could not fetch URL');
 });
 
