@@ -44,6 +44,27 @@ test('a link opens the hosted profile and restores the sender’s view', async (
   await page.screenshot({ path: `${SHOTS}/link-restored.png` });
 });
 
+test('another link pasted into the same tab opens its profile', async ({ page }) => {
+  await serveHosted(page);
+  const other = 'https://profiles.example.test/runs/recursive.folded';
+  await page.route(other, (route) =>
+    route.fulfill({
+      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
+      body: readFileSync(`${FIXTURES}/folded/recursive.folded`),
+    }),
+  );
+  await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
+  await paintedGraph(page);
+  await expect(page.locator('.current-file')).toHaveText('simple.folded');
+  // The address bar's new hash: a navigation within the page, no reload.
+  await page.evaluate((url) => {
+    location.hash = `profileURL=${encodeURIComponent(url)}`;
+  }, other);
+  await expect(page.locator('.current-file')).toHaveText('recursive.folded');
+  await paintedGraph(page);
+  await expect.poll(() => decodeURIComponent(page.url())).toContain(`profileURL=${other}`);
+});
+
 test('the hash follows the view; Back and Forward step through zooms', async ({ page }) => {
   await serveHosted(page);
   await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);

@@ -45,6 +45,10 @@ async function applyUrlView(u: ViewState): Promise<void> {
   const st = useStore.getState();
   if (u.theme) st.setTheme(u.theme);
   if (u.workspace && u.workspace !== st.view.workspace) return openWorkspace(u.workspace, u);
+  // A link to another hosted profile (pasted into this tab's address bar): opened, as on a page
+  // load (it was taken for a view of what is open, and the page wrote its own link back over it).
+  const link = sourceUrl(u.profiles.main);
+  if (!u.workspace && link !== undefined && link !== sourceUrl(st.view.profiles.main)) return openLink(u);
   // Within one workspace, Back/Forward change the view of what is open, not what is open.
   await changeView({ ...u, workspace: st.view.workspace, profiles: st.view.profiles });
   const a = useStore.getState().analysis;
