@@ -32,6 +32,31 @@ async function tableRoom(page: Page): Promise<{ share: number; rows: number }> {
   return { share: fn.width / box.width, rows };
 }
 
+/** inline5.prof with its binary and its source file, opened at the view `hash` names. */
+async function openInline(page: Page, hash = '') {
+  await page.goto(`./${hash}`);
+  await dropFiles(page, [
+    { path: `${D}/inline5.prof`, name: 'inline5.prof' },
+    { path: `${D}/bin/inline5`, name: 'inline5' },
+    { path: `${D}/src/inline.cpp`, name: 'inline.cpp' },
+  ]);
+  await paintedGraph(page);
+}
+
+/** A point up the main graph's middle whose bar's name `wanted` accepts, with that name; null if none. */
+async function barUpTheMiddle(
+  page: Page,
+  wanted: (name: string) => boolean,
+): Promise<{ x: number; y: number; name: string } | null> {
+  const g = (await page.getByTestId('main-graph').getByRole('img').boundingBox())!;
+  for (let depth = 0; depth < 20; depth++) {
+    const p = { x: g.x + g.width / 2, y: g.y + g.height - ROW * depth - 9 };
+    const name = await hoverName(page, p);
+    if (wanted(name)) return { ...p, name };
+  }
+  return null;
+}
+
 const compare = (page: Page) =>
   page.getByLabel('Compare with another profile').setInputFiles(`${DIFF}/workload_a.prof`);
 
@@ -84,22 +109,11 @@ test('the graph/table split is a drag handle; the link says it', async ({ page }
 test('Frames = lines: a line frame opens its source; switching Frames keeps the zoom and says so', async ({
   page,
 }) => {
-  await page.goto('./');
-  await dropFiles(page, [
-    { path: `${D}/inline5.prof`, name: 'inline5.prof' },
-    { path: `${D}/bin/inline5`, name: 'inline5' },
-    { path: `${D}/src/inline.cpp`, name: 'inline.cpp' },
-  ]);
-  await paintedGraph(page);
+  await openInline(page);
   // Zoom: a double click on fx::hot_chain's row (the zoom goes to the bar under the pointer).
-  const g = (await page.getByTestId('main-graph').getByRole('img').boundingBox())!;
-  let y = 0;
-  for (let depth = 0; depth < 20 && !y; depth++) {
-    const at = g.y + g.height - ROW * depth - 9;
-    if ((await hoverName(page, { x: g.x + g.width / 2, y: at })) === 'fx::hot_chain') y = at;
-  }
-  expect(y).toBeGreaterThan(0);
-  await page.mouse.dblclick(g.x + g.width / 2, y);
+  const bar = await barUpTheMiddle(page, (n) => n === 'fx::hot_chain');
+  expect(bar).not.toBeNull();
+  await page.mouse.dblclick(bar!.x, bar!.y);
   const crumbs = page.getByRole('navigation', { name: 'Zoom path' });
   await expect(crumbs).toContainText('main');
   await page.getByRole('combobox', { name: 'Granularity' }).selectOption('lines');
@@ -244,21 +258,8 @@ test('the Recent profiles list is aligned; the remembered-files count follows a 
 test('a bar clicked selects its frame, as a call tree row does: its table row and its source, at Frames = lines', async ({
   page,
 }) => {
-  await page.goto('./#gran=lines');
-  await dropFiles(page, [
-    { path: `${D}/inline5.prof`, name: 'inline5.prof' },
-    { path: `${D}/bin/inline5`, name: 'inline5' },
-    { path: `${D}/src/inline.cpp`, name: 'inline.cpp' },
-  ]);
-  await paintedGraph(page);
-  const g = (await page.getByTestId('main-graph').getByRole('img').boundingBox())!;
-  let at: { x: number; y: number } | null = null;
-  let name = '';
-  for (let depth = 0; depth < 20 && !at; depth++) {
-    const p = { x: g.x + g.width / 2, y: g.y + g.height - ROW * depth - 9 };
-    name = await hoverName(page, p);
-    if (/^fx::hot_chain inline\.cpp:\d+$/.test(name)) at = p;
-  }
+  await openInline(page, '#gran=lines');
+  const at = await barUpTheMiddle(page, (n) => /^fx::hot_chain inline\.cpp:\d+$/.test(n));
   expect(at).not.toBeNull();
   await page.mouse.click(at!.x, at!.y);
   const panel = page.getByRole('region', { name: 'Source' });
@@ -266,5 +267,5 @@ test('a bar clicked selects its frame, as a call tree row does: its table row an
   await expect(panel.locator('tr.hot').first()).toBeVisible();
   await expect(
     page.getByRole('region', { name: 'Function table' }).locator('tr[aria-selected="true"] td.fn'),
-  ).toHaveText(name);
+  ).toHaveText(at!.name);
 });
