@@ -19,6 +19,7 @@ import { makeSyntheticPerfScript } from '../bench/gen-perf';
 import { makeSyntheticPprof } from '../bench/gen-pprof';
 import { benchTextInputs } from '../bench/gen-text';
 import { detectFormat } from '../src/core/formats/detect';
+import { treeColumns } from '../src/core/model/calltree';
 import { analyzeBytes } from '../src/core/pipeline';
 import type { Granularity } from '../src/core/types';
 
@@ -57,20 +58,7 @@ function digestOf(bytes: Uint8Array, name: string, gran: Granularity): string {
   arr(p.stacks.weight);
   const { fileName: _, ...meta } = p.meta;
   h.update(JSON.stringify(meta, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
-  arr(t.frame);
-  const c = t.chains;
-  for (const col of [
-    c.start,
-    c.end,
-    c.parent,
-    c.depth,
-    c.total,
-    c.self,
-    c.firstChild,
-    c.nextSibling,
-    c.children,
-  ])
-    arr(col);
+  for (const col of treeColumns(t)) arr(col);
   h.update(String(t.maxDepth));
   arr(f.self);
   arr(f.total);

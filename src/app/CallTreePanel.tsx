@@ -22,8 +22,7 @@ export function CallTreePanel({
   onMenu: (t: MenuTarget) => void;
 }) {
   const selected = useStore((s) => s.selectedNode);
-  const selectNode = useStore((s) => s.selectNode);
-  const selectFrame = useStore((s) => s.selectFrame);
+  const pickNode = useStore((s) => s.pickNode);
   const unit = useMemo(() => weightUnit(analysis.profile.meta), [analysis]);
   const reveal = useMemo(
     () => (search?.tops ?? []).map((path) => nodeByFrames(analysis.tree, path)).filter((n) => n > 0),
@@ -37,11 +36,7 @@ export function CallTreePanel({
       unit={unit}
       diff={analysis.diff}
       selected={selected}
-      onSelect={(node) => {
-        selectNode(node);
-        const f = node === null ? -1 : frameOf(node);
-        if (f >= 0 && f < analysis.profile.frames.count) selectFrame(f);
-      }}
+      onSelect={pickNode}
       match={search?.match ?? null}
       reveal={reveal}
       onOpen={(node) => {

@@ -48,12 +48,7 @@ export function MainGraph({
       focus={s.focusNode}
       onFocus={s.setFocus}
       selected={s.selectedNode}
-      onSelect={(node) => {
-        // A bar clicked selects its frame too, as a call tree row does: the table's row, the source.
-        s.selectNode(node);
-        const f = node === null ? -1 : analysis.tree.frame[node];
-        if (f >= 0 && f < analysis.profile.frames.count) s.selectFrame(f);
-      }}
+      onSelect={s.pickNode}
       highlight={highlight}
       heat={heat}
       onPainted={s.paintedFirstFrame}

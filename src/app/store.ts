@@ -85,6 +85,11 @@ export interface AppState {
   setFocus: (node: number) => void;
   selectNode: (node: number | null) => void;
   selectFrame: (frame: number | null) => void;
+  /**
+   * A node picked in a view (a bar clicked, a call tree row): it and its frame are selected, so
+   * the table's row and the source panel follow.
+   */
+  pickNode: (node: number | null) => void;
   set: (patch: Partial<Pick<AppState, 'childOrder' | 'colorMode'>>) => void;
   /** Changes the parts of the view the worker does not derive from (orientation, search). */
   setLocalView: (patch: Partial<Pick<ViewState, 'orientation' | 'search' | 'sourceTab' | 'split'>>) => void;
@@ -128,6 +133,15 @@ export const useStore = create<AppState>()((set, get) => ({
   setFocus: (node) => set({ focusNode: node }),
   selectNode: (node) => set({ selectedNode: node }),
   selectFrame: (frame) => set({ selectedFrame: frame }),
+  pickNode: (node) => {
+    const a = get().analysis;
+    const f = node === null || !a ? -1 : a.tree.frame[node];
+    set(
+      a && f >= 0 && f < a.profile.frames.count
+        ? { selectedNode: node, selectedFrame: f }
+        : { selectedNode: node },
+    );
+  },
   set: (patch) => set(patch),
   setLocalView: (patch) => set({ view: { ...get().view, ...patch } }),
   setTheme: (theme, chosen = true) => set({ theme, view: chosen ? { ...get().view, theme } : get().view }),

@@ -115,8 +115,8 @@ export function nextSiblingOf(t: CallTree, v: number): number {
   return v === t.chains.start[c] ? t.chains.nextSibling[c] : -1;
 }
 
-/** The buffers of a tree, to transfer it to another thread. */
-export function treeBuffers(t: CallTree): ArrayBuffer[] {
+/** Every column of a tree: its frames, then its chains' columns. */
+export function treeColumns(t: CallTree): ArrayBufferView[] {
   const c = t.chains;
   return [
     t.frame,
@@ -129,7 +129,12 @@ export function treeBuffers(t: CallTree): ArrayBuffer[] {
     c.firstChild,
     c.nextSibling,
     c.children,
-  ].map((a) => a.buffer as ArrayBuffer);
+  ];
+}
+
+/** The buffers of a tree, to transfer it to another thread. */
+export function treeBuffers(t: CallTree): ArrayBuffer[] {
+  return treeColumns(t).map((a) => a.buffer as ArrayBuffer);
 }
 
 /**
