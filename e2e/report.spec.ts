@@ -55,6 +55,15 @@ async function openOffline(context: BrowserContext, path: string) {
 }
 
 /** What the graph and the table show: frame names under a grid of points, and the top rows. */
+/** The C++ example profile with its binary, opened and drawn. */
+async function openCxxDemangle(page: Page) {
+  await page.goto('./');
+  await page
+    .getByLabel('Open profile')
+    .setInputFiles([`${FIXTURES}/gperf/cxx_demangle.prof`, `${FIXTURES}/gperf/bin/cxx_demangle`]);
+  await paintedGraph(page);
+}
+
 async function picture(page: Page, testId = 'main-graph') {
   const canvas = await paintedGraph(page, testId);
   const box = (await canvas.boundingBox())!;
@@ -76,11 +85,7 @@ test('an HTML report opens from file:// offline with the same graph, table and v
   page,
   browser,
 }) => {
-  await page.goto('./');
-  await page
-    .getByLabel('Open profile')
-    .setInputFiles([`${FIXTURES}/gperf/cxx_demangle.prof`, `${FIXTURES}/gperf/bin/cxx_demangle`]);
-  await paintedGraph(page);
+  await openCxxDemangle(page);
   await expect(page.getByRole('table')).toContainText('(anonymous namespace)::Circle::area');
   // A view worth keeping: a search, and a zoom two rows up from the root.
   await page.getByRole('searchbox', { name: 'Search functions' }).fill('area');
@@ -135,11 +140,7 @@ test('the call tree, the call graph and the hottest functions disassembled trave
   page,
   browser,
 }) => {
-  await page.goto('./');
-  await page
-    .getByLabel('Open profile')
-    .setInputFiles([`${FIXTURES}/gperf/cxx_demangle.prof`, `${FIXTURES}/gperf/bin/cxx_demangle`]);
-  await paintedGraph(page);
+  await openCxxDemangle(page);
   const hottestRow = (p: Page) =>
     p.locator('.ftable tbody tr[aria-rowindex]', { hasText: 'cxx_demangle' }).first();
   await hottestRow(page).click();
