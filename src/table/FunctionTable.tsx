@@ -2,7 +2,7 @@
 // filterable, virtualized, keyboard-navigable, with real table semantics.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { depthOf, type FunctionTable as Functions, firstChildOf, totalOf } from '../core/model/calltree';
 import { type FunctionChanges, functionChanges } from '../core/model/diff';
 import { frameLabel, functionOf, lineLabel, sourceAt } from '../core/text/frame-text';
@@ -199,11 +199,21 @@ export function FunctionTable({
     [shown, sort, filter, perAddress, addresses, changes],
   );
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The rows start below the sticky header: the virtualizer is told where (scrollMargin), and not to
+  // scroll a row under it (scrollPaddingStart), so a row scrolled to is whole on screen.
+  const headRef = useRef<HTMLTableSectionElement>(null);
+  const [head, setHead] = useState(0);
+  useLayoutEffect(() => {
+    const h = headRef.current?.offsetHeight ?? 0;
+    if (h !== head) setHead(h);
+  });
   const virtual = useVirtualizer({
     count: order.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW,
     overscan: 12,
+    scrollMargin: head,
+    scrollPaddingStart: head,
   });
   const { profile, functions, tree, diff } = shown;
   const whole = diff ? diff.comp.whole : totalOf(tree, 0);
@@ -211,8 +221,8 @@ export function FunctionTable({
   const unit = useMemo(() => weightUnit(profile.meta), [profile.meta]);
   const value = useCallback((v: number) => formatCell(v, unit), [unit]);
   const items = virtual.getVirtualItems();
-  const padTop = items.length ? items[0].start : 0;
-  const padBottom = items.length ? virtual.getTotalSize() - items[items.length - 1].end : 0;
+  const padTop = items.length ? items[0].start - head : 0;
+  const padBottom = items.length ? virtual.getTotalSize() - (items[items.length - 1].end - head) : 0;
   const selIndex = selected === null ? -1 : order.indexOf(selected);
 
   // Keep the selected row in view when it changes (keyboard, graph).
@@ -291,7 +301,7 @@ export function FunctionTable({
         tabIndex={0}
       >
         <table aria-rowcount={order.length + 1}>
-          <thead>
+          <thead ref={headRef}>
             <tr>
               {columns.map((c) => {
                 // Both the count and its % column show the arrow; one of them carries aria-sort.
