@@ -5,13 +5,13 @@
 // goes to the first child, ← collapses or goes to the parent, `*` expands all below, Enter
 // selects. The rows are virtualized (rows.ts keeps which nodes are shown).
 
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { type CallTree, chainOf, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
 import { frameLabel } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
 import { formatCell, formatDelta, formatPercent, type WeightUnit } from '../core/text/units';
+import { useTableRows } from '../table/useTableRows';
 import type { PageProfile } from '../worker/protocol';
 import { CallTreeRows } from './rows';
 
@@ -47,12 +47,7 @@ export function CallTreeView(props: CallTreeViewProps) {
   }, [tree]);
   const scroller = useRef<HTMLDivElement>(null);
   const whole = totalOf(tree, 0);
-  const v = useVirtualizer({
-    count: rows.count,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW,
-    overscan: 12,
-  });
+  const { virtual: v, headRef, items, padTop, padBottom } = useTableRows(rows.count, ROW, scroller);
 
   // The selection (from the flame graph or a row) is a row: its ancestors open, scrolled to.
   useEffect(() => {
@@ -122,9 +117,6 @@ export function CallTreeView(props: CallTreeViewProps) {
   };
   const heads = diff ? ['Baseline total', 'Comparison total', 'Δ total'] : ['Total', 'Total %', 'Self'];
 
-  const items = v.getVirtualItems();
-  const padTop = items.length ? items[0].start : 0;
-  const padBottom = items.length ? v.getTotalSize() - items[items.length - 1].end : 0;
   const columns = heads.length + 1;
   return (
     <section className="calltree" aria-label="Call tree" data-testid="call-tree">
@@ -136,7 +128,7 @@ export function CallTreeView(props: CallTreeViewProps) {
         tabIndex={0}
       >
         <table aria-rowcount={rows.count + 1}>
-          <thead>
+          <thead ref={headRef}>
             <tr>
               {heads.map((h) => (
                 <th key={h} scope="col" className="num">

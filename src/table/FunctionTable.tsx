@@ -1,8 +1,7 @@
 // The function table: one row per function (merged over call sites), sortable by every column,
 // filterable, virtualized, keyboard-navigable, with real table semantics.
 
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { depthOf, type FunctionTable as Functions, firstChildOf, totalOf } from '../core/model/calltree';
 import { type FunctionChanges, functionChanges } from '../core/model/diff';
 import { frameLabel, functionOf, lineLabel, sourceAt } from '../core/text/frame-text';
@@ -19,6 +18,7 @@ import {
 } from '../core/text/units';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import type { SortKey, TableSort } from './sortState';
+import { useTableRows } from './useTableRows';
 
 const ROW = 24;
 
@@ -199,30 +199,12 @@ export function FunctionTable({
     [shown, sort, filter, perAddress, addresses, changes],
   );
   const scrollRef = useRef<HTMLDivElement>(null);
-  // The rows start below the sticky header: the virtualizer is told where (scrollMargin), and not to
-  // scroll a row under it (scrollPaddingStart), so a row scrolled to is whole on screen.
-  const headRef = useRef<HTMLTableSectionElement>(null);
-  const [head, setHead] = useState(0);
-  useLayoutEffect(() => {
-    const h = headRef.current?.offsetHeight ?? 0;
-    if (h !== head) setHead(h);
-  });
-  const virtual = useVirtualizer({
-    count: order.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW,
-    overscan: 12,
-    scrollMargin: head,
-    scrollPaddingStart: head,
-  });
+  const { virtual, headRef, items, padTop, padBottom } = useTableRows(order.length, ROW, scrollRef);
   const { profile, functions, tree, diff } = shown;
   const whole = diff ? diff.comp.whole : totalOf(tree, 0);
   const columns = useMemo(() => (diff ? diffColumns(normalized) : COLUMNS), [diff, normalized]);
   const unit = useMemo(() => weightUnit(profile.meta), [profile.meta]);
   const value = useCallback((v: number) => formatCell(v, unit), [unit]);
-  const items = virtual.getVirtualItems();
-  const padTop = items.length ? items[0].start - head : 0;
-  const padBottom = items.length ? virtual.getTotalSize() - (items[items.length - 1].end - head) : 0;
   const selIndex = selected === null ? -1 : order.indexOf(selected);
 
   // Keep the selected row in view when it changes (keyboard, graph).
