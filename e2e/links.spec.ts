@@ -65,6 +65,32 @@ test('another link pasted into the same tab opens its profile', async ({ page })
   await expect.poll(() => decodeURIComponent(page.url())).toContain(`profileURL=${other}`);
 });
 
+test('a link to another server pasted into the same tab opens its profile', async ({ page }) => {
+  // The page opened by a link may fetch from that link's server only (its connect-src is narrowed
+  // to it): a link to another server is opened by a new page, narrowed to that one.
+  await serveHosted(page);
+  const elsewhere = 'https://elsewhere.example.test/recursive.folded';
+  await page.route(elsewhere, (route) =>
+    route.fulfill({
+      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
+      body: readFileSync(`${FIXTURES}/folded/recursive.folded`),
+    }),
+  );
+  await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
+  await paintedGraph(page);
+  await expect(page.locator('.current-file')).toHaveText('simple.folded');
+  await page.evaluate((url) => {
+    location.hash = `profileURL=${encodeURIComponent(url)}`;
+  }, elsewhere);
+  await expect(page.locator('.current-file')).toHaveText('recursive.folded');
+  await paintedGraph(page);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  const policies = await page
+    .locator('meta[http-equiv="Content-Security-Policy"]')
+    .evaluateAll((ms) => ms.map((m) => m.getAttribute('content') ?? ''));
+  expect(policies).toContain("connect-src 'self' https://elsewhere.example.test");
+});
+
 test('the hash follows the view; Back and Forward step through zooms', async ({ page }) => {
   await serveHosted(page);
   await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);

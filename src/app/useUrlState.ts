@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { pathToNode } from '../core/model/calltree';
 import { decodeView, encodeView, sourceUrl, type ViewState } from '../core/view/schema';
 import { type ReportData, readReport } from '../export/report';
+import { linkNeedsNewPage } from './connectPolicy';
 import { openLink, openWorkspace } from './open';
 import { openReport } from './report';
 import { type AppState, useStore } from './store';
@@ -48,7 +49,11 @@ async function applyUrlView(u: ViewState): Promise<void> {
   // A link to another hosted profile (pasted into this tab's address bar): opened, as on a page
   // load (it was taken for a view of what is open, and the page wrote its own link back over it).
   const link = sourceUrl(u.profiles.main);
-  if (!u.workspace && link !== undefined && link !== sourceUrl(st.view.profiles.main)) return openLink(u);
+  if (!u.workspace && link !== undefined && link !== sourceUrl(st.view.profiles.main)) {
+    // A server this page's narrowed policy does not allow: the page again, narrowed to the link.
+    if (linkNeedsNewPage(location.hash)) return location.reload();
+    return openLink(u);
+  }
   // Within one workspace, Back/Forward change the view of what is open, not what is open.
   await changeView({ ...u, workspace: st.view.workspace, profiles: st.view.profiles });
   const a = useStore.getState().analysis;
