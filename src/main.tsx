@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { ErrorBoundary } from './app/ErrorBoundary';
 import { narrowConnectSrc } from './app/connectPolicy';
+import { ErrorBoundary } from './app/ErrorBoundary';
 import './app/styles.css';
 
 // frame-ancestors 'none' cannot be said in a meta tag (hosts that set headers send it, see
