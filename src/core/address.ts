@@ -29,11 +29,21 @@ export class StringInterner {
     let id = this.ids.get(s);
     if (id === undefined) {
       id = this.strings.length;
-      this.strings.push(s);
-      this.ids.set(s, id);
+      const own = ownString(s);
+      this.strings.push(own);
+      this.ids.set(own, id);
     }
     return id;
   }
+}
+
+/**
+ * `s` in memory of its own. A name cut out of a file's decoded text (`slice`, `split`) may be a
+ * view into that whole text: kept, a few thousand short names held a 400 MB string alive after
+ * the parse. Concatenating makes a new string, which `slice` flattens into a fresh copy.
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : ` ${s}`.slice(1);
 }
 
 /** A growable Uint32Array. */
