@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ProfileError } from '../types.ts';
-import { looksLikeFolded, parseFolded } from './folded.ts';
+import { looksLikeFolded, parseFolded, readFolded } from './folded.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -73,5 +73,79 @@ describe("google-pprof --collapsed's address tags", () => {
     expect(raw.strings).toEqual(expect.arrayContaining(['Foo<int>', 'x<12>', '<0000000000001340>']));
     const tagged = parseFolded(enc('main<0000000000001340>;f<00401000> 2\n'));
     expect(tagged.strings).toEqual(expect.arrayContaining(['main', 'f']));
+  });
+});
+
+describe('reading folded lines from their bytes', () => {
+  // Lines made of the pieces that trimming, splitting and the counts' forms turn on; each file is
+  // read from its bytes and, as the reference, each line decoded and read as text.
+  const PIECES = [
+    'main',
+    ' a',
+    'b ',
+    '  ',
+    '',
+    'x<0000beef>',
+    '#c',
+    '\\x3b',
+    'f\tg',
+    'h\u000bi',
+    'op()',
+    '\r',
+  ];
+  const COUNTS = ['1', '12', '3.5', '-2', '1e-7', '2E+3', 'x', '1.', '', '007'];
+  const SEPS = [' ', '\t', '  ', ' \t '];
+  function randomLine(rand: () => number): string {
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+    const r = rand();
+    if (r < 0.05) return pick(['', '   ', '# a comment 1', '  # x 2', '\r', 'alone']);
+    const names = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => pick(PIECES)).join(';');
+    const counts = Array.from({ length: 1 + Math.floor(rand() * 2) }, () => pick(SEPS) + pick(COUNTS)).join(
+      '',
+    );
+    return `${rand() < 0.1 ? ' ' : ''}${names}${counts}${rand() < 0.2 ? pick([' ', '\r', '\t ']) : ''}`;
+  }
+  function seeded(seed: number): () => number {
+    let x = seed;
+    return () => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return x / 2 ** 32;
+    };
+  }
+  const same = (text: string) => {
+    const bytes = new TextEncoder().encode(text);
+    let expected: unknown;
+    let got: unknown;
+    try {
+      expected = readFolded(bytes, false);
+    } catch (e) {
+      expected = (e as Error).message;
+    }
+    try {
+      got = readFolded(bytes, true);
+    } catch (e) {
+      got = (e as Error).message;
+    }
+    expect(got).toEqual(expected);
+  };
+
+  it('reads every line as its text reads, one count and two', () => {
+    const rand = seeded(7);
+    for (let file = 0; file < 400; file++) {
+      const lines = Array.from({ length: 1 + Math.floor(rand() * 12) }, () => randomLine(rand));
+      same(lines.join('\n'));
+      // two counts on every line: difffolded's form
+      same(lines.map((l) => `${l.trimEnd()} 4 5`).join('\n'));
+    }
+  });
+
+  it('reads non-ASCII lines, a byte-order mark and CRLF line ends as text does', () => {
+    same('\ufeffmain;ä 3\r\nmain;b\u00a0 2\n\u3000;x 1\nmain;\ud83d\ude00 4\n');
+    const bad = new Uint8Array([
+      ...new TextEncoder().encode('main;a 1\nmain;'),
+      0xc3,
+      ...new TextEncoder().encode(' 2\n'),
+    ]);
+    expect(readFolded(bad, true)).toEqual(readFolded(bad, false));
   });
 });

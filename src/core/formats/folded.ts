@@ -5,6 +5,7 @@ import { F64Builder, StringInterner, U32Builder } from '../address.ts';
 import { unescapeFoldedName } from '../text/escape.ts';
 import type { ProfileWarning, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
+import { ByteInterner } from './byte-interner.ts';
 
 /** A count as folded text writes numbers: `12`, `3.5`, and what our writer writes too: `-2`, `1e-7`. */
 const WEIGHT_RE = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
@@ -119,37 +120,176 @@ function isDiffText(text: string): boolean {
   return seen > 0;
 }
 
+/** AsciiLine.read's verdicts. */
+const OK = 0;
+const SKIP = 1;
+const BAD = 2;
+const NOT_ASCII = 3;
+
+/** JavaScript's `trim` whitespace among ASCII bytes: \t \n \v \f \r and space. */
+const isBlank = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/**
+ * One line of ASCII bytes read as splitLine (splitDiffLine for `pair`) reads its text, in place:
+ * its frames' byte ranges (blank ones empty) and its counts.
+ */
+class AsciiLine {
+  /** The frames' [begin, end) byte ranges, root first: an empty range for a blank name. */
+  cuts: Int32Array = new Int32Array(256);
+  names = 0;
+  weight = 0;
+  base = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly pair: boolean,
+  ) {}
+
+  /**
+   * Reads bytes[b, e): OK (its frames and counts set), SKIP (blank or a comment), BAD (not a
+   * folded line), NOT_ASCII (a byte over 0x7f: read it as text).
+   */
+  read(b: number, e: number): number {
+    const bytes = this.bytes;
+    let names = 0;
+    let cuts: Int32Array = this.cuts;
+    let at = b;
+    for (let i = b; i < e; i++) {
+      const c = bytes[i];
+      if (c > 0x7f) return NOT_ASCII;
+      if (c === 59 /* ; */) {
+        if (2 * names + 2 > cuts.length) cuts = this.grow();
+        cuts[2 * names] = at;
+        cuts[2 * names + 1] = i;
+        names++;
+        at = i + 1;
+      }
+    }
+    // trim: blank or a comment
+    let end = e;
+    while (end > b && isBlank(bytes[end - 1])) end--;
+    let first = b;
+    while (first < end && isBlank(bytes[first])) first++;
+    if (first === end || bytes[first] === 35 /* # */) return SKIP;
+    // the last count, then (pair) the one before it: each after the last blank, the stack before
+    let stackEnd = this.count(b, end);
+    if (stackEnd < 0) return BAD;
+    if (this.pair) {
+      const comp = this.weight;
+      stackEnd = this.count(b, stackEnd);
+      if (stackEnd < 0) return BAD;
+      this.base = this.weight;
+      this.weight = comp;
+    }
+    // The names: the ranges the stack's ';' end, then the last one, up to the stack's end.
+    while (names > 0 && cuts[2 * names - 1] >= stackEnd) names--;
+    if (2 * names + 2 > cuts.length) cuts = this.grow();
+    cuts[2 * names] = names > 0 ? cuts[2 * names - 1] + 1 : b;
+    cuts[2 * names + 1] = stackEnd;
+    names++;
+    // A blank name is no frame (as `trim() === ''`): an empty range.
+    for (let k = 0; k < names; k++) {
+      let x = cuts[2 * k];
+      const y = cuts[2 * k + 1];
+      while (x < y && isBlank(bytes[x])) x++;
+      if (x === y) cuts[2 * k + 1] = cuts[2 * k];
+    }
+    this.names = names;
+    return OK;
+  }
+
+  /**
+   * splitLine over bytes[b, end) (already without trailing blanks): sets `weight` to the count
+   * after the last space or tab and returns where the stack before it ends (its trailing blanks
+   * cut), or -1 when the line is no `stack COUNT`.
+   */
+  private count(b: number, end: number): number {
+    const bytes = this.bytes;
+    let sp = end - 1;
+    while (sp >= b && bytes[sp] !== 32 && bytes[sp] !== 9) sp--;
+    if (sp <= b) return -1;
+    let w = '';
+    for (let i = sp + 1; i < end; i++) w += String.fromCharCode(bytes[i]);
+    if (!WEIGHT_RE.test(w)) return -1;
+    this.weight = Number(w);
+    let stackEnd = sp;
+    while (stackEnd > b && isBlank(bytes[stackEnd - 1])) stackEnd--;
+    return stackEnd === b ? -1 : stackEnd;
+  }
+
+  private grow(): Int32Array {
+    const next = new Int32Array(this.cuts.length * 2);
+    next.set(this.cuts);
+    this.cuts = next;
+    return next;
+  }
+}
+
 /**
  * Parses folded stacks into name-only locations, stacks stored leaf first. Two counts per line
  * (difffolded.pl's `stack BASE NEW`) give a profile of two sample types, `baseline` and
  * `comparison` (the default), marked `diffPair`: it opens as a comparison of the two.
+ *
+ * Read from the bytes, line by line: an ASCII line is split where it lies and each frame's bytes
+ * found by a hash (ByteInterner: a name is decoded once); a line with any other byte is decoded and
+ * read as text (splitLine), which is what the ASCII reading does byte for byte. Decoding the whole
+ * file first held a string of its size during the parse (and, through names cut out of it, after)
+ * and split every line into strings: 400 MB read in 4.7 s in node.
  */
 export function parseFolded(bytes: Uint8Array): RawProfile {
+  return readFolded(bytes, true);
+}
+
+/** parseFolded; `ascii` false reads every line as text (the reference the byte reading is tested against). */
+export function readFolded(bytes: Uint8Array, ascii: boolean): RawProfile {
   if (bytes.length === 0) throw new ProfileError('empty file', 'folded', { offset: 0 });
-  const text = new TextDecoder('utf-8').decode(bytes);
   const strings = new StringInterner();
   const stackLocs = new U32Builder(4096);
   const stackStart = new U32Builder(1024);
   const weight = new F64Builder(1024);
-  const pair = isDiffText(text.slice(0, 65536));
+  // The first 65,536 characters (the decoder drops a byte-order mark, as it did for the whole file).
+  const pair = isDiffText(new TextDecoder('utf-8').decode(bytes.subarray(0, 3 * 65536)).slice(0, 65536));
   const baseWeight = new F64Builder(pair ? 1024 : 1);
   stackStart.push(0);
   const warnings: ProfileWarning[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const decoder = new TextDecoder('utf-8');
+  const names = new ByteInterner(bytes, view, (b, e) =>
+    strings.intern(frameName(decoder.decode(bytes.subarray(b, e)))),
+  );
+  const line = new AsciiLine(bytes, pair);
   let bad = 0;
   let firstBad = 0;
   let lineNo = 0;
-  let pos = 0;
-  while (pos <= text.length) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    const line = text.slice(pos, nl);
+  const size = bytes.length;
+  let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (pos <= size) {
+    let nl = bytes.indexOf(10, pos);
+    if (nl < 0) nl = size;
+    const from = pos;
     pos = nl + 1;
     lineNo++;
-    const t = line.trim();
+    const read = ascii ? line.read(from, nl) : NOT_ASCII;
+    if (read === SKIP) continue;
+    if (read === OK) {
+      // Leaf first: the last name of the line is the leaf.
+      const { cuts } = line;
+      for (let k = line.names - 1; k >= 0; k--) {
+        const b = cuts[2 * k];
+        const e = cuts[2 * k + 1];
+        if (b < e) stackLocs.push(names.get(b, e));
+      }
+      stackStart.push(stackLocs.length);
+      weight.push(line.weight);
+      if (pair) baseWeight.push(line.base);
+      continue;
+    }
+    const text = decoder.decode(bytes.subarray(from, nl));
+    const t = text.trim();
     if (t === '' || t.startsWith('#')) continue;
-    const two = pair ? splitDiffLine(line) : null;
-    const parsed = pair ? two && { stack: two.stack, weight: two.comp } : splitLine(line);
-    if (!parsed) {
+    const two = pair ? splitDiffLine(text) : null;
+    const parsed = pair ? two && { stack: two.stack, weight: two.comp } : splitLine(text);
+    if (read === BAD || !parsed) {
       if (bad++ === 0) firstBad = lineNo;
       if (bad <= MAX_LINE_WARNINGS) {
         const form = pair ? 'frame;frame;… BASE NEW' : 'frame;frame;… COUNT';
@@ -157,12 +297,11 @@ export function parseFolded(bytes: Uint8Array): RawProfile {
       }
       continue;
     }
-    const names = parsed.stack.split(';');
-    // Leaf first: the last name of the line is the leaf.
-    for (let k = names.length - 1; k >= 0; k--) {
+    const parts = parsed.stack.split(';');
+    for (let k = parts.length - 1; k >= 0; k--) {
       // `a;;b` has no frame between a and b; an empty name is written `\e` (text/escape.ts).
-      if (names[k].trim() === '') continue;
-      stackLocs.push(strings.intern(frameName(names[k])));
+      if (parts[k].trim() === '') continue;
+      stackLocs.push(strings.intern(frameName(parts[k])));
     }
     stackStart.push(stackLocs.length);
     weight.push(parsed.weight);

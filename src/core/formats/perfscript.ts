@@ -28,6 +28,7 @@ import type {
   SampleType,
 } from '../types.ts';
 import { ProfileError } from '../types.ts';
+import { ByteInterner, hashBytes } from './byte-interner.ts';
 
 /** A sample header after its COMM: `[PID/]TID [CPU] [TIME:] [PERIOD] EVENT:[ rest]`, from a blank run on. */
 const HEADER_TAIL_RE =
@@ -43,73 +44,6 @@ for (let i = 0; i < 10; i++) HEX[48 + i] = i;
 for (let i = 0; i < 6; i++) HEX[65 + i] = HEX[97 + i] = 10 + i;
 /** Synthetic high words for DSOs whose addresses perf printed DSO-relative: non-canonical, never real. */
 const SYNTHETIC_HI_BASE = 0x10000000;
-
-/** A hash of bytes[b, e) (`view` over `bytes`), read four bytes at a time. */
-function hashBytes(bytes: Uint8Array, view: DataView, b: number, e: number): number {
-  let h = 0x811c9dc5 ^ (e - b);
-  let i = b;
-  for (; i + 4 <= e; i += 4) h = Math.imul(((h << 5) | (h >>> 27)) ^ view.getInt32(i, true), 0x9e3779b1);
-  let w = 0;
-  for (let k = 0; i < e; i++, k += 8) w |= bytes[i] << k;
-  h = Math.imul(((h << 5) | (h >>> 27)) ^ w, 0x9e3779b1);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  return h ^ (h >>> 13);
-}
-
-/**
- * Values of byte strings (symbols, DSOs) found in place: a value is computed from the decoded text
- * once per distinct byte string, then found by a hash of the bytes, confirmed byte by byte against
- * the first occurrence.
- */
-class ByteInterner {
-  private slots = new Int32Array(1 << 10).fill(-1);
-  private starts: number[] = [];
-  private lengths: number[] = [];
-  private hashes: number[] = [];
-  private values: number[] = [];
-
-  constructor(
-    private readonly bytes: Uint8Array,
-    private readonly view: DataView,
-    private readonly compute: (b: number, e: number) => number,
-  ) {}
-
-  get(b: number, e: number): number {
-    const bytes = this.bytes;
-    const h = hashBytes(bytes, this.view, b, e);
-    const len = e - b;
-    let mask = this.slots.length - 1;
-    let p = h & mask;
-    for (; ; p = (p + 1) & mask) {
-      const id = this.slots[p];
-      if (id < 0) break;
-      if (this.hashes[id] !== h || this.lengths[id] !== len) continue;
-      const s = this.starts[id];
-      let i = 0;
-      while (i < len && bytes[s + i] === bytes[b + i]) i++;
-      if (i === len) return this.values[id];
-    }
-    const value = this.compute(b, e);
-    const id = this.values.length;
-    this.starts.push(b);
-    this.lengths.push(len);
-    this.hashes.push(h);
-    this.values.push(value);
-    if (this.values.length * 2 > this.slots.length) {
-      this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-      mask = this.slots.length - 1;
-      for (let i = 0; i < this.values.length; i++) {
-        let q = this.hashes[i] & mask;
-        while (this.slots[q] >= 0) q = (q + 1) & mask;
-        this.slots[q] = i;
-      }
-    } else {
-      this.slots[p] = id;
-    }
-    return value;
-  }
-}
 
 /**
  * Frame lines already seen, found by their bytes, without decoding them. Each distinct line is
