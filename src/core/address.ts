@@ -83,12 +83,15 @@ export class F64Builder {
     this.data = new Float64Array(Math.max(16, initialCapacity));
   }
   push(v: number): void {
-    if (this.length === this.data.length) {
-      const n = new Float64Array(this.data.length * 2);
-      n.set(this.data);
-      this.data = n;
-    }
+    if (this.length === this.data.length) this.growTo(this.data.length * 2);
     this.data[this.length++] = v;
+  }
+  /** At least `cap` slots (a caller's estimate of the final size). */
+  growTo(cap: number): void {
+    if (cap <= this.data.length) return;
+    const n = new Float64Array(cap);
+    n.set(this.data.subarray(0, this.length));
+    this.data = n;
   }
   finish(): Float64Array {
     return this.data.slice(0, this.length);
