@@ -44,9 +44,12 @@ test('a link opens the hosted profile and restores the sender’s view', async (
   await page.screenshot({ path: `${SHOTS}/link-restored.png` });
 });
 
-test('another link pasted into the same tab opens its profile', async ({ page }) => {
+/**
+ * Opens HOSTED's link, then pastes a link to `other` (serving recursive.folded) into the address
+ * bar: a new hash, a navigation within the page; `other`'s profile is the one shown then.
+ */
+async function pasteLink(page: Page, other: string) {
   await serveHosted(page);
-  const other = 'https://profiles.example.test/runs/recursive.folded';
   await page.route(other, (route) =>
     route.fulfill({
       headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
@@ -56,34 +59,23 @@ test('another link pasted into the same tab opens its profile', async ({ page })
   await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
   await paintedGraph(page);
   await expect(page.locator('.current-file')).toHaveText('simple.folded');
-  // The address bar's new hash: a navigation within the page, no reload.
   await page.evaluate((url) => {
     location.hash = `profileURL=${encodeURIComponent(url)}`;
   }, other);
   await expect(page.locator('.current-file')).toHaveText('recursive.folded');
   await paintedGraph(page);
+}
+
+test('another link pasted into the same tab opens its profile', async ({ page }) => {
+  const other = 'https://profiles.example.test/runs/recursive.folded';
+  await pasteLink(page, other);
   await expect.poll(() => decodeURIComponent(page.url())).toContain(`profileURL=${other}`);
 });
 
 test('a link to another server pasted into the same tab opens its profile', async ({ page }) => {
   // The page opened by a link may fetch from that link's server only (its connect-src is narrowed
   // to it): a link to another server is opened by a new page, narrowed to that one.
-  await serveHosted(page);
-  const elsewhere = 'https://elsewhere.example.test/recursive.folded';
-  await page.route(elsewhere, (route) =>
-    route.fulfill({
-      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
-      body: readFileSync(`${FIXTURES}/folded/recursive.folded`),
-    }),
-  );
-  await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
-  await paintedGraph(page);
-  await expect(page.locator('.current-file')).toHaveText('simple.folded');
-  await page.evaluate((url) => {
-    location.hash = `profileURL=${encodeURIComponent(url)}`;
-  }, elsewhere);
-  await expect(page.locator('.current-file')).toHaveText('recursive.folded');
-  await paintedGraph(page);
+  await pasteLink(page, 'https://elsewhere.example.test/recursive.folded');
   await expect(page.getByRole('alert')).toHaveCount(0);
   const policies = await page
     .locator('meta[http-equiv="Content-Security-Policy"]')
