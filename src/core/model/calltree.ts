@@ -2,6 +2,7 @@
 // Built iteratively (no recursion: stacks reach 250+ frames) from lexicographically sorted stacks.
 
 import type { FoldedProfile } from '../types';
+import { stableByWeightDescending } from './order.ts';
 
 /**
  * A call tree whose nodes are numbered in depth-first preorder (a subtree is a contiguous id
@@ -625,11 +626,34 @@ function orderChildrenByWeight(
   for (const p of parents) {
     group.length = 0;
     for (let c = first[p]; c !== -1; c = next[c]) group.push(c);
-    group.sort(byWeight);
+    if (group.length >= 256) {
+      // By first node, then stably by weight (natively: one node of a flat profile has millions).
+      const ids = byFirstNode(group, startNode);
+      stableByWeightDescending(ids, total);
+      for (let i = 0; i < ids.length; i++) group[i] = ids[i];
+    } else group.sort(byWeight);
     first[p] = group[0];
     for (let i = 0; i + 1 < group.length; i++) next[group[i]] = group[i + 1];
     next[group[group.length - 1]] = -1;
   }
+}
+
+/** Chains in the order of their first nodes (natively sorted `start · (max + 1) + chain` where exact). */
+function byFirstNode(group: readonly number[], startNode: Int32Array): Int32Array {
+  const ids = Int32Array.from(group);
+  let maxId = 0;
+  let maxStart = 0;
+  for (const c of group) {
+    if (c > maxId) maxId = c;
+    if (startNode[c] > maxStart) maxStart = startNode[c];
+  }
+  const m = maxId + 1;
+  if ((maxStart + 1) * m >= 2 ** 53) return ids.sort((a, b) => startNode[a] - startNode[b]);
+  const keys = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) keys[i] = startNode[ids[i]] * m + ids[i];
+  keys.sort();
+  for (let i = 0; i < ids.length; i++) ids[i] = keys[i] % m;
+  return ids;
 }
 
 /** The frame ids from the root down to `node` (excluding the virtual root). */

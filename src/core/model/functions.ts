@@ -4,13 +4,19 @@
 
 import type { FoldedProfile } from '../types';
 import type { FunctionTable } from './calltree';
+import { stableByWeightDescending } from './order';
 
 /** The functions with samples by self, then total, heaviest first, then by id (FunctionTable.bySelf). */
 export function functionsBySelf(t: FunctionTable): Int32Array {
   const { self, total } = t;
-  const ids: number[] = [];
-  for (let f = 0; f < t.count; f++) if (total[f] > 0) ids.push(f);
-  return Int32Array.from(ids.sort((x, y) => self[y] - self[x] || total[y] - total[x] || x - y));
+  let n = 0;
+  for (let f = 0; f < t.count; f++) if (total[f] > 0) n++;
+  const ids = new Int32Array(n);
+  for (let f = 0, i = 0; f < t.count; f++) if (total[f] > 0) ids[i++] = f;
+  // By id, then stably by total, then by self: self, total, id.
+  stableByWeightDescending(ids, total);
+  stableByWeightDescending(ids, self);
+  return ids;
 }
 
 /**

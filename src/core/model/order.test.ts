@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { stableByWeightDescending } from './order';
+
+function seeded(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+describe('stableByWeightDescending', () => {
+  // The reference: a comparator sort by weight, ties in their given order.
+  const reference = (ids: Int32Array, weight: Float64Array) =>
+    Array.from(ids, (id, pos) => ({ id, pos }))
+      .sort((a, b) => weight[b.id] - weight[a.id] || a.pos - b.pos)
+      .map((x) => x.id);
+
+  it('orders heaviest first and keeps ties in order, natively and with the comparator', () => {
+    const rand = seeded(3);
+    const forms: [string, (r: number) => number][] = [
+      ['few integer weights (many ties)', (r) => Math.floor(r * 5)],
+      ['wide integer weights', (r) => Math.floor(r * 1e9)],
+      ['fractions', (r) => r * 10],
+      ['weights too large to pack', (r) => Math.floor(r * 4) * 2 ** 40],
+    ];
+    for (const [form, weightOf] of forms) {
+      for (const n of [0, 1, 7, 255, 256, 3000]) {
+        const weight = Float64Array.from({ length: n + 10 }, () => weightOf(rand()));
+        const ids = Int32Array.from({ length: n }, (_, i) => (i * 7919) % (n + 10));
+        const expected = reference(ids, weight);
+        stableByWeightDescending(ids, weight);
+        expect(Array.from(ids), `${form}, ${n} ids`).toEqual(expected);
+      }
+    }
+  });
+});
