@@ -22,6 +22,7 @@ describe('stableByWeightDescending', () => {
       ['few integer weights (many ties)', (r) => Math.floor(r * 5)],
       ['wide integer weights', (r) => Math.floor(r * 1e9)],
       ['fractions', (r) => r * 10],
+      ['beyond 32 bits (packed keys)', (r) => Math.floor(r * 4) * 2 ** 33],
       ['weights too large to pack', (r) => Math.floor(r * 4) * 2 ** 40],
     ];
     for (const [form, weightOf] of forms) {
