@@ -1,11 +1,14 @@
 // The raw preview of a large gperftools drop: posted before the parse, with the coarse tree's
 // names and shape and a pending function table; never for symbolized or small drops; harmless
-// when it fails.
+// when it fails. A large perf.data's sampled preview, symbolized by the files dropped with it.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeSyntheticProfile } from '../../../bench/gen-synthetic';
 import { canonical, nodesOf } from '../../../test/helpers/canonical-tree';
+import { recording, symbolFiles } from '../../../test/helpers/perf-oracles';
+import { writeBundle } from '../bundle/bundle';
+import { PERFDATA_PREVIEW_FROM } from '../formats/perfdata-preview';
 import { type Analysis, parse } from '../pipeline';
 import { samplesByMapping } from '../symbols/modules';
 import { DEFAULT_VIEW, workerViewOf } from '../view/schema';
@@ -84,5 +87,75 @@ describe('AnalysisSession raw preview', () => {
     const previewing = recordingSession();
     const error = await plain.add([cut], V).catch((e: Error) => e.message);
     await expect(previewing.s.add([cut], V)).rejects.toThrow(error as string);
+  });
+});
+
+/**
+ * A pipe-mode perf.data of at least `size` bytes: threads.pipe.data with its SAMPLE records
+ * repeated after its own records (pipe mode has no data section whose size to patch).
+ */
+function largePipePerfData(size: number): Uint8Array {
+  const file = recording('threads.pipe');
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const samples: Uint8Array[] = [];
+  for (let at = 16; at + 8 <= file.length; at += view.getUint16(at + 6, true))
+    if (view.getUint32(at, true) === 9) samples.push(file.subarray(at, at + view.getUint16(at + 6, true)));
+  const parts = [file];
+  let n = file.length;
+  while (n < size) {
+    for (const s of samples) parts.push(s);
+    n += samples.reduce((a, s) => a + s.length, 0);
+  }
+  const out = new Uint8Array(n);
+  n = 0;
+  for (const p of parts) {
+    out.set(p, n);
+    n += p.length;
+  }
+  return out;
+}
+
+describe('AnalysisSession perf.data preview', () => {
+  const big = { name: 'big.pipe.data', bytes: largePipePerfData(PERFDATA_PREVIEW_FROM) };
+  const F = workerViewOf({ ...DEFAULT_VIEW, granularity: 'functions' });
+
+  it('paints a large perf.data dropped with its binaries from a sample of its records, named as the full tree', async () => {
+    const { s, previews } = recordingSession();
+    const result = await s.add([big, ...symbolFiles()], F);
+    const [first] = previews;
+    expect(first.functionsPending).toBe(true);
+    expect(first.sampledEvery).toBeGreaterThan(1);
+    const full = result.analysis!.profile;
+    const names = new Set(full.frames.name);
+    expect(first.profile.frames.name.filter((n) => !names.has(n))).toEqual([]);
+    // symbolized: the program's functions, the kernel's from kallsyms
+    expect(first.profile.frames.name).toContain('worker');
+    expect(first.profile.frames.name.some((n) => n.startsWith('['))).toBe(false);
+    expect(first.profile.meta.totalSamples / full.meta.totalSamples).toBeCloseTo(1, 1);
+  });
+
+  it('without binaries, names as the unsymbolized fold; a bundle whose objects come later: no preview', async () => {
+    const { s, previews } = recordingSession();
+    const result = await s.add([big], F);
+    expect(previews[0].sampledEvery).toBeGreaterThan(1);
+    const names = new Set(result.analysis!.profile.frames.name);
+    expect(previews[0].profile.frames.name.filter((n) => !names.has(n))).toEqual([]);
+    expect(previews[0].profile.frames.name).not.toContain('worker');
+
+    // The bundle's objects are unpacked after the parse, for the mappings it found: the sample
+    // could not be named by them: no picture of the sample.
+    const program = symbolFiles().find((f) => f.name === 'threads')!;
+    const bundle = {
+      name: 'big.zip',
+      bytes: writeBundle({
+        profiles: [big],
+        files: [{ path: 'threads', bytes: program.bytes }],
+        missing: [],
+      }),
+    };
+    const bundled = recordingSession();
+    const r = await bundled.s.add([bundle], F);
+    expect(r.analysis!.profile.frames.name).toContain('worker');
+    expect(bundled.previews.filter((a) => a.functionsPending)).toEqual([]);
   });
 });

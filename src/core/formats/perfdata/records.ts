@@ -148,6 +148,11 @@ export interface PerfRecords {
   updatedNames: (string | undefined)[];
   maps: PerfMaps;
   records: number;
+  /**
+   * SAMPLE records not read (a sample of the file: readRecords' `every`), by event: each event
+   * with samples in the file has its value column in a sample of it too.
+   */
+  skippedPerEvent: number[];
   /** Samples with neither a call chain nor an IP (nothing to draw), left out. */
   withoutFrames: number;
   /** Samples whose event id names no attribute, left out. */
@@ -174,7 +179,11 @@ export interface ThreadEvent {
   seq: number;
 }
 
-/** Reads the records in [start, end) of a file whose attributes (file mode) are `attrs`. */
+/**
+ * Reads the records in [start, end) of a file whose attributes (file mode) are `attrs`. With
+ * `every` > 1, only the first SAMPLE record and each `every`-th after it are read (a preview's
+ * sample of the file): every other record is read as always.
+ */
 export function readRecords(
   b: PerfBytes,
   start: number,
@@ -182,8 +191,9 @@ export function readRecords(
   attrs: PerfAttr[],
   pipe: boolean,
   features: PerfFeatures,
+  every = 1,
 ): PerfRecords {
-  const r = new RecordReader(b, attrs, pipe, features);
+  const r = new RecordReader(b, attrs, pipe, features, every);
   r.run(start, end);
   const out = r.out;
   // addresses in mappings moved apart (processes whose mappings overlap): where their processes had them
@@ -203,6 +213,26 @@ export function readRecords(
   return out;
 }
 
+/**
+ * How many SAMPLE records lie in [start, end): a walk over the record headers alone (as `run` steps
+ * from one to the next), stopping where a record is cut or damaged.
+ */
+export function countSampleRecords(b: PerfBytes, start: number, end: number): number {
+  let n = 0;
+  let at = start;
+  while (at + 8 <= end) {
+    const type = b.u32(at);
+    const size = b.u16(at + 6);
+    if (size < 8 || at + size > end) break;
+    if (type === R.SAMPLE) n++;
+    let next = at + size;
+    if (type === R.HEADER_TRACING_DATA && size >= 12) next += b.u32(at + 8);
+    else if (type === R.AUXTRACE && size >= 16) next += b.u64(at + 8);
+    at = next;
+  }
+  return n;
+}
+
 class RecordReader {
   readonly out: PerfRecords;
   private layouts: Layout[] = [];
@@ -215,12 +245,15 @@ class RecordReader {
   private timedKnown = false;
   private damaged = 0;
   private seq = 0;
+  /** SAMPLE records met, read or not (with `every` > 1 one in `every` is read). */
+  private sampleRecords = 0;
 
   constructor(
     private readonly b: PerfBytes,
     attrs: PerfAttr[],
     private readonly pipe: boolean,
     private readonly features: PerfFeatures,
+    private readonly every: number,
   ) {
     this.out = {
       addrs: new AddrTable(),
@@ -242,6 +275,7 @@ class RecordReader {
       updatedNames: [],
       maps: new PerfMaps(),
       records: 0,
+      skippedPerEvent: [],
       withoutFrames: 0,
       unknownEvent: 0,
       lost: 0,
@@ -334,7 +368,8 @@ class RecordReader {
       let next = at + size;
       switch (type) {
         case R.SAMPLE:
-          this.sample(at, size);
+          if (this.sampleRecords++ % this.every === 0) this.sample(at, size);
+          else this.skipSample(at, size);
           break;
         case R.MMAP:
         case R.MMAP2:
@@ -432,6 +467,19 @@ class RecordReader {
         'the events do not say which event a sample belongs to (no PERF_SAMPLE_ID or IDENTIFIER in all of them): every sample is counted as the first event',
       );
     }
+  }
+
+  /** A SAMPLE record not read (with `every` > 1): only its event is counted. */
+  private skipSample(at: number, size: number): void {
+    let a = 0;
+    if (this.sampleIdAt > 0) {
+      if (size < this.sampleIdAt + 8) return;
+      a = this.attrOfId(at + this.sampleIdAt);
+      if (a < 0) return;
+    }
+    const n = this.out.skippedPerEvent;
+    while (n.length <= a) n.push(0);
+    n[a]++;
   }
 
   private sample(at: number, size: number): void {
