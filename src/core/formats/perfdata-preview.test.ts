@@ -3,11 +3,19 @@
 // weighed up; only for large files. The session's side (symbol files, names): session-preview.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import { RECORDINGS, type Recording, recording, symbolFiles } from '../../../test/helpers/perf-oracles.ts';
+import {
+  RECORDINGS,
+  type Recording,
+  recording,
+  recordList,
+  symbolFiles,
+} from '../../../test/helpers/perf-oracles.ts';
 import { fold, symbolize } from '../pipeline.ts';
 import type { RawProfile } from '../types.ts';
 import { maybeGunzip } from './detect.ts';
 import type { ImporterPreview } from './importer.ts';
+import { PerfBytes, readFileHeader } from './perfdata/header.ts';
+import { estimateSampleRecords } from './perfdata/records.ts';
 import { parsePerfData, sampledPerfData } from './perfdata.ts';
 import { perfDataWithPreview } from './perfdata-preview.ts';
 
@@ -43,6 +51,21 @@ describe('sampledPerfData', () => {
       for (let k = 0; k < raw.samples.count; k++) expect(sampleOf(raw, k)).toBe(sampleOf(full, k * every));
       expect(raw.meta.mappings).toEqual(full.meta.mappings);
       expect(raw.sampleTypes).toEqual(full.sampleTypes);
+    });
+  }
+
+  for (const name of ['spin', 'threads', 'two-events', 'procs'] as const) {
+    it(`${name}: the number of SAMPLE records, exact within the head walked, else estimated`, () => {
+      const bytes = bytesOf(name);
+      const b = new PerfBytes(bytes, true);
+      const h = readFileHeader(b);
+      const records = recordList(name).filter((r) => r.offset >= h.dataOffset);
+      const samples = records.filter((r) => r.type === 9).length;
+      expect(estimateSampleRecords(b, h.dataOffset, h.dataEnd)).toBe(samples);
+      // from the first half of the records: the rest taken as samples of their average size
+      const half = records[records.length >> 1].offset - h.dataOffset;
+      const estimate = estimateSampleRecords(b, h.dataOffset, h.dataEnd, half);
+      expect(Math.abs(estimate - samples) / samples).toBeLessThan(0.25);
     });
   }
 

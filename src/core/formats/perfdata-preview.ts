@@ -14,7 +14,7 @@ import { parsePerfData, sampledPerfData } from './perfdata.ts';
 /** Files from this size get a sampled first picture (below it the full parse is fast enough). */
 export const PERFDATA_PREVIEW_FROM = 32 << 20;
 /** About this many samples make the picture. */
-export const PERFDATA_PREVIEW_SAMPLES = 1 << 15;
+export const PERFDATA_PREVIEW_SAMPLES = 1 << 14;
 
 type PreviewOptions = ParseProfileOptions & { onPreview: (p: ImporterPreview) => void };
 

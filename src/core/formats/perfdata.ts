@@ -22,7 +22,7 @@ import {
   S,
   sampleTypeNames,
 } from './perfdata/header.ts';
-import { countSampleRecords, type PerfRecords, readRecords } from './perfdata/records.ts';
+import { estimateSampleRecords, type PerfRecords, readRecords } from './perfdata/records.ts';
 
 const TWO32 = 4294967296;
 
@@ -48,28 +48,27 @@ export interface SampledPerfData {
 
 /**
  * A profile of about `budget` of a perf.data's samples, evenly spread over its records (one SAMPLE
- * record in N, every other record read as the parse reads it: the same mappings, thread names and
- * events), for a first picture; null when the file has no more than 2 × `budget` SAMPLE records.
- * Throws ProfileError as parsePerfData does.
+ * record in N, N from the average size of the first ones; every other record read as the parse
+ * reads it: the same mappings, thread names and events), for a first picture; null when the file
+ * seems to hold no more than 2 × `budget` SAMPLE records. Throws ProfileError as parsePerfData does.
  */
 export function sampledPerfData(bytes: Uint8Array, budget: number): SampledPerfData | null {
-  let total = 0;
-  const { raw, every } = readPerfData(bytes, (count) => {
-    total = count();
-    return total > 2 * budget ? Math.ceil(total / budget) : 0;
+  const { raw, every, sampleRecords } = readPerfData(bytes, (estimate) => {
+    const n = estimate();
+    return n > 2 * budget ? Math.ceil(n / budget) : 0;
   });
   if (raw === null) return null;
-  return { raw, every, share: Math.ceil(total / every) / total };
+  return { raw, every, share: Math.ceil(sampleRecords / every) / sampleRecords };
 }
 
 /**
- * Reads perf.data, one SAMPLE record in `every(count)` (`count` walks the record headers to count
- * them); null when `every` says 0 (not worth a sample).
+ * Reads perf.data, one SAMPLE record in `every(estimate)` (`estimate` says about how many there
+ * are); null when `every` says 0 (not worth a sample).
  */
 function readPerfData(
   bytes: Uint8Array,
-  every: (count: () => number) => number,
-): { raw: RawProfile | null; every: number } {
+  every: (estimate: () => number) => number,
+): { raw: RawProfile | null; every: number; sampleRecords: number } {
   const magic = perfMagic(bytes);
   if (magic === null) fail('not a perf.data file (no PERFILE2 magic)', 0);
   if (magic === 'v1') {
@@ -82,8 +81,8 @@ function readPerfData(
   const warn = (message: string, offset: number) => warnings.push({ message, offset });
   for (const { feat, section } of header.features)
     readFeature(b, feat, section.offset, section.size, features, warn);
-  const step = every(() => countSampleRecords(b, header.dataOffset, header.dataEnd));
-  if (step < 1) return { raw: null, every: step };
+  const step = every(() => estimateSampleRecords(b, header.dataOffset, header.dataEnd));
+  if (step < 1) return { raw: null, every: step, sampleRecords: 0 };
   const rec = readRecords(b, header.dataOffset, header.dataEnd, header.attrs, header.pipe, features, step);
   warnings.push(...rec.warnings);
   if (header.truncatedAt !== undefined && rec.cutAt === undefined) {
@@ -175,7 +174,7 @@ function readPerfData(
     warnings,
   };
   raw.meta.periodUs = periodUsFor(raw, 0);
-  return { raw, every: step };
+  return { raw, every: step, sampleRecords: rec.sampleRecords };
 }
 
 function unitOf(a: PerfAttr): string {

@@ -148,6 +148,8 @@ export interface PerfRecords {
   updatedNames: (string | undefined)[];
   maps: PerfMaps;
   records: number;
+  /** SAMPLE records met, read or not (with readRecords' `every` > 1, one in `every` is read). */
+  sampleRecords: number;
   /**
    * SAMPLE records not read (a sample of the file: readRecords' `every`), by event: each event
    * with samples in the file has its value column in a sample of it too.
@@ -214,23 +216,31 @@ export function readRecords(
 }
 
 /**
- * How many SAMPLE records lie in [start, end): a walk over the record headers alone (as `run` steps
- * from one to the next), stopping where a record is cut or damaged.
+ * About how many SAMPLE records lie in [start, end): those among the first `head` bytes of records
+ * (walked over their headers as `run` steps from one to the next), and the rest of the bytes taken
+ * as samples of their average size; exact when the records end within `head`.
  */
-export function countSampleRecords(b: PerfBytes, start: number, end: number): number {
+export function estimateSampleRecords(b: PerfBytes, start: number, end: number, head = 1 << 20): number {
+  const view = b.view;
+  const le = b.le;
   let n = 0;
+  let sampleBytes = 0;
   let at = start;
-  while (at + 8 <= end) {
-    const type = b.u32(at);
-    const size = b.u16(at + 6);
-    if (size < 8 || at + size > end) break;
-    if (type === R.SAMPLE) n++;
+  const stop = Math.min(end, start + head);
+  while (at + 8 <= stop) {
+    const type = view.getUint32(at, le);
+    const size = view.getUint16(at + 6, le);
+    if (size < 8 || at + size > end) return n;
     let next = at + size;
-    if (type === R.HEADER_TRACING_DATA && size >= 12) next += b.u32(at + 8);
+    if (type === R.SAMPLE) {
+      n++;
+      sampleBytes += size;
+    } else if (type === R.HEADER_TRACING_DATA && size >= 12) next += b.u32(at + 8);
     else if (type === R.AUXTRACE && size >= 16) next += b.u64(at + 8);
     at = next;
   }
-  return n;
+  if (at >= end || n === 0) return n;
+  return n + Math.round((end - at) / (sampleBytes / n));
 }
 
 class RecordReader {
@@ -245,8 +255,6 @@ class RecordReader {
   private timedKnown = false;
   private damaged = 0;
   private seq = 0;
-  /** SAMPLE records met, read or not (with `every` > 1 one in `every` is read). */
-  private sampleRecords = 0;
 
   constructor(
     private readonly b: PerfBytes,
@@ -275,6 +283,7 @@ class RecordReader {
       updatedNames: [],
       maps: new PerfMaps(),
       records: 0,
+      sampleRecords: 0,
       skippedPerEvent: [],
       withoutFrames: 0,
       unknownEvent: 0,
@@ -368,7 +377,7 @@ class RecordReader {
       let next = at + size;
       switch (type) {
         case R.SAMPLE:
-          if (this.sampleRecords++ % this.every === 0) this.sample(at, size);
+          if (out.sampleRecords++ % this.every === 0) this.sample(at, size);
           else this.skipSample(at, size);
           break;
         case R.MMAP:
