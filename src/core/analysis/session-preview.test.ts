@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeSyntheticProfile } from '../../../bench/gen-synthetic';
 import { canonical, nodesOf } from '../../../test/helpers/canonical-tree';
-import { recording, symbolFiles } from '../../../test/helpers/perf-oracles';
+import { largePipeRecording, symbolFiles } from '../../../test/helpers/perf-oracles';
 import { writeBundle } from '../bundle/bundle';
 import { PERFDATA_PREVIEW_FROM } from '../formats/perfdata-preview';
 import { type Analysis, parse } from '../pipeline';
@@ -90,33 +90,8 @@ describe('AnalysisSession raw preview', () => {
   });
 });
 
-/**
- * A pipe-mode perf.data of at least `size` bytes: threads.pipe.data with its SAMPLE records
- * repeated after its own records (pipe mode has no data section whose size to patch).
- */
-function largePipePerfData(size: number): Uint8Array {
-  const file = recording('threads.pipe');
-  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
-  const samples: Uint8Array[] = [];
-  for (let at = 16; at + 8 <= file.length; at += view.getUint16(at + 6, true))
-    if (view.getUint32(at, true) === 9) samples.push(file.subarray(at, at + view.getUint16(at + 6, true)));
-  const parts = [file];
-  let n = file.length;
-  while (n < size) {
-    for (const s of samples) parts.push(s);
-    n += samples.reduce((a, s) => a + s.length, 0);
-  }
-  const out = new Uint8Array(n);
-  n = 0;
-  for (const p of parts) {
-    out.set(p, n);
-    n += p.length;
-  }
-  return out;
-}
-
 describe('AnalysisSession perf.data preview', () => {
-  const big = { name: 'big.pipe.data', bytes: largePipePerfData(PERFDATA_PREVIEW_FROM) };
+  const big = { name: 'big.pipe.data', bytes: largePipeRecording(PERFDATA_PREVIEW_FROM) };
   const F = workerViewOf({ ...DEFAULT_VIEW, granularity: 'functions' });
 
   it('paints a large perf.data dropped with its binaries from a sample of its records, named as the full tree', async () => {
