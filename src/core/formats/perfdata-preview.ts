@@ -7,9 +7,10 @@
 // walk over the record headers and a fold of ~32k stacks. The full parse follows, unchanged.
 
 import { foldProfile } from '../model/fold.ts';
-import type { FoldedProfile, RawProfile } from '../types.ts';
+import type { RawProfile } from '../types.ts';
 import type { ImporterPreview, ParseProfileOptions } from './importer.ts';
 import { parsePerfData, sampledPerfData } from './perfdata.ts';
+import { weighedUp } from './text-preview.ts';
 
 /** Files from this size get a sampled first picture (below it the full parse is fast enough). */
 export const PERFDATA_PREVIEW_FROM = 32 << 20;
@@ -35,29 +36,20 @@ export function perfDataWithPreview(
 
 function postPreview(bytes: Uint8Array, opts: PreviewOptions, samples: number): void {
   const t0 = performance.now();
-  let profile: FoldedProfile;
-  let every: number;
+  let preview: ImporterPreview;
   try {
     const sampled = sampledPerfData(bytes, samples);
     if (sampled === null) return;
-    every = sampled.every;
-    profile =
+    const profile =
       opts.foldSample?.(sampled.raw) ??
       foldProfile(sampled.raw, {
         fileName: opts.fileName ?? '',
         granularity: opts.granularity,
         unnamedPerAddress: opts.unnamedPerAddress,
       });
-    const scale = 1 / sampled.share;
-    const w = profile.stacks.weight;
-    for (let i = 0; i < w.length; i++) w[i] *= scale;
-    profile.meta.totalSamples *= scale;
-    if (profile.meta.samplingTimeUs !== undefined) profile.meta.samplingTimeUs *= scale;
+    preview = weighedUp(profile, sampled.share, sampled.every, t0);
   } catch {
     return; // only a preview: the parse reports what is wrong with the file
   }
-  const start = profile.stacks.start;
-  let maxDepth = 0;
-  for (let s = 0; s < profile.stacks.count; s++) maxDepth = Math.max(maxDepth, start[s + 1] - start[s]);
-  opts.onPreview({ profile, maxDepth, ms: performance.now() - t0, sampledEvery: every });
+  opts.onPreview(preview);
 }
