@@ -3,13 +3,21 @@
 // when it fails. A large perf.data's sampled preview, symbolized by the files dropped with it.
 
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeSyntheticProfile } from '../../../bench/gen-synthetic';
 import { canonical, nodesOf } from '../../../test/helpers/canonical-tree';
 import { largePipeRecording, symbolFiles } from '../../../test/helpers/perf-oracles';
 import { writeBundle } from '../bundle/bundle';
 import { PERFDATA_PREVIEW_FROM } from '../formats/perfdata-preview';
+import * as pipeline from '../pipeline';
 import { type Analysis, parse } from '../pipeline';
+
+// Counts the symbolize stage's runs (a preview's symbols serve the full profile's).
+vi.mock('../pipeline', async (real) => {
+  const actual = await real<typeof import('../pipeline')>();
+  return { ...actual, symbolize: vi.fn(actual.symbolize) };
+});
+
 import { samplesByMapping } from '../symbols/modules';
 import { DEFAULT_VIEW, workerViewOf } from '../view/schema';
 import { AnalysisSession } from './session';
@@ -96,7 +104,14 @@ describe('AnalysisSession perf.data preview', () => {
 
   it('paints a large perf.data dropped with its binaries from a sample of its records, named as the full tree', async () => {
     const { s, previews } = recordingSession();
+    vi.mocked(pipeline.symbolize).mockClear();
     const result = await s.add([big, ...symbolFiles()], F);
+    // the symbol files were read once, for the sample, and serve the whole profile
+    expect(vi.mocked(pipeline.symbolize)).toHaveBeenCalledTimes(1);
+    // the same tree as without a preview
+    const silent = await new AnalysisSession().add([big, ...symbolFiles()], F);
+    expect(text(result.analysis!)).toBe(text(silent.analysis!));
+    expect(result.symbols).toEqual(silent.symbols);
     const [first] = previews;
     expect(first.functionsPending).toBe(true);
     expect(first.sampledEvery).toBeGreaterThan(1);

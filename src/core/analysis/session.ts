@@ -187,6 +187,17 @@ export class AnalysisSession {
   /** Source files given (text that is no profile), by name, for the source panel. */
   private readonly sources = new Map<string, string>();
   private symbols: Symbols | null = null;
+  /**
+   * The symbols an importer's preview made for a new profile's sample (symbol files read, DWARF
+   * opened: for large binaries most of the symbolize stage), for that profile's own symbolize
+   * stage when it has the same files, options and mappings.
+   */
+  private previewSymbols: {
+    files: readonly DroppedFile[];
+    view: WorkerView;
+    mappings: readonly Mapping[];
+    symbols: Symbols | null;
+  } | null = null;
   /** The symbols of the baseline (the same files, matched to its mappings). */
   private baseSymbols: Symbols | null = null;
   private demangle: Demangle | null = null;
@@ -228,6 +239,7 @@ export class AnalysisSession {
     const slot = opts.slot ?? 'main';
     if (slot === 'base' && !this.loaded)
       throw new ProfileError('open a profile first, then compare it with another', 'unknown');
+    this.previewSymbols = null;
     // A preview folded with symbol files names C++ and Rust frames only once the demangler is in.
     const preview = slot === 'main' && this.onPreview !== null;
     if (preview && !view.mangled && !this.demangle && files.some((f) => isSymbolFile(f.bytes)))
@@ -388,15 +400,18 @@ export class AnalysisSession {
   private async symbolize(progress?: Progress): Promise<void> {
     this.symbols = null;
     this.baseSymbols = null;
+    const made = this.previewSymbols;
+    this.previewSymbols = null;
     if (this.symbolFiles.length === 0) return;
     progress?.('symbols', 0);
     if (!this.view.mangled && !this.demangle)
       this.demangle = await (this.host.loadDemangler ?? loadDemangler)();
     const common = this.symbolizeOptions(this.view);
-    this.symbols = symbolize(this.loaded!.raw, this.symbolFiles, {
-      ...common,
-      placements: placementsOf(this.view),
-    });
+    const raw = this.loaded!.raw;
+    this.symbols =
+      made !== null && this.symbolizesAlike(made, raw.meta.mappings)
+        ? made.symbols
+        : symbolize(raw, this.symbolFiles, { ...common, placements: placementsOf(this.view) });
     // The same symbol files serve both sides: each mapping takes the file matching it.
     if (this.loadedBase) this.baseSymbols = symbolize(this.loadedBase.raw, this.symbolFiles, common);
   }
@@ -416,6 +431,7 @@ export class AnalysisSession {
       ...this.symbolizeOptions(view),
       placements: placementsOf(view),
     });
+    this.previewSymbols = { files, view, mappings: raw.meta.mappings, symbols };
     let sampleType = view.sampleType;
     try {
       sampleTypeIndex(raw, sampleType);
@@ -423,6 +439,38 @@ export class AnalysisSession {
       sampleType = undefined;
     }
     return fold({ raw, fileName, parseMs: 0 }, { ...this.foldSpec(view), symbols, sampleType }).profile;
+  }
+
+  /**
+   * Whether symbols a preview made serve the profile now symbolized: the same symbol files, the
+   * same options of the view's, and mappings equal to those of the profile (a sample of a file has
+   * all of its mappings).
+   */
+  private symbolizesAlike(
+    made: NonNullable<AnalysisSession['previewSymbols']>,
+    mappings: readonly Mapping[],
+  ): boolean {
+    const files = this.symbolFiles;
+    if (made.files.length !== files.length || made.files.some((f, i) => f !== files[i])) return false;
+    const [a, b] = [made.view, this.view];
+    if (JSON.stringify(this.symbolizeOptions(a)) !== JSON.stringify(this.symbolizeOptions(b))) return false;
+    if (JSON.stringify(a.placements ?? []) !== JSON.stringify(b.placements ?? [])) return false;
+    const m = made.mappings;
+    return (
+      m.length === mappings.length &&
+      m.every((x, i) => {
+        const y = mappings[i];
+        return (
+          x.start === y.start &&
+          x.end === y.end &&
+          x.offset === y.offset &&
+          x.path === y.path &&
+          x.buildId === y.buildId &&
+          x.linkTimeAddresses === y.linkTimeAddresses &&
+          x.symbolFile === y.symbolFile
+        );
+      })
+    );
   }
 
   /** How `view` has the symbol files name frames (the demangler, if it needs one, loaded). */
