@@ -61,7 +61,8 @@
 //                           release build, served beside ours) in the same run: file chosen →
 //                           its title names the profile, then two frames; the longest main-thread
 //                           task while the timeline is dragged, zoomed, and the flame chart zoomed
-//                           and panned (target ≤ 100 ms)
+//                           and panned (target ≤ 100 ms); BENCH_SPEEDSCOPE=0 leaves speedscope out
+//                           (before/after runs of our own builds)
 // Memory (new parts): the peak RSS of the page's renderer process, VmHWM in /proc/<pid>/status
 // of the largest of the renderers this run launched, reset (clear_refs 5) just before the measured
 // drop; each run in a new page of its own browser context, so a renderer of its own. The page's
@@ -103,7 +104,7 @@ import { dcpiWalk, floorWalk, scanLines } from './floors';
 import { dwarfBenchDir, ensureDwarfBench } from './gen-dwarf';
 import { benchElfOptions, makeSyntheticElf } from './gen-elf';
 import { makeSyntheticPerfScript } from './gen-perf';
-import { ensurePerfData, PERFDATA_PROG, perfDataPaths } from './gen-perfdata';
+import { ensurePerfData, perfDataPaths } from './gen-perfdata';
 import { makeSyntheticPprof } from './gen-pprof';
 import { makeShortRecordsProfile, makeSyntheticProfile } from './gen-synthetic';
 import { makeTextBenchInput, TEXT_BENCH_IDS, type TextBenchId, textBenchFile } from './gen-text';
@@ -152,6 +153,8 @@ const PARTS = [
 ];
 /** BENCH_PEERS=1: speedscope's first draw of each format part's file, in the same run. */
 const PEERS = process.env.BENCH_PEERS === '1';
+/** BENCH_SPEEDSCOPE=0: the perfdata part without speedscope (minutes a run on the 200 MB text). */
+const PERFDATA_SPEEDSCOPE = process.env.BENCH_SPEEDSCOPE !== '0';
 const ONLY = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 for (const p of ONLY) {
   if (!PARTS.includes(p)) {
@@ -1249,18 +1252,19 @@ async function benchPerfData(fresh: () => Promise<Page>): Promise<() => void> {
   const floors: Awaited<ReturnType<typeof floorInPage>>[] = [];
   const speedscope: SpeedscopeOpen[] = [];
   let time: Awaited<ReturnType<typeof timeLongTasks>> | null = null;
-  const server = await serveSpeedscope();
-  if (server === null) throw new Error('the perfdata part needs speedscope (npm install)');
+  const server = PERFDATA_SPEEDSCOPE ? await serveSpeedscope() : null;
+  if (PERFDATA_SPEEDSCOPE && server === null)
+    throw new Error('the perfdata part needs speedscope (npm install; or BENCH_SPEEDSCOPE=0)');
   try {
     for (let r = 0; r < RUNS; r++) {
       const page = await fresh();
-      opens.push(await openInApp(page, [PERFDATA.data, PERFDATA_PROG], ''));
+      opens.push(await openInApp(page, [PERFDATA.data, PERFDATA.prog], ''));
       if (r === RUNS - 1) time = await timeLongTasks(page);
       floors.push(await floorInPage(page, PERFDATA.data, PERFDATA_FLOOR_WORKER));
-      speedscope.push(await openInSpeedscope(await fresh(), PERFDATA.text, server.url));
+      if (server) speedscope.push(await openInSpeedscope(await fresh(), PERFDATA.text, server.url));
     }
   } finally {
-    server.stop();
+    server?.stop();
   }
   return () => {
     const floor = median(floors.map((x) => x.total));
@@ -1287,9 +1291,10 @@ async function benchPerfData(fresh: () => Promise<Page>): Promise<() => void> {
           : `crashed (${x.crashed}${x.importMs !== null ? `; its import had taken ${fmt(x.importMs)}` : ''})`,
       )
       .join(', ');
-    console.log(
-      `  speedscope ${speedscopeVersion()}, the same recording as perf script text (${(statSync(PERFDATA.text).size / 1048576).toFixed(0)} MB): file chosen → painted ${ss === null ? 'never' : `${fmt(ss)}  (${(ss / paint).toFixed(1)}× ours)`}  [per run: ${runs}]`,
-    );
+    if (PERFDATA_SPEEDSCOPE)
+      console.log(
+        `  speedscope ${speedscopeVersion()}, the same recording as perf script text (${(statSync(PERFDATA.text).size / 1048576).toFixed(0)} MB): file chosen → painted ${ss === null ? 'never' : `${fmt(ss)}  (${(ss / paint).toFixed(1)}× ours)`}  [per run: ${runs}]`,
+      );
     if (time)
       console.log(
         `  time (step + its longest task in ms: ${time.steps.join(', ')}): longest main-thread task ${fmt(time.longest)} (target ≤ 100 ms)`,

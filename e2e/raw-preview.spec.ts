@@ -6,14 +6,18 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
 import { parseGperftools } from '../src/core/formats/gperftools';
+import { PERFDATA_PREVIEW_FROM } from '../src/core/formats/perfdata-preview';
 import { foldProfile } from '../src/core/model/fold';
 import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
 import { samplesByMapping } from '../src/core/symbols/modules';
 import { formatCount } from '../src/core/text/units';
+import { largePipeRecording } from '../test/helpers/perf-oracles';
 import { FIXTURES, paintedGraph, ROW, recordWorkerNames, SHOTS } from './helpers';
 
 const PROFILE = 'test-results/raw-preview/synthetic-16mb.prof';
 const SHORT = 'test-results/raw-preview/short-records-40mb.prof';
+/** threads.pipe.data with its samples repeated past the perf.data preview's threshold. */
+const PERF_DATA = 'test-results/raw-preview/threads-32mb.pipe.data';
 
 test.beforeAll(() => {
   mkdirSync('test-results/raw-preview', { recursive: true });
@@ -22,6 +26,7 @@ test.beforeAll(() => {
   writeFileSync(PROFILE, makeSyntheticProfile(16 << 20, 21));
   // ~500k short records over 100k stacks (a server's profile): pictured from a sample first.
   writeFileSync(SHORT, makeShortRecordsProfile(40 << 20, 22));
+  writeFileSync(PERF_DATA, largePipeRecording(PERFDATA_PREVIEW_FROM));
 });
 
 interface Paint {
@@ -205,6 +210,30 @@ test('a profile of many short records paints first from a sample of them, and sa
     '[bench]',
   );
   await page.screenshot({ path: `${SHOTS}/raw-preview-short-final.png` });
+});
+
+test('a large perf.data dropped with its program paints first from a sample, symbolized, then whole', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await recordPaints(page);
+  const PD = `${FIXTURES}/perf-data`;
+  await page.getByLabel('Open profile').setInputFiles([PERF_DATA, `${PD}/bin/threads`, `${PD}/kallsyms.txt`]);
+  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
+  const first = await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
+  expect(first.building).toBe(true);
+  expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
+  expect(first.label).toMatch(/of threads-32mb\.pipe\.data: /);
+  // (That the sample's frames are named as the full tree's: session-preview.test.ts.) Then the
+  // whole profile, symbolized by the program.
+  const graph = page.getByRole('img', { name: /Flame graph of/ });
+  await expect(page.getByRole('status').filter({ hasText: 'drawn from 1 in' })).toHaveCount(0, {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/);
+  await expect(page.getByRole('region', { name: 'Function table' })).toContainText('worker');
+  await expect(graph).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/raw-preview-perfdata-final.png` });
 });
 
 test('a large gperftools profile is parsed while it is read, to the same profile', async ({ page }) => {

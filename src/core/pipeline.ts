@@ -94,6 +94,9 @@ export interface ParseOptions {
   unnamedPerAddress?: boolean;
   /** A coarse first analysis, from an importer that can preview a large file before parsing it. */
   onPreview?: (a: Analysis) => void;
+  /** As ParseProfileOptions.foldSample and withSymbols: how a preview folds what it read. */
+  foldSample?: (raw: RawProfile) => FoldedProfile;
+  withSymbols?: boolean;
 }
 
 export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = {}): Loaded {
@@ -104,6 +107,8 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
     stream: opts.stream,
     granularity: opts.granularity ?? 'functions',
     unnamedPerAddress: opts.unnamedPerAddress ?? false,
+    foldSample: opts.foldSample,
+    withSymbols: opts.withSymbols,
     onProgress: onProgress && ((f) => onProgress('parse', f)),
     onPreview:
       onPreview &&

@@ -161,3 +161,28 @@ export function symbolArgs(): string[] {
     `${PERF_DATA}kallsyms.txt`,
   ];
 }
+
+/**
+ * A pipe-mode perf.data of at least `size` bytes: threads.pipe.data with its SAMPLE records
+ * repeated after its own records (pipe mode has no data section whose size to patch).
+ */
+export function largePipeRecording(size: number): Uint8Array {
+  const file = recording('threads.pipe');
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const samples: Uint8Array[] = [];
+  for (let at = 16; at + 8 <= file.length; at += view.getUint16(at + 6, true))
+    if (view.getUint32(at, true) === 9) samples.push(file.subarray(at, at + view.getUint16(at + 6, true)));
+  const parts = [file];
+  let n = file.length;
+  while (n < size) {
+    for (const s of samples) parts.push(s);
+    n += samples.reduce((a, s) => a + s.length, 0);
+  }
+  const out = new Uint8Array(n);
+  n = 0;
+  for (const p of parts) {
+    out.set(p, n);
+    n += p.length;
+  }
+  return out;
+}

@@ -13,7 +13,8 @@ import { looksLikeNm } from '../symbols/nm';
 import { basename } from '../text/names';
 import { type InputNote, ProfileError, type RawProfile } from '../types';
 
-const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b) || looksLikeKallsyms(b);
+/** An ELF file, an nm listing or a /proc/kallsyms text. */
+export const isSymbolFile = (b: Uint8Array) => looksLikeElf(b) || looksLikeNm(b) || looksLikeKallsyms(b);
 
 /** The role of a symbol file: an object, a separate debug file, or a listing (nm, /proc/kallsyms). */
 export function symbolRole(bytes: Uint8Array): 'binary' | 'debug' | 'symbols' {
@@ -59,7 +60,16 @@ export interface SortedInputs {
 export function sortInputs(
   given: readonly DroppedFile[],
   opts: {
-    parse?: (file: DroppedFile, candidates: number, symbols: number) => ParseOptions;
+    /**
+     * The parse's options for a file: `symbols` are the symbol files given loose (readable now),
+     * `packed` how many objects a bundle holds (unpacked after the parse, for its mappings).
+     */
+    parse?: (
+      file: DroppedFile,
+      candidates: number,
+      symbols: readonly DroppedFile[],
+      packed: number,
+    ) => ParseOptions;
     profile?: string;
     release?: (file: DroppedFile) => void;
   } = {},
@@ -80,7 +90,7 @@ export function sortInputs(
   const unusable: DroppedFile[] = [];
   for (const f of others) {
     try {
-      const loaded = parse(f.bytes, f.name, opts.parse?.(f, others.length, symbols.length));
+      const loaded = parse(f.bytes, f.name, opts.parse?.(f, others.length, symbols, packed.length));
       if (profile)
         throw new ProfileError(
           `drop one profile at a time (got ${profile.file.name} and ${f.name}); binaries and libraries may ` +

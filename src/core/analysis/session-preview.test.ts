@@ -1,12 +1,23 @@
 // The raw preview of a large gperftools drop: posted before the parse, with the coarse tree's
 // names and shape and a pending function table; never for symbolized or small drops; harmless
-// when it fails.
+// when it fails. A large perf.data's sampled preview, symbolized by the files dropped with it.
 
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeSyntheticProfile } from '../../../bench/gen-synthetic';
 import { canonical, nodesOf } from '../../../test/helpers/canonical-tree';
+import { largePipeRecording, symbolFiles } from '../../../test/helpers/perf-oracles';
+import { writeBundle } from '../bundle/bundle';
+import { PERFDATA_PREVIEW_FROM } from '../formats/perfdata-preview';
+import * as pipeline from '../pipeline';
 import { type Analysis, parse } from '../pipeline';
+
+// Counts the symbolize stage's runs (a preview's symbols serve the full profile's).
+vi.mock('../pipeline', async (real) => {
+  const actual = await real<typeof import('../pipeline')>();
+  return { ...actual, symbolize: vi.fn(actual.symbolize) };
+});
+
 import { samplesByMapping } from '../symbols/modules';
 import { DEFAULT_VIEW, workerViewOf } from '../view/schema';
 import { AnalysisSession } from './session';
@@ -84,5 +95,57 @@ describe('AnalysisSession raw preview', () => {
     const previewing = recordingSession();
     const error = await plain.add([cut], V).catch((e: Error) => e.message);
     await expect(previewing.s.add([cut], V)).rejects.toThrow(error as string);
+  });
+});
+
+describe('AnalysisSession perf.data preview', () => {
+  const big = { name: 'big.pipe.data', bytes: largePipeRecording(PERFDATA_PREVIEW_FROM) };
+  const F = workerViewOf({ ...DEFAULT_VIEW, granularity: 'functions' });
+
+  it('paints a large perf.data dropped with its binaries from a sample of its records, named as the full tree', async () => {
+    const { s, previews } = recordingSession();
+    vi.mocked(pipeline.symbolize).mockClear();
+    const result = await s.add([big, ...symbolFiles()], F);
+    // the symbol files were read once, for the sample, and serve the whole profile
+    expect(vi.mocked(pipeline.symbolize)).toHaveBeenCalledTimes(1);
+    // the same tree as without a preview
+    const silent = await new AnalysisSession().add([big, ...symbolFiles()], F);
+    expect(text(result.analysis!)).toBe(text(silent.analysis!));
+    expect(result.symbols).toEqual(silent.symbols);
+    const [first] = previews;
+    expect(first.functionsPending).toBe(true);
+    expect(first.sampledEvery).toBeGreaterThan(1);
+    const full = result.analysis!.profile;
+    const names = new Set(full.frames.name);
+    expect(first.profile.frames.name.filter((n) => !names.has(n))).toEqual([]);
+    // symbolized: the program's functions, the kernel's from kallsyms
+    expect(first.profile.frames.name).toContain('worker');
+    expect(first.profile.frames.name.some((n) => n.startsWith('['))).toBe(false);
+    expect(first.profile.meta.totalSamples / full.meta.totalSamples).toBeCloseTo(1, 1);
+  });
+
+  it('without binaries, names as the unsymbolized fold; a bundle whose objects come later: no preview', async () => {
+    const { s, previews } = recordingSession();
+    const result = await s.add([big], F);
+    expect(previews[0].sampledEvery).toBeGreaterThan(1);
+    const names = new Set(result.analysis!.profile.frames.name);
+    expect(previews[0].profile.frames.name.filter((n) => !names.has(n))).toEqual([]);
+    expect(previews[0].profile.frames.name).not.toContain('worker');
+
+    // The bundle's objects are unpacked after the parse, for the mappings it found: the sample
+    // could not be named by them: no picture of the sample.
+    const program = symbolFiles().find((f) => f.name === 'threads')!;
+    const bundle = {
+      name: 'big.zip',
+      bytes: writeBundle({
+        profiles: [big],
+        files: [{ path: 'threads', bytes: program.bytes }],
+        missing: [],
+      }),
+    };
+    const bundled = recordingSession();
+    const r = await bundled.s.add([bundle], F);
+    expect(r.analysis!.profile.frames.name).toContain('worker');
+    expect(bundled.previews.filter((a) => a.functionsPending)).toEqual([]);
   });
 });

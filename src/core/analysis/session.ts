@@ -60,10 +60,10 @@ import { type MappingSamples, samplesByModule } from '../symbols/modules';
 import { type Placement, parseBase } from '../symbols/placement';
 import { frameLabel } from '../text/frame-text';
 import { timeUnitUs } from '../text/units';
-import { type FoldedProfile, type InputNote, type Mapping, ProfileError } from '../types';
+import { type FoldedProfile, type InputNote, type Mapping, ProfileError, type RawProfile } from '../types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
 import { DERIVATIONS, type DerivationInput } from './derivations';
-import { sortInputs } from './inputs';
+import { isSymbolFile, sortInputs } from './inputs';
 import { readsDwarf, StageCache, type StageName } from './stages';
 
 export type Slot = 'main' | 'base';
@@ -187,6 +187,17 @@ export class AnalysisSession {
   /** Source files given (text that is no profile), by name, for the source panel. */
   private readonly sources = new Map<string, string>();
   private symbols: Symbols | null = null;
+  /**
+   * The symbols an importer's preview made for a new profile's sample (symbol files read, DWARF
+   * opened: for large binaries most of the symbolize stage), for that profile's own symbolize
+   * stage when it has the same files, options and mappings.
+   */
+  private previewSymbols: {
+    files: readonly DroppedFile[];
+    view: WorkerView;
+    mappings: readonly Mapping[];
+    symbols: Symbols | null;
+  } | null = null;
   /** The symbols of the baseline (the same files, matched to its mappings). */
   private baseSymbols: Symbols | null = null;
   private demangle: Demangle | null = null;
@@ -228,14 +239,23 @@ export class AnalysisSession {
     const slot = opts.slot ?? 'main';
     if (slot === 'base' && !this.loaded)
       throw new ProfileError('open a profile first, then compare it with another', 'unknown');
+    this.previewSymbols = null;
+    // A preview folded with symbol files names C++ and Rust frames only once the demangler is in.
+    const preview = slot === 'main' && this.onPreview !== null;
+    if (preview && !view.mangled && !this.demangle && files.some((f) => isSymbolFile(f.bytes)))
+      this.demangle = await (this.host.loadDemangler ?? loadDemangler)();
     const sorted = sortInputs(files, {
       profile: opts.profile,
-      // Symbols would rename the frames, and with several files the profile is not known yet. The
-      // importer knows when its preview pays at the view's granularity (the parse gets it).
-      parse: (f, candidates, symbols) => ({
+      // With several files the profile is not known yet. The importer knows when its preview pays
+      // at the view's granularity (the parse gets it), and whether it can fold a sample as the
+      // profile will be folded (`foldSample`: symbolized by the files dropped with it); a preview
+      // that cannot is not posted when symbol files would rename the frames (`withSymbols`), nor is
+      // any when a bundle's objects would (they are unpacked after the parse).
+      parse: (f, candidates, symbols, packed) => ({
         onProgress: opts.progress,
-        onPreview:
-          slot === 'main' && candidates === 1 && symbols === 0 ? (this.onPreview ?? undefined) : undefined,
+        onPreview: preview && candidates === 1 ? (this.onPreview ?? undefined) : undefined,
+        ...(packed === 0 && { foldSample: (raw: RawProfile) => this.foldSample(raw, f.name, symbols, view) }),
+        withSymbols: symbols.length + packed > 0,
         granularity: view.granularity,
         unnamedPerAddress: view.unnamedPerAddress === true,
         stream: f.stream,
@@ -380,28 +400,92 @@ export class AnalysisSession {
   private async symbolize(progress?: Progress): Promise<void> {
     this.symbols = null;
     this.baseSymbols = null;
+    const made = this.previewSymbols;
+    this.previewSymbols = null;
     if (this.symbolFiles.length === 0) return;
     progress?.('symbols', 0);
-    const { mangled, inlines } = this.view;
-    if (!mangled && !this.demangle) this.demangle = await (this.host.loadDemangler ?? loadDemangler)();
-    const common = {
-      demangle: this.demangle ?? undefined,
-      mangled,
-      inlines,
-      dwarf: readsDwarf(this.view),
-      names: this.view.fullNames ? ('full' as const) : ('short' as const),
-    };
-    this.symbols = symbolize(this.loaded!.raw, this.symbolFiles, {
-      ...common,
-      placements: placementsOf(this.view),
-    });
+    if (!this.view.mangled && !this.demangle)
+      this.demangle = await (this.host.loadDemangler ?? loadDemangler)();
+    const common = this.symbolizeOptions(this.view);
+    const raw = this.loaded!.raw;
+    this.symbols =
+      made !== null && this.symbolizesAlike(made, raw.meta.mappings)
+        ? made.symbols
+        : symbolize(raw, this.symbolFiles, { ...common, placements: placementsOf(this.view) });
     // The same symbol files serve both sides: each mapping takes the file matching it.
     if (this.loadedBase) this.baseSymbols = symbolize(this.loadedBase.raw, this.symbolFiles, common);
   }
 
+  /**
+   * A profile read from part of a new profile's file (an importer's preview), folded as `fold` will
+   * fold the whole one with `view`: symbolized by the files dropped with it, with the view's
+   * granularity, names, labels and sample type (the profile's default when it has not that one).
+   */
+  private foldSample(
+    raw: RawProfile,
+    fileName: string,
+    files: readonly DroppedFile[],
+    view: WorkerView,
+  ): FoldedProfile {
+    const symbols = symbolize(raw, files, {
+      ...this.symbolizeOptions(view),
+      placements: placementsOf(view),
+    });
+    this.previewSymbols = { files, view, mappings: raw.meta.mappings, symbols };
+    let sampleType = view.sampleType;
+    try {
+      sampleTypeIndex(raw, sampleType);
+    } catch {
+      sampleType = undefined;
+    }
+    return fold({ raw, fileName, parseMs: 0 }, { ...this.foldSpec(view), symbols, sampleType }).profile;
+  }
+
+  /**
+   * Whether symbols a preview made serve the profile now symbolized: the same symbol files, the
+   * same options of the view's, and mappings equal to those of the profile (a sample of a file has
+   * all of its mappings).
+   */
+  private symbolizesAlike(
+    made: NonNullable<AnalysisSession['previewSymbols']>,
+    mappings: readonly Mapping[],
+  ): boolean {
+    const files = this.symbolFiles;
+    if (made.files.length !== files.length || made.files.some((f, i) => f !== files[i])) return false;
+    const [a, b] = [made.view, this.view];
+    if (JSON.stringify(this.symbolizeOptions(a)) !== JSON.stringify(this.symbolizeOptions(b))) return false;
+    if (JSON.stringify(a.placements ?? []) !== JSON.stringify(b.placements ?? [])) return false;
+    const m = made.mappings;
+    return (
+      m.length === mappings.length &&
+      m.every((x, i) => {
+        const y = mappings[i];
+        return (
+          x.start === y.start &&
+          x.end === y.end &&
+          x.offset === y.offset &&
+          x.path === y.path &&
+          x.buildId === y.buildId &&
+          x.linkTimeAddresses === y.linkTimeAddresses &&
+          x.symbolFile === y.symbolFile
+        );
+      })
+    );
+  }
+
+  /** How `view` has the symbol files name frames (the demangler, if it needs one, loaded). */
+  private symbolizeOptions(view: WorkerView) {
+    return {
+      demangle: this.demangle ?? undefined,
+      mangled: view.mangled,
+      inlines: view.inlines,
+      dwarf: readsDwarf(view),
+      names: view.fullNames ? ('full' as const) : ('short' as const),
+    };
+  }
+
   /** What the view asks of a fold, but for the sample type (each side has its own). */
-  private foldSpec(): FoldSpec {
-    const v = this.view;
+  private foldSpec(v: WorkerView = this.view): FoldSpec {
     return {
       labelFilters: v.labelFilters,
       groupBy: v.groupBy,

@@ -20,6 +20,7 @@ import type {
 } from './importer.ts';
 import { boundedInflate, INFLATE_LIMITS, type InflateLimits } from './inflate.ts';
 import { looksLikePerfData, parsePerfData } from './perfdata.ts';
+import { perfDataWithPreview } from './perfdata-preview.ts';
 import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
 import { sampledPprof } from './pprof-preview.ts';
@@ -51,7 +52,13 @@ export const IMPORTERS: readonly Importer[] = [
     stream: streamGperftools,
     chunks: chunkGperftools,
   },
-  { id: 'perf-data', sniff: looksLikePerfData, parse: (b) => parsePerfData(b) },
+  {
+    id: 'perf-data',
+    sniff: looksLikePerfData,
+    parse: (b) => parsePerfData(b),
+    parseWithPreview: perfDataWithPreview(),
+    previewSymbolizes: true,
+  },
   // Text is no profile.proto (whose tags and lengths are control bytes: a Sample's tag is 0x12),
   // however its first bytes happen to decode: folded text our own writer wrote was taken for one.
   {
@@ -249,7 +256,9 @@ export function parseProfile(
   if (data.length === 0) throw new ProfileError('empty file (after gunzip)', 'unknown', { offset: 0 });
   const imp = sniff(data);
   if (!imp) throw new ProfileError(NOT_RECOGNISED, 'unknown', { offset: 0 });
-  const { onPreview } = opts;
+  // With symbol files, only a preview folded as the profile will be names its frames alike.
+  const onPreview =
+    opts.withSymbols === true && !(imp.previewSymbolizes && opts.foldSample) ? undefined : opts.onPreview;
   if (onPreview && imp.parseWithPreview)
     return usableValues(imp.parseWithPreview(data, { ...opts, onPreview }));
   return usableValues(imp.parse(data, opts));

@@ -13,6 +13,19 @@ export interface ParseProfileOptions {
    */
   granularity?: Granularity;
   unnamedPerAddress?: boolean;
+  /**
+   * Folds a profile read from part of the file as the whole profile will be folded (the session's
+   * fold: the symbol files dropped with it, the view's granularity and names). A preview that
+   * parses a sample of the file's records folds it through this when given (`Importer.
+   * previewSymbolizes`); without it, with the fold's own naming at `granularity`.
+   */
+  foldSample?: (raw: RawProfile) => FoldedProfile;
+  /**
+   * Symbol files came with the profile: its frames will be named by them. Only an importer whose
+   * preview folds through `foldSample` then previews (another would name frames otherwise than the
+   * full tree does).
+   */
+  withSymbols?: boolean;
 }
 
 /**
@@ -91,6 +104,11 @@ export interface Importer {
     bytes: Uint8Array,
     opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
   ) => RawProfile;
+  /**
+   * The preview folds what it read through `ParseProfileOptions.foldSample`, given: it names frames
+   * as the full fold does even with symbol files (`withSymbols`), and may preview such a drop.
+   */
+  previewSymbolizes?: true;
   /**
    * Optional capability: a parse that starts on the buffer a file is being read into (its full
    * size, the first bytes in); null when this file cannot be parsed so.

@@ -22,7 +22,7 @@ import {
   S,
   sampleTypeNames,
 } from './perfdata/header.ts';
-import { type PerfRecords, readRecords } from './perfdata/records.ts';
+import { estimateSampleRecords, type PerfRecords, readRecords } from './perfdata/records.ts';
 
 const TWO32 = 4294967296;
 
@@ -33,6 +33,42 @@ export function looksLikePerfData(bytes: Uint8Array): boolean {
 
 /** Parses perf.data. Throws ProfileError when nothing usable is found. */
 export function parsePerfData(bytes: Uint8Array): RawProfile {
+  // read whole: never null
+  return readPerfData(bytes, () => 1).raw!;
+}
+
+/** A profile of some of a perf.data's samples (sampledPerfData). */
+export interface SampledPerfData {
+  raw: RawProfile;
+  /** One SAMPLE record in this many was read (the first, then each `every`-th). */
+  every: number;
+  /** The share of the file's SAMPLE records read. */
+  share: number;
+}
+
+/**
+ * A profile of about `budget` of a perf.data's samples, evenly spread over its records (one SAMPLE
+ * record in N, N from the average size of the first ones; every other record read as the parse
+ * reads it: the same mappings, thread names and events), for a first picture; null when the file
+ * seems to hold no more than 2 × `budget` SAMPLE records. Throws ProfileError as parsePerfData does.
+ */
+export function sampledPerfData(bytes: Uint8Array, budget: number): SampledPerfData | null {
+  const { raw, every, sampleRecords } = readPerfData(bytes, (estimate) => {
+    const n = estimate();
+    return n > 2 * budget ? Math.ceil(n / budget) : 0;
+  });
+  if (raw === null) return null;
+  return { raw, every, share: Math.ceil(sampleRecords / every) / sampleRecords };
+}
+
+/**
+ * Reads perf.data, one SAMPLE record in `every(estimate)` (`estimate` says about how many there
+ * are); null when `every` says 0 (not worth a sample).
+ */
+function readPerfData(
+  bytes: Uint8Array,
+  every: (estimate: () => number) => number,
+): { raw: RawProfile | null; every: number; sampleRecords: number } {
   const magic = perfMagic(bytes);
   if (magic === null) fail('not a perf.data file (no PERFILE2 magic)', 0);
   if (magic === 'v1') {
@@ -45,7 +81,9 @@ export function parsePerfData(bytes: Uint8Array): RawProfile {
   const warn = (message: string, offset: number) => warnings.push({ message, offset });
   for (const { feat, section } of header.features)
     readFeature(b, feat, section.offset, section.size, features, warn);
-  const rec = readRecords(b, header.dataOffset, header.dataEnd, header.attrs, header.pipe, features);
+  const step = every(() => estimateSampleRecords(b, header.dataOffset, header.dataEnd));
+  if (step < 1) return { raw: null, every: step, sampleRecords: 0 };
+  const rec = readRecords(b, header.dataOffset, header.dataEnd, header.attrs, header.pipe, features, step);
   warnings.push(...rec.warnings);
   if (header.truncatedAt !== undefined && rec.cutAt === undefined) {
     warnings.push({
@@ -66,7 +104,7 @@ export function parsePerfData(bytes: Uint8Array): RawProfile {
   const used: number[] = [];
   const column = new Int32Array(rec.attrs.length).fill(-1);
   rec.attrs.forEach((_, i) => {
-    if (perEvent[i] > 0) column[i] = used.push(i) - 1;
+    if (perEvent[i] > 0 || (rec.skippedPerEvent[i] ?? 0) > 0) column[i] = used.push(i) - 1;
   });
   const values = used.map(() => new Float64Array(count));
   const period = rec.period.data;
@@ -136,7 +174,7 @@ export function parsePerfData(bytes: Uint8Array): RawProfile {
     warnings,
   };
   raw.meta.periodUs = periodUsFor(raw, 0);
-  return raw;
+  return { raw, every: step, sampleRecords: rec.sampleRecords };
 }
 
 function unitOf(a: PerfAttr): string {

@@ -7,7 +7,7 @@
 // and fold, against ~0.1 s for this picture).
 
 import { foldProfile } from '../model/fold.ts';
-import type { RawProfile } from '../types.ts';
+import type { FoldedProfile, RawProfile } from '../types.ts';
 import type { ImporterPreview, ParseProfileOptions } from './importer.ts';
 
 /** Files from this size get a sampled first picture (below it the full parse is fast enough). */
@@ -118,31 +118,38 @@ function postSampledPreview(
   accept: (raw: RawProfile) => boolean,
 ): void {
   const t0 = performance.now();
-  let profile: ImporterPreview['profile'];
-  let every: number;
+  let preview: ImporterPreview;
   try {
     const s = sample(bytes);
     if (s === null) return;
     const raw = parse(s.text);
     if (!accept(raw)) return;
-    profile = foldProfile(raw, {
+    const profile = foldProfile(raw, {
       fileName: opts.fileName ?? '',
       granularity: opts.granularity,
       unnamedPerAddress: opts.unnamedPerAddress,
     });
-    const scale = 1 / s.share;
-    const w = profile.stacks.weight;
-    for (let i = 0; i < w.length; i++) w[i] *= scale;
-    profile.meta.totalSamples *= scale;
-    if (profile.meta.samplingTimeUs !== undefined) profile.meta.samplingTimeUs *= scale;
-    every = Math.max(2, Math.round(scale));
+    preview = weighedUp(profile, s.share, Math.max(2, Math.round(1 / s.share)), t0);
   } catch {
     return; // only a preview: the parse reports what is wrong with the file
   }
+  opts.onPreview(preview);
+}
+
+/**
+ * The preview of a folded sample holding `share` of the file's records (one in `every`), its
+ * weights scaled up to the file's, begun at `t0`.
+ */
+export function weighedUp(profile: FoldedProfile, share: number, every: number, t0: number): ImporterPreview {
+  const scale = 1 / share;
+  const w = profile.stacks.weight;
+  for (let i = 0; i < w.length; i++) w[i] *= scale;
+  profile.meta.totalSamples *= scale;
+  if (profile.meta.samplingTimeUs !== undefined) profile.meta.samplingTimeUs *= scale;
   const start = profile.stacks.start;
   let maxDepth = 0;
   for (let s = 0; s < profile.stacks.count; s++) maxDepth = Math.max(maxDepth, start[s + 1] - start[s]);
-  opts.onPreview({ profile, maxDepth, ms: performance.now() - t0, sampledEvery: every });
+  return { profile, maxDepth, ms: performance.now() - t0, sampledEvery: every };
 }
 
 /** Folded stacks (and difffolded): a record is a line. */

@@ -148,6 +148,13 @@ export interface PerfRecords {
   updatedNames: (string | undefined)[];
   maps: PerfMaps;
   records: number;
+  /** SAMPLE records met, read or not (with readRecords' `every` > 1, one in `every` is read). */
+  sampleRecords: number;
+  /**
+   * SAMPLE records not read (a sample of the file: readRecords' `every`), by event: each event
+   * with samples in the file has its value column in a sample of it too.
+   */
+  skippedPerEvent: number[];
   /** Samples with neither a call chain nor an IP (nothing to draw), left out. */
   withoutFrames: number;
   /** Samples whose event id names no attribute, left out. */
@@ -174,7 +181,11 @@ export interface ThreadEvent {
   seq: number;
 }
 
-/** Reads the records in [start, end) of a file whose attributes (file mode) are `attrs`. */
+/**
+ * Reads the records in [start, end) of a file whose attributes (file mode) are `attrs`. With
+ * `every` > 1, only the first SAMPLE record and each `every`-th after it are read (a preview's
+ * sample of the file): every other record is read as always.
+ */
 export function readRecords(
   b: PerfBytes,
   start: number,
@@ -182,8 +193,9 @@ export function readRecords(
   attrs: PerfAttr[],
   pipe: boolean,
   features: PerfFeatures,
+  every = 1,
 ): PerfRecords {
-  const r = new RecordReader(b, attrs, pipe, features);
+  const r = new RecordReader(b, attrs, pipe, features, every);
   r.run(start, end);
   const out = r.out;
   // addresses in mappings moved apart (processes whose mappings overlap): where their processes had them
@@ -201,6 +213,34 @@ export function readRecords(
     out.addrs,
   );
   return out;
+}
+
+/**
+ * About how many SAMPLE records lie in [start, end): those among the first `head` bytes of records
+ * (walked over their headers as `run` steps from one to the next), and the rest of the bytes taken
+ * as samples of their average size; exact when the records end within `head`.
+ */
+export function estimateSampleRecords(b: PerfBytes, start: number, end: number, head = 1 << 20): number {
+  const view = b.view;
+  const le = b.le;
+  let n = 0;
+  let sampleBytes = 0;
+  let at = start;
+  const stop = Math.min(end, start + head);
+  while (at + 8 <= stop) {
+    const type = view.getUint32(at, le);
+    const size = view.getUint16(at + 6, le);
+    if (size < 8 || at + size > end) return n;
+    let next = at + size;
+    if (type === R.SAMPLE) {
+      n++;
+      sampleBytes += size;
+    } else if (type === R.HEADER_TRACING_DATA && size >= 12) next += b.u32(at + 8);
+    else if (type === R.AUXTRACE && size >= 16) next += b.u64(at + 8);
+    at = next;
+  }
+  if (at >= end || n === 0) return n;
+  return n + Math.round((end - at) / (sampleBytes / n));
 }
 
 class RecordReader {
@@ -221,6 +261,7 @@ class RecordReader {
     attrs: PerfAttr[],
     private readonly pipe: boolean,
     private readonly features: PerfFeatures,
+    private readonly every: number,
   ) {
     this.out = {
       addrs: new AddrTable(),
@@ -242,6 +283,8 @@ class RecordReader {
       updatedNames: [],
       maps: new PerfMaps(),
       records: 0,
+      sampleRecords: 0,
+      skippedPerEvent: [],
       withoutFrames: 0,
       unknownEvent: 0,
       lost: 0,
@@ -334,7 +377,8 @@ class RecordReader {
       let next = at + size;
       switch (type) {
         case R.SAMPLE:
-          this.sample(at, size);
+          if (out.sampleRecords++ % this.every === 0) this.sample(at, size);
+          else this.skipSample(at, size);
           break;
         case R.MMAP:
         case R.MMAP2:
@@ -432,6 +476,19 @@ class RecordReader {
         'the events do not say which event a sample belongs to (no PERF_SAMPLE_ID or IDENTIFIER in all of them): every sample is counted as the first event',
       );
     }
+  }
+
+  /** A SAMPLE record not read (with `every` > 1): only its event is counted. */
+  private skipSample(at: number, size: number): void {
+    let a = 0;
+    if (this.sampleIdAt > 0) {
+      if (size < this.sampleIdAt + 8) return;
+      a = this.attrOfId(at + this.sampleIdAt);
+      if (a < 0) return;
+    }
+    const n = this.out.skippedPerEvent;
+    while (n.length <= a) n.push(0);
+    n[a]++;
   }
 
   private sample(at: number, size: number): void {
