@@ -40,6 +40,7 @@ function heavyPreview(
     fileName: opts.fileName ?? '',
     granularity: opts.granularity,
     unnamedPerAddress: opts.unnamedPerAddress,
+    names: opts.names,
   });
   // Only when each heavy address is a frame of its own (no symbols merge them): else the light
   // addresses might belong to the heavy frames, and the bar for them would be wrong.

@@ -78,13 +78,8 @@ export const IMPORTERS: readonly Importer[] = [
     id: 'folded',
     sniff: looksLikeFolded,
     parse: (b) => parseFolded(b),
-    // a two-count file opens as a comparison, which a preview does not draw
-    parseWithPreview: sampledParseWithPreview(
-      parseFolded,
-      byRecords(FOLDED_SAMPLING),
-      undefined,
-      (raw) => raw.diffPair !== true,
-    ),
+    // a two-count file's preview is a comparison too, of its sample's two columns
+    parseWithPreview: sampledParseWithPreview(parseFolded, byRecords(FOLDED_SAMPLING)),
   },
 ];
 

@@ -1,12 +1,15 @@
 // A first picture of a large text profile (perf script, folded stacks, a heap profile) from a
 // sample of its records, before the whole file is parsed and folded: windows of whole records
 // evenly spread over the file, parsed and folded as the file would be (the same importer, the
-// same naming), their weights scaled up to the file's size. The gperftools importer's preview
+// same naming), their weights scaled up to the file's size; a file of two counts per record
+// (difffolded) pictured as it opens, as a comparison: the sample's two columns each folded. The
+// gperftools importer's preview
 // does the same for a file of many short records (gperftools-preview.ts's sampledScan); here the
 // parse itself is what costs (a 100 MB `perf script` file: ~0.5–1.2 s in Chromium for the parse
 // and fold, against ~0.1 s for this picture).
 
 import { foldProfile } from '../model/fold.ts';
+import { withSampleType } from '../model/sample-types.ts';
 import type { RawProfile } from '../types.ts';
 import type { ImporterPreview, ParseProfileOptions } from './importer.ts';
 
@@ -92,20 +95,20 @@ export const byRecords =
  * An importer's preview capability from a sample of the file: when the file is large, a first
  * picture of `sample(bytes)` (parsed by `parse`, folded as the file will be, weighed up by
  * 1/share; posted through `onPreview`, said to be from one record in about 1/share), then the
- * full parse. Returns what `parse` gives of the whole file.
+ * full parse. Returns what `parse` gives of the whole file. A sample of two counts per record
+ * (difffolded: `diffPair`) is folded once per column, the comparison as `profile` and the
+ * baseline as `baseline`, as the file opens: as a comparison of the two.
  */
 export function sampledParseWithPreview(
   parse: (bytes: Uint8Array) => RawProfile,
   sample: (bytes: Uint8Array) => Sampled | null,
   from = TEXT_PREVIEW_FROM,
-  /** Whether a sample's parse is pictured (a difffolded file opens as a comparison: not). */
-  accept: (raw: RawProfile) => boolean = () => true,
 ): (
   bytes: Uint8Array,
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
 ) => RawProfile {
   return (bytes, opts) => {
-    if (bytes.length >= from) postSampledPreview(bytes, opts, parse, sample, accept);
+    if (bytes.length >= from) postSampledPreview(bytes, opts, parse, sample);
     return parse(bytes);
   };
 }
@@ -115,34 +118,53 @@ function postSampledPreview(
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
   parse: (bytes: Uint8Array) => RawProfile,
   sample: (bytes: Uint8Array) => Sampled | null,
-  accept: (raw: RawProfile) => boolean,
 ): void {
   const t0 = performance.now();
   let profile: ImporterPreview['profile'];
+  let baseline: ImporterPreview['profile'] | undefined;
   let every: number;
   try {
     const s = sample(bytes);
     if (s === null) return;
     const raw = parse(s.text);
-    if (!accept(raw)) return;
-    profile = foldProfile(raw, {
-      fileName: opts.fileName ?? '',
-      granularity: opts.granularity,
-      unnamedPerAddress: opts.unnamedPerAddress,
-    });
     const scale = 1 / s.share;
-    const w = profile.stacks.weight;
-    for (let i = 0; i < w.length; i++) w[i] *= scale;
-    profile.meta.totalSamples *= scale;
-    if (profile.meta.samplingTimeUs !== undefined) profile.meta.samplingTimeUs *= scale;
+    const folded = (r: RawProfile) =>
+      weighedUp(
+        foldProfile(r, {
+          fileName: opts.fileName ?? '',
+          granularity: opts.granularity,
+          unnamedPerAddress: opts.unnamedPerAddress,
+          names: opts.names,
+        }),
+        scale,
+      );
+    profile = folded(raw);
+    if (raw.diffPair) baseline = folded(withSampleType(raw, 0));
     every = Math.max(2, Math.round(scale));
   } catch {
     return; // only a preview: the parse reports what is wrong with the file
   }
-  const start = profile.stacks.start;
   let maxDepth = 0;
-  for (let s = 0; s < profile.stacks.count; s++) maxDepth = Math.max(maxDepth, start[s + 1] - start[s]);
-  opts.onPreview({ profile, maxDepth, ms: performance.now() - t0, sampledEvery: every });
+  for (const p of baseline ? [profile, baseline] : [profile]) {
+    const start = p.stacks.start;
+    for (let s = 0; s < p.stacks.count; s++) maxDepth = Math.max(maxDepth, start[s + 1] - start[s]);
+  }
+  opts.onPreview({
+    profile,
+    ...(baseline && { baseline }),
+    maxDepth,
+    ms: performance.now() - t0,
+    sampledEvery: every,
+  });
+}
+
+/** A folded sample's weights (and totals) times `scale`: the file's, estimated. */
+function weighedUp(profile: ImporterPreview['profile'], scale: number): ImporterPreview['profile'] {
+  const w = profile.stacks.weight;
+  for (let i = 0; i < w.length; i++) w[i] *= scale;
+  profile.meta.totalSamples *= scale;
+  if (profile.meta.samplingTimeUs !== undefined) profile.meta.samplingTimeUs *= scale;
+  return profile;
 }
 
 /** Folded stacks (and difffolded): a record is a line. */
