@@ -93,6 +93,22 @@ describe('sampled text: windows of whole records', () => {
     expect(sample.meta.period).toEqual(full.meta.period);
   });
 
+  it('heap: the maps section starts at the line of its last sentinel, of either form', () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const end = (t: string) => HEAP_SAMPLING.bodyEnd!(enc(t));
+    const head = 'heap profile: 1: 2 [ 3: 4] @ heapprofile\n1: 2 [3: 4] @ 0x1\n';
+    expect(end(`${head}MAPPED_LIBRARIES:\n0-1 r-xp 0 0:0 0 /a\n`)).toBe(head.length);
+    expect(end(`${head}--- Memory map: ---\n0-1 r-xp 0 0:0 0 /a\n`)).toBe(head.length);
+    // the last one of either form, and from its line's start
+    const both = `${head}--- Memory map: ---\nx\n  MAPPED_LIBRARIES:\n0-1 r-xp 0 0:0 0 /a\n`;
+    expect(end(both)).toBe(both.indexOf('  MAPPED'));
+    const other = `${head}MAPPED_LIBRARIES:\nx\n--- Memory map: ---\n`;
+    expect(end(other)).toBe(other.indexOf('---'));
+    // near misses are not sentinels; none: the records run to the end
+    const none = `${head}MAPPED_LIBRARIES\n--- Memory map\nM-\n`;
+    expect(end(none)).toBe(enc(none).length);
+  });
+
   it('folded stacks: whole lines', () => {
     checkSample(FOLDED, sampledText(FOLDED, FOLDED_SAMPLING, 32 << 10, 16), (b) => parseFolded(b));
   });

@@ -192,16 +192,31 @@ export const PERF_SCRIPT_SAMPLING: TextSampling = {
   },
 };
 
-/** The last occurrence of the ASCII `word` in bytes[from, to), or -1. */
-function lastIndexOfAscii(bytes: Uint8Array, word: string, from: number, to: number): number {
-  const first = word.charCodeAt(0);
-  for (let i = to - word.length; i >= from; i--) {
-    if (bytes[i] !== first) continue;
-    let k = 1;
-    while (k < word.length && bytes[i + k] === word.charCodeAt(k)) k++;
-    if (k === word.length) return i;
+/**
+ * The last occurrence of any of the ASCII `words` in bytes[from, to), or -1: each word's first
+ * byte found by the native lastIndexOf, the search for a word stopping above the last occurrence
+ * of the ones before (a loop over every byte of the last 16 MB, for each word, was ~30 ms of a
+ * 100 MB heap profile's ~70 ms preview when it has one kind of sentinel only, as they all do).
+ */
+function lastIndexOfAny(bytes: Uint8Array, words: readonly string[], from: number, to: number): number {
+  let best = -1;
+  for (const word of words) {
+    const first = word.charCodeAt(0);
+    // bounded below: lastIndexOf would otherwise look on to the file's start
+    const floor = Math.max(from, best + 1);
+    const area = bytes.subarray(floor, to);
+    for (let i = area.length - word.length; i >= 0; i--) {
+      i = area.lastIndexOf(first, i);
+      if (i < 0) break;
+      let k = 1;
+      while (k < word.length && area[i + k] === word.charCodeAt(k)) k++;
+      if (k === word.length) {
+        best = floor + i;
+        break;
+      }
+    }
   }
-  return -1;
+  return best;
 }
 
 /** How far from its end a heap profile's maps section is looked for. */
@@ -222,11 +237,7 @@ export const HEAP_SAMPLING: TextSampling = {
   },
   bodyEnd(bytes) {
     const from = Math.max(0, bytes.length - HEAP_MAPS_WITHIN);
-    let at = -1;
-    for (const word of ['MAPPED_LIBRARIES:', '--- Memory map:']) {
-      const i = lastIndexOfAscii(bytes, word, from, bytes.length);
-      if (i > at) at = i;
-    }
+    let at = lastIndexOfAny(bytes, ['MAPPED_LIBRARIES:', '--- Memory map:'], from, bytes.length);
     if (at < 0) return bytes.length;
     // the start of the sentinel's line
     while (at > 0 && bytes[at - 1] !== 10) at--;
