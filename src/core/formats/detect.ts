@@ -29,6 +29,7 @@ import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
 import {
   byRecords,
   FOLDED_SAMPLING,
+  HEAP_PREVIEW_BYTES,
   HEAP_SAMPLING,
   PERF_SCRIPT_SAMPLING,
   sampledParseWithPreview,
@@ -66,7 +67,7 @@ export const IMPORTERS: readonly Importer[] = [
     id: 'heap',
     sniff: looksLikeHeap,
     parse: (b) => parseHeap(b),
-    parseWithPreview: sampledParseWithPreview(parseHeap, byRecords(HEAP_SAMPLING)),
+    parseWithPreview: sampledParseWithPreview(parseHeap, byRecords(HEAP_SAMPLING, HEAP_PREVIEW_BYTES)),
   },
   {
     id: 'perf-script',
