@@ -32,7 +32,17 @@ import {
 import { fetchProfile, profileNameFromUrl } from './profileUrl';
 import { useStore } from './store';
 import { recall, remember } from './symbolStore';
-import { client, get, namedPlaces, progress, runJob, set, WorkerFailure, withPreviewChoices } from './worker';
+import {
+  asComparison,
+  client,
+  get,
+  namedPlaces,
+  progress,
+  runJob,
+  set,
+  WorkerFailure,
+  withPreviewChoices,
+} from './worker';
 import { contentOf, keepWorkspace, loadWorkspace, newWorkspaceId } from './workspaceStore';
 
 // ─── the lifecycle ──────────────────────────────────────────────────────────────────────────
@@ -226,6 +236,9 @@ async function openInWorker(
     const later = previews++ > 0;
     const prev = get();
     dispatch({ type: 'picture', id, view: prev.view });
+    const shown = later ? withPreviewChoices(asked, prev.view) : asked;
+    // a file that is itself a comparison is pictured as one (its preview is the comparison's)
+    const comparison = analysis.diff ? asComparison(shown, 'diff', analysis.diff.baseMeta.fileName) : null;
     set({
       analysis,
       fileSize: sizes.get(analysis.profile.meta.fileName) ?? 0,
@@ -234,7 +247,7 @@ async function openInWorker(
       focusNode: later && prev.analysis ? carriedNode(prev.analysis, prev.focusNode, analysis) : 0,
       selectedNode: null,
       selectedFrame: null,
-      view: later ? withPreviewChoices(asked, prev.view) : asked,
+      view: comparison ?? shown,
       sandwich: null,
       firstPaintPending: later ? prev.firstPaintPending : true,
       progress: { phase: 'call tree', fraction: 0.9 },

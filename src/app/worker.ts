@@ -52,6 +52,22 @@ export function withPreviewChoices(view: ViewState, shown: ViewState): ViewState
   return { ...view, search: shown.search, orientation: shown.orientation, theme: shown.theme };
 }
 
+/**
+ * The view of a file that is itself a comparison (two counts per stack), in `mode` (diff), its
+ * baseline named `baseName` (the file's first column): as it opens, and as its preview is shown.
+ */
+export function asComparison(
+  view: ViewState,
+  mode: ViewState['mode'],
+  baseName: string | undefined,
+): ViewState {
+  return {
+    ...view,
+    mode,
+    profiles: { ...view.profiles, base: { source: { kind: 'file', name: baseName ?? '' } } },
+  };
+}
+
 /** How a job ended: its answer, or why not (cancelled by a newer job, or a failure). */
 export type JobOutcome =
   | { ok: true; result: ViewResult }
@@ -98,15 +114,8 @@ export async function runJob(
 function applyResult(r: ViewResult, asked: ViewState, shown: ViewState, sizes?: Map<string, number>): void {
   if (r.newProfile) performance.mark('flamelens:ready');
   let view = asked;
-  if (r.mode !== view.mode) {
-    // A file that is itself a comparison (two counts per stack) opens as one.
-    const baseName = r.analysis?.diff?.baseMeta.fileName;
-    view = {
-      ...view,
-      mode: r.mode,
-      profiles: { ...view.profiles, base: { source: { kind: 'file', name: baseName ?? '' } } },
-    };
-  }
+  // A file that is itself a comparison (two counts per stack) opens as one.
+  if (r.mode !== view.mode) view = asComparison(view, r.mode, r.analysis?.diff?.baseMeta.fileName);
   // A view chosen while this job ran (symbols being added, say) stays: its controls followed the
   // click at once, and its own job, queued behind this one, answers next. What this job changed
   // and nothing else did meanwhile is its own (a comparison's mode, while the open before it

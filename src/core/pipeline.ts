@@ -92,12 +92,23 @@ export interface ParseOptions {
   granularity?: Granularity;
   /** As FoldSpec.unnamedPerAddress. */
   unnamedPerAddress?: boolean;
+  /** As FoldSpec.names (default 'short'): a preview shortens names as the fold will. */
+  names?: FrameNames;
   /** A coarse first analysis, from an importer that can preview a large file before parsing it. */
   onPreview?: (a: Analysis) => void;
   /** As ParseProfileOptions.foldSample and withSymbols: how a preview folds what it read. */
   foldSample?: (raw: RawProfile) => FoldedProfile;
   withSymbols?: boolean;
+  /**
+   * How a file that opens as a comparison (two counts per stack) will be shown: its preview is
+   * that comparison of the sample's two columns. Absent: such a file is not previewed (it will
+   * not open as a comparison).
+   */
+  diffView?: ViewSpec & { width: DiffWidth };
 }
+
+/** The name of the baseline of a file that is itself a comparison (its first column). */
+export const baselineName = (fileName: string): string => `${fileName} (baseline)`;
 
 export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = {}): Loaded {
   const t0 = now();
@@ -109,10 +120,22 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
     unnamedPerAddress: opts.unnamedPerAddress ?? false,
     foldSample: opts.foldSample,
     withSymbols: opts.withSymbols,
+    names: opts.names ?? 'short',
     onProgress: onProgress && ((f) => onProgress('parse', f)),
     onPreview:
       onPreview &&
-      (({ profile, maxDepth, ms, sampledEvery }) => {
+      (({ profile, baseline, maxDepth, ms, sampledEvery }) => {
+        const sampled = sampledEvery !== undefined && { sampledEvery };
+        if (baseline) {
+          baseline.meta.fileName = baselineName(fileName);
+          // drawn as the comparison will be (the session's graph: analyzeDiff of the two sides)
+          if (opts.diffView)
+            onPreview({
+              ...analyzeDiff(profile, baseline, opts.diffView, { parseMs: ms, foldMs: 0 }),
+              ...sampled,
+            });
+          return;
+        }
         const t1 = now();
         const tree = buildCallTree(profile);
         tree.maxDepth = maxDepth;
@@ -122,7 +145,7 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
           tree,
           functions: { count: n, self: new Float64Array(n), total: new Float64Array(n) },
           functionsPending: true,
-          ...(sampledEvery !== undefined && { sampledEvery }),
+          ...sampled,
           timings: { parseMs: ms, foldMs: 0, treeMs: now() - t1 },
         });
       }),

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { makeSyntheticProfile } from '../../../bench/gen-synthetic';
+import { makeTextBenchInput } from '../../../bench/gen-text';
 import { canonical, nodesOf } from '../../../test/helpers/canonical-tree';
 import { largePipeRecording, symbolFiles } from '../../../test/helpers/perf-oracles';
 import { writeBundle } from '../bundle/bundle';
@@ -147,5 +148,50 @@ describe('AnalysisSession perf.data preview', () => {
     const r = await bundled.s.add([bundle], F);
     expect(r.analysis!.profile.frames.name).toContain('worker');
     expect(bundled.previews.filter((a) => a.functionsPending)).toEqual([]);
+  });
+});
+
+/** Each node of an analysis's tree as the names from the root down to it. */
+function pathsOf(a: Analysis): string[] {
+  const nodes = nodesOf(a.tree, a.profile);
+  const paths: string[] = [];
+  for (const n of nodes) paths.push(n.parent < 0 ? '' : `${paths[n.parent]};${n.name}`);
+  return paths.slice(1);
+}
+
+describe('AnalysisSession preview of a large two-count file (difffolded)', () => {
+  // above TEXT_PREVIEW_FROM (32 MB): pictured from a sample of its records
+  const diff = { name: 'large.difffolded', bytes: makeTextBenchInput('difffolded', 34 << 20) };
+
+  it('pictures the comparison it opens as: both columns of a sample, drawn as the diff', async () => {
+    const { s, previews } = recordingSession();
+    const result = await s.add([diff], workerViewOf(DEFAULT_VIEW));
+    expect(result.mode).toBe('diff');
+    expect(previews).toHaveLength(1);
+    const [p] = previews;
+    const full = result.analysis!;
+    expect(p.sampledEvery).toBeGreaterThan(2);
+    expect(p.diff).toBeDefined();
+    expect(full.diff).toBeDefined();
+    expect(p.diff!.baseMeta.fileName).toBe(full.diff!.baseMeta.fileName);
+    expect(p.profile.meta.fileName).toBe(full.profile.meta.fileName);
+    // the same names: every node the preview draws is a node of the full comparison
+    const fullNodes = new Set(pathsOf(full));
+    const shown = pathsOf(p);
+    expect(shown.length).toBeGreaterThan(100);
+    for (const path of shown) expect(fullNodes.has(path), path).toBe(true);
+    // both sides estimated from the same share of records: near the file's totals
+    for (const side of ['comp', 'base'] as const) {
+      const ratio = p.diff![side].total[0] / full.diff![side].total[0];
+      expect(ratio).toBeGreaterThan(0.5);
+      expect(ratio).toBeLessThan(2);
+    }
+  });
+
+  it('is not pictured in a view it does not open in as a comparison', async () => {
+    const { s, previews } = recordingSession();
+    const result = await s.add([diff], workerViewOf({ ...DEFAULT_VIEW, mode: 'sandwich' }));
+    expect(result.mode).not.toBe('diff');
+    expect(previews).toEqual([]);
   });
 });

@@ -41,6 +41,7 @@ import {
   type Analysis,
   analyze,
   analyzeDiff,
+  baselineName,
   derive,
   diffSandwichAnalysis,
   type FoldSpec,
@@ -258,6 +259,11 @@ export class AnalysisSession {
         withSymbols: symbols.length + packed > 0,
         granularity: view.granularity,
         unnamedPerAddress: view.unnamedPerAddress === true,
+        names: view.fullNames ? 'full' : 'short',
+        // a two-count file opens as a comparison in the graph's mode (openProfile), so previewed
+        ...((view.mode === 'graph' || view.mode === 'diff') && {
+          diffView: { transforms: view.transforms, inverted: view.inverted, width: view.diffWidth },
+        }),
         stream: f.stream,
       }),
       release: (f) => {
@@ -322,7 +328,7 @@ export class AnalysisSession {
     const { raw, fileName, parseMs } = loaded;
     if (raw.diffPair) {
       // Two counts per stack: the baseline is the first column, the comparison the second.
-      this.loadedBase = { raw: withSampleType(raw, 0), fileName: `${fileName} (baseline)`, parseMs };
+      this.loadedBase = { raw: withSampleType(raw, 0), fileName: baselineName(fileName), parseMs };
       if (view.mode === 'graph') view = { ...view, mode: 'diff' };
     }
     // A link's sample type that this profile lacks: its default instead.

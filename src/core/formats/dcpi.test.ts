@@ -374,6 +374,53 @@ describe('parseDcpi: hand-made cases', () => {
     expect(countsOf(p).byIndex).toEqual({ 0: 1, 1: 2, 2: 3, 6: 4 });
     expect(p.warnings).toHaveLength(1);
     expect(p.warnings[0].message).toContain('beyond the text size');
+    expect(p.warnings[0].message).toMatch(/^1 addresses/);
+  });
+
+  it('gives, once the chunks are scanned, exactly the addresses of at least a share of all samples', () => {
+    // Rising counts: the early ones are heavy against the total so far, not against the whole.
+    const counts = Array.from({ length: 3000 }, (_, i) => 1 + i);
+    const chunks: [number, number[]][] = [
+      [0, counts],
+      [5000, [0, 500_000, 3, 0, 2_000_000]],
+      [0x7fffff, [4_000]],
+    ];
+    const file = make(HEADER, chunks);
+    const full = parseDcpi(file);
+    let all = 0;
+    for (const w of full.samples.weight) all += w;
+    const want = new Map<string, number>();
+    for (let i = 0; i < full.samples.count; i++)
+      if (full.samples.weight[i] >= all / 3000)
+        want.set(hexOf(full.locations.addrHi[i], full.locations.addrLo[i]), full.samples.weight[i]);
+    expect(want.size).toBeGreaterThan(600); // of the rising counts, only the last ones
+    const scans: { total: number; addresses: number; heavy: RawProfile }[] = [];
+    const p = parseDcpi(file, { heavyFraction: 1 / 3000, onScanned: (s) => scans.push(s) });
+    expect(p).toEqual(full);
+    expect(scans).toHaveLength(1);
+    const { total, addresses, heavy } = scans[0];
+    expect(total).toBe(all);
+    expect(addresses).toBe(full.samples.count);
+    const got = new Map<string, number>();
+    for (let i = 0; i < heavy.samples.count; i++) {
+      expect(heavy.samples.stackLocs[heavy.samples.stackStart[i]]).toBe(i);
+      got.set(hexOf(heavy.locations.addrHi[i], heavy.locations.addrLo[i]), heavy.samples.weight[i]);
+    }
+    expect(got).toEqual(want);
+    expect(heavy.meta).toEqual(full.meta);
+    expect(heavy.flat).toBe(true);
+  });
+
+  it('gives no heavy addresses from damaged chunks (the error is the parse’s)', () => {
+    const file = make(HEADER, [
+      [8, [5, 6]],
+      [4, [7]],
+    ]);
+    const scans: unknown[] = [];
+    expect(() => parseDcpi(file, { heavyFraction: 1 / 4096, onScanned: (s) => scans.push(s) })).toThrow(
+      ProfileError,
+    );
+    expect(scans).toEqual([]);
   });
 
   it('rejects a binary section shorter than the footer', () => {

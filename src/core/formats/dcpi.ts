@@ -4,7 +4,7 @@
 // profile is flat: one location and one single-frame sample per address with a non-zero count.
 // Decisions on the format's ambiguities are written up in docs/formats/dcpi.md.
 
-import { splitBig } from '../address';
+import { F64Builder, splitBig } from '../address';
 import { type Mapping, ProfileError, type ProfileWarning, type RawProfile } from '../types';
 
 /** The seven keywords the grammar requires, each exactly once (`period` may repeat: see the docs). */
@@ -259,16 +259,34 @@ function readEpoch(d: string): EpochReading {
   return { iso: isoOf(n(0, 4), n(4, 6), n(6, 8), n(8, 10), n(10, 12), n(12, 14)), form: 'YYYYMMDDHHMMSS' };
 }
 
+/** What the chunks' scan found, before the columns are filled: enough for a picture of the heavy addresses. */
+export interface DcpiScanned {
+  /** Samples in all, and addresses with samples. */
+  total: number;
+  addresses: number;
+  /**
+   * The profile of only the addresses holding at least `heavyFraction` of all samples (in address
+   * order), its meta the whole file's; its warnings empty.
+   */
+  heavy: RawProfile;
+}
+
+/** Asks parseDcpi for the heavy addresses once the chunks are scanned (see DcpiScanned). */
+export interface DcpiHeavyRequest {
+  heavyFraction: number;
+  onScanned: (s: DcpiScanned) => void;
+}
+
 /**
  * Parses a DCPI profile (binary layout 0.06/0.07) into a flat RawProfile. Throws ProfileError with the
  * header line or the byte offset of the first problem; keeps the data and warns when only the footer is off.
+ *
+ * The header's lines checked (validHeader), the text segment and epoch read (textSegment), the
+ * binary section's chunks checked and counted without allocating from the file's numbers
+ * (scanChunks, footerWarnings; with `heavy`, the addresses that may be heavy kept on the way and
+ * given to `heavy.onScanned`), then exact-size columns filled (readCounts).
  */
-/**
- * Parses a DCPI profile: the header's lines checked (validHeader), the text segment and epoch read
- * (textSegment), the binary section's chunks checked and counted without allocating from the
- * file's numbers (scanChunks, footerWarnings), then exact-size columns filled (readCounts).
- */
-export function parseDcpi(bytes: Uint8Array): RawProfile {
+export function parseDcpi(bytes: Uint8Array, heavy?: DcpiHeavyRequest): RawProfile {
   const header = readDcpiHeader(bytes);
   const warnings: ProfileWarning[] = [];
   const first = validHeader(header, warnings);
@@ -277,10 +295,35 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
     return h === undefined ? undefined : trimEnd(h.value);
   };
   const text = textSegment(first, value, warnings);
-  const scan = scanChunks(bytes, header.binaryOffset, text);
+  const candidates = heavy ? new HeavyCandidates(heavy.heavyFraction) : null;
+  const scan = scanChunks(bytes, header.binaryOffset, text, candidates);
   warnings.push(...footerWarnings(scan, text.tsize, header.binaryOffset));
+  const meta: RawProfile['meta'] = {
+    periodUs: 0,
+    mappings: [imageMapping(text, value('path'))],
+    headerLines: header.lines.map((h) => ({ key: h.key, value: h.value, known: h.known })),
+    extra: metadata(header, value, text, scan),
+  };
+  if (heavy && candidates) {
+    const kept = candidates.heavy(scan.total);
+    heavy.onScanned({
+      total: scan.total,
+      addresses: scan.nonZero,
+      heavy: flatProfile(meta, addressesOf(kept.offsets, text.tstart), kept.counts, []),
+    });
+  }
   const { addrHi, addrLo, weight } = readCounts(bytes, header.binaryOffset, scan, text.tstart);
-  const n = scan.nonZero;
+  return flatProfile(meta, { addrHi, addrLo }, weight, warnings);
+}
+
+/** A flat profile: address i is location i and the one frame of sample i, of weight `weight[i]`. */
+function flatProfile(
+  meta: RawProfile['meta'],
+  { addrHi, addrLo }: { addrHi: Uint32Array; addrLo: Uint32Array },
+  weight: Float64Array,
+  warnings: ProfileWarning[],
+): RawProfile {
+  const n = weight.length;
   const stackStart = new Uint32Array(n + 1);
   const stackLocs = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
@@ -289,12 +332,7 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
   }
   return {
     format: 'dcpi',
-    meta: {
-      periodUs: 0,
-      mappings: [imageMapping(text, value('path'))],
-      headerLines: header.lines.map((h) => ({ key: h.key, value: h.value, known: h.known })),
-      extra: metadata(header, value, text, scan),
-    },
+    meta,
     locations: {
       count: n,
       addrHi,
@@ -308,6 +346,49 @@ export function parseDcpi(bytes: Uint8Array): RawProfile {
     flat: true,
     warnings,
   };
+}
+
+/**
+ * The counts that may hold `fraction` of all samples, kept during the scan: a count at least
+ * `fraction` of the total so far (itself included). The total only grows, so every count at least
+ * `fraction` of the final total is among them; each one kept grows the total by that share, so
+ * there are at most about ln(total) / fraction of them (usually a few thousand).
+ */
+class HeavyCandidates {
+  readonly offsets = new F64Builder(4096);
+  readonly counts = new F64Builder(4096);
+  constructor(readonly fraction: number) {}
+
+  /** The kept counts of at least `fraction` of `total`, in the order scanned. */
+  heavy(total: number): { offsets: Float64Array; counts: Float64Array } {
+    const threshold = total * this.fraction;
+    const { offsets, counts } = this;
+    let n = 0;
+    for (let i = 0; i < counts.length; i++) if (counts.data[i] >= threshold) n++;
+    const o = new Float64Array(n);
+    const c = new Float64Array(n);
+    n = 0;
+    for (let i = 0; i < counts.length; i++) {
+      if (counts.data[i] < threshold) continue;
+      o[n] = offsets.data[i];
+      c[n++] = counts.data[i];
+    }
+    return { offsets: o, counts: c };
+  }
+}
+
+/** The addresses tstart + offset of chunk offsets (each below 2^33). */
+function addressesOf(offsets: Float64Array, tstart: bigint): { addrHi: Uint32Array; addrLo: Uint32Array } {
+  const [tHi, tLo] = splitBig(tstart);
+  const addrHi = new Uint32Array(offsets.length);
+  const addrLo = new Uint32Array(offsets.length);
+  for (let i = 0; i < offsets.length; i++) {
+    const sum = tLo + offsets[i]; // below 2^34: exact
+    const carry = Math.floor(sum / TWO32);
+    addrHi[i] = tHi + carry;
+    addrLo[i] = sum - carry * TWO32;
+  }
+  return { addrHi, addrLo };
 }
 
 /** Each known key's first line, checked: once-only keys, number forms, epoch, version, required keys. */
@@ -439,8 +520,16 @@ interface ChunkScan {
   footSamples: number;
 }
 
-/** Pass 1 over the binary section: checks the chunks' structure and counts, allocating nothing. */
-function scanChunks(bytes: Uint8Array, base: number, text: TextSegment): ChunkScan {
+/**
+ * Pass 1 over the binary section: checks the chunks' structure and counts, allocating nothing (but
+ * the few `candidates` when asked).
+ */
+function scanChunks(
+  bytes: Uint8Array,
+  base: number,
+  text: TextSegment,
+  candidates: HeavyCandidates | null,
+): ChunkScan {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length - base < 8) {
     fail(`The binary section is ${bytes.length - base} bytes long, too short for the 8-byte footer.`, {
@@ -504,14 +593,21 @@ function scanChunks(bytes: Uint8Array, base: number, text: TextSegment): ChunkSc
       );
     }
     const q = p + 8;
+    const fraction = candidates?.fraction ?? 2; // above 1: no count is a candidate
     for (let k = 0; k < num; k++) {
       const c = dv.getUint32(q + 4 * k, true);
       if (c !== 0) {
         nonZero++;
         total += c;
-        if (off + k >= tsizeNum) outside++;
+        if (c >= total * fraction) {
+          candidates!.offsets.push(off + k);
+          candidates!.counts.push(c);
+        }
       }
     }
+    // the counts beyond the text segment (usually none: only a chunk that runs past it is read again)
+    for (let k = Math.max(0, tsizeNum - off); k < num; k++)
+      if (dv.getUint32(q + 4 * k, true) !== 0) outside++;
     entries += num;
     chunks++;
     lastOff = off;

@@ -30,6 +30,7 @@ import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
 import {
   byRecords,
   FOLDED_SAMPLING,
+  HEAP_PREVIEW_BYTES,
   HEAP_SAMPLING,
   PERF_SCRIPT_SAMPLING,
   sampledParseWithPreview,
@@ -73,7 +74,7 @@ export const IMPORTERS: readonly Importer[] = [
     id: 'heap',
     sniff: looksLikeHeap,
     parse: (b) => parseHeap(b),
-    parseWithPreview: sampledParseWithPreview(parseHeap, byRecords(HEAP_SAMPLING)),
+    parseWithPreview: sampledParseWithPreview(parseHeap, byRecords(HEAP_SAMPLING, HEAP_PREVIEW_BYTES)),
   },
   {
     id: 'perf-script',
@@ -85,13 +86,8 @@ export const IMPORTERS: readonly Importer[] = [
     id: 'folded',
     sniff: looksLikeFolded,
     parse: (b) => parseFolded(b),
-    // a two-count file opens as a comparison, which a preview does not draw
-    parseWithPreview: sampledParseWithPreview(
-      parseFolded,
-      byRecords(FOLDED_SAMPLING),
-      undefined,
-      (raw) => raw.diffPair !== true,
-    ),
+    // a two-count file's preview is a comparison too, of its sample's two columns
+    parseWithPreview: sampledParseWithPreview(parseFolded, byRecords(FOLDED_SAMPLING)),
   },
 ];
 

@@ -1,5 +1,6 @@
 // What an importer is: the contract every formats/NAME.ts fulfils, listed in detect.ts's IMPORTERS.
 
+import type { FrameNames } from '../model/naming.ts';
 import type { InputFile } from '../symbols/symbolize.ts';
 import type { FoldedProfile, FormatId, Granularity, ProfileWarning, RawProfile } from '../types.ts';
 
@@ -26,6 +27,8 @@ export interface ParseProfileOptions {
    * full tree does).
    */
   withSymbols?: boolean;
+  /** The fold's function names (FoldSpec.names: short by default), that a preview names them so too. */
+  names?: FrameNames;
 }
 
 /**
@@ -35,6 +38,11 @@ export interface ParseProfileOptions {
  */
 export interface ImporterPreview {
   profile: FoldedProfile;
+  /**
+   * A file that opens as a comparison (difffolded's two counts per stack): its baseline's picture,
+   * `profile` being the comparison's; the two are drawn as the comparison is (pipeline.parse).
+   */
+  baseline?: FoldedProfile;
   maxDepth: number;
   ms: number;
   /**

@@ -11,6 +11,7 @@ import { makeSyntheticPprof } from '../../../bench/gen-pprof.ts';
 import { makeTextBenchInput } from '../../../bench/gen-text.ts';
 import { LIGHT_CHILDREN, PREVIEW_FRACTION } from '../model/calltree.ts';
 import { foldProfile } from '../model/fold.ts';
+import { withSampleType } from '../model/sample-types.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
 import { parseDcpi } from './dcpi.ts';
 import { parseDcpiWithPreview } from './dcpi-preview.ts';
@@ -90,6 +91,22 @@ describe('sampled text: windows of whole records', () => {
     expect(sample.meta.mappings).toEqual(full.meta.mappings);
     expect(sample.meta.mappings.length).toBe(2);
     expect(sample.meta.period).toEqual(full.meta.period);
+  });
+
+  it('heap: the maps section starts at the line of its last sentinel, of either form', () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const end = (t: string) => HEAP_SAMPLING.bodyEnd!(enc(t));
+    const head = 'heap profile: 1: 2 [ 3: 4] @ heapprofile\n1: 2 [3: 4] @ 0x1\n';
+    expect(end(`${head}MAPPED_LIBRARIES:\n0-1 r-xp 0 0:0 0 /a\n`)).toBe(head.length);
+    expect(end(`${head}--- Memory map: ---\n0-1 r-xp 0 0:0 0 /a\n`)).toBe(head.length);
+    // the last one of either form, and from its line's start
+    const both = `${head}--- Memory map: ---\nx\n  MAPPED_LIBRARIES:\n0-1 r-xp 0 0:0 0 /a\n`;
+    expect(end(both)).toBe(both.indexOf('  MAPPED'));
+    const other = `${head}MAPPED_LIBRARIES:\nx\n--- Memory map: ---\n`;
+    expect(end(other)).toBe(other.indexOf('---'));
+    // near misses are not sentinels; none: the records run to the end
+    const none = `${head}MAPPED_LIBRARIES\n--- Memory map\nM-\n`;
+    expect(end(none)).toBe(enc(none).length);
   });
 
   it('folded stacks: whole lines', () => {
@@ -231,19 +248,39 @@ describe('DCPI: the heavy addresses, then one bar for the others', () => {
 });
 
 describe('folded stacks', () => {
-  it('pictures a one-count file, not a two-count one (it opens as a comparison)', () => {
+  it('pictures a one-count file, and a two-count one as the comparison it opens as', () => {
     const previews: ImporterPreview[] = [];
-    const preview = sampledParseWithPreview(
-      parseFolded,
-      byRecords(FOLDED_SAMPLING, 32 << 10, 16),
-      0,
-      (raw) => raw.diffPair !== true,
-    );
+    const sampling = byRecords(FOLDED_SAMPLING, 32 << 10, 16);
+    const preview = sampledParseWithPreview(parseFolded, sampling, 0);
     preview(FOLDED, { onPreview: (p) => previews.push(p) });
     expect(previews.length).toBe(1);
+    expect(previews[0].baseline).toBeUndefined();
     const diff = makeTextBenchInput('difffolded', 1 << 20);
-    const r = preview(diff, { onPreview: (p) => previews.push(p) });
-    expect(previews.length).toBe(1);
+    const r = preview(diff, { fileName: 'x', onPreview: (p) => previews.push(p) });
+    expect(previews.length).toBe(2);
     expect(r.diffPair).toBe(true);
+    const { profile, baseline, sampledEvery } = previews[1];
+    expect(sampledEvery).toBeGreaterThan(2);
+    // each side: the stacks of its own column of the file; its sample's weighed up by the share
+    const { text, share } = sampling(diff)!;
+    const sample = parseFolded(text);
+    expect(baseline).toBeDefined();
+    for (const [side, column] of [
+      [profile, 1],
+      [baseline!, 0],
+    ] as const) {
+      const full = stacksOf(fold(withSampleType(r, column)));
+      const shown = stacksOf(side);
+      expect(shown.size).toBeGreaterThan(10);
+      const sampled = stacksOf(fold(withSampleType(sample, column)));
+      expect(new Set(shown.keys())).toEqual(new Set(sampled.keys()));
+      for (const [stack, w] of shown) {
+        expect(full.has(stack), stack).toBe(true);
+        expect(w).toBeCloseTo(sampled.get(stack)! / share, 6);
+      }
+      expect(side.meta.totalSamples).toBeCloseTo(total(side), 3);
+    }
+    // the two columns differ, so the two pictures do
+    expect(total(baseline!)).not.toBe(total(profile));
   });
 });

@@ -1,12 +1,15 @@
 // A first picture of a large text profile (perf script, folded stacks, a heap profile) from a
 // sample of its records, before the whole file is parsed and folded: windows of whole records
 // evenly spread over the file, parsed and folded as the file would be (the same importer, the
-// same naming), their weights scaled up to the file's size. The gperftools importer's preview
+// same naming), their weights scaled up to the file's size; a file of two counts per record
+// (difffolded) pictured as it opens, as a comparison: the sample's two columns each folded. The
+// gperftools importer's preview
 // does the same for a file of many short records (gperftools-preview.ts's sampledScan); here the
 // parse itself is what costs (a 100 MB `perf script` file: ~0.5–1.2 s in Chromium for the parse
 // and fold, against ~0.1 s for this picture).
 
 import { foldProfile } from '../model/fold.ts';
+import { withSampleType } from '../model/sample-types.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
 import type { ImporterPreview, ParseProfileOptions } from './importer.ts';
 
@@ -15,6 +18,13 @@ export const TEXT_PREVIEW_FROM = 32 << 20;
 /** About this many bytes of records make the picture, in TEXT_PREVIEW_WINDOWS windows. */
 export const TEXT_PREVIEW_BYTES = 3 << 20;
 export const TEXT_PREVIEW_WINDOWS = 96;
+/**
+ * A heap profile's sample is smaller: its records are lines of bare addresses, ~3× the frames of
+ * folded stacks per byte and ~6× perf script's (3 MB of the bench's heap profile: 282k frames, where
+ * the picture's cost goes; in Chromium its parse, fold and tree took ~0.3 s of ~0.6 s to first
+ * paint, cold). 1 MB holds about the frames 3 MB of folded stacks do.
+ */
+export const HEAP_PREVIEW_BYTES = 1 << 20;
 
 /** How a format's text is sampled: where its records start, and what each window needs around it. */
 export interface TextSampling {
@@ -92,20 +102,20 @@ export const byRecords =
  * An importer's preview capability from a sample of the file: when the file is large, a first
  * picture of `sample(bytes)` (parsed by `parse`, folded as the file will be, weighed up by
  * 1/share; posted through `onPreview`, said to be from one record in about 1/share), then the
- * full parse. Returns what `parse` gives of the whole file.
+ * full parse. Returns what `parse` gives of the whole file. A sample of two counts per record
+ * (difffolded: `diffPair`) is folded once per column, the comparison as `profile` and the
+ * baseline as `baseline`, as the file opens: as a comparison of the two.
  */
 export function sampledParseWithPreview(
   parse: (bytes: Uint8Array) => RawProfile,
   sample: (bytes: Uint8Array) => Sampled | null,
   from = TEXT_PREVIEW_FROM,
-  /** Whether a sample's parse is pictured (a difffolded file opens as a comparison: not). */
-  accept: (raw: RawProfile) => boolean = () => true,
 ): (
   bytes: Uint8Array,
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
 ) => RawProfile {
   return (bytes, opts) => {
-    if (bytes.length >= from) postSampledPreview(bytes, opts, parse, sample, accept);
+    if (bytes.length >= from) postSampledPreview(bytes, opts, parse, sample);
     return parse(bytes);
   };
 }
@@ -115,7 +125,6 @@ function postSampledPreview(
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
   parse: (bytes: Uint8Array) => RawProfile,
   sample: (bytes: Uint8Array) => Sampled | null,
-  accept: (raw: RawProfile) => boolean,
 ): void {
   const t0 = performance.now();
   let preview: ImporterPreview;
@@ -123,13 +132,15 @@ function postSampledPreview(
     const s = sample(bytes);
     if (s === null) return;
     const raw = parse(s.text);
-    if (!accept(raw)) return;
-    const profile = foldProfile(raw, {
-      fileName: opts.fileName ?? '',
-      granularity: opts.granularity,
-      unnamedPerAddress: opts.unnamedPerAddress,
-    });
-    preview = weighedUp(profile, s.share, Math.max(2, Math.round(1 / s.share)), t0);
+    const folded = (r: RawProfile) =>
+      foldProfile(r, {
+        fileName: opts.fileName ?? '',
+        granularity: opts.granularity,
+        unnamedPerAddress: opts.unnamedPerAddress,
+        names: opts.names,
+      });
+    const baseline = raw.diffPair ? folded(withSampleType(raw, 0)) : undefined;
+    preview = weighedUp(folded(raw), s.share, Math.max(2, Math.round(1 / s.share)), t0, baseline);
   } catch {
     return; // only a preview: the parse reports what is wrong with the file
   }
@@ -138,18 +149,32 @@ function postSampledPreview(
 
 /**
  * The preview of a folded sample holding `share` of the file's records (one in `every`), its
- * weights scaled up to the file's, begun at `t0`.
+ * weights (and `baseline`'s, a comparison's other side) scaled up to the file's, begun at `t0`.
  */
-export function weighedUp(profile: FoldedProfile, share: number, every: number, t0: number): ImporterPreview {
+export function weighedUp(
+  profile: FoldedProfile,
+  share: number,
+  every: number,
+  t0: number,
+  baseline?: FoldedProfile,
+): ImporterPreview {
   const scale = 1 / share;
-  const w = profile.stacks.weight;
-  for (let i = 0; i < w.length; i++) w[i] *= scale;
-  profile.meta.totalSamples *= scale;
-  if (profile.meta.samplingTimeUs !== undefined) profile.meta.samplingTimeUs *= scale;
-  const start = profile.stacks.start;
   let maxDepth = 0;
-  for (let s = 0; s < profile.stacks.count; s++) maxDepth = Math.max(maxDepth, start[s + 1] - start[s]);
-  return { profile, maxDepth, ms: performance.now() - t0, sampledEvery: every };
+  for (const p of baseline ? [profile, baseline] : [profile]) {
+    const w = p.stacks.weight;
+    for (let i = 0; i < w.length; i++) w[i] *= scale;
+    p.meta.totalSamples *= scale;
+    if (p.meta.samplingTimeUs !== undefined) p.meta.samplingTimeUs *= scale;
+    const start = p.stacks.start;
+    for (let s = 0; s < p.stacks.count; s++) maxDepth = Math.max(maxDepth, start[s + 1] - start[s]);
+  }
+  return {
+    profile,
+    ...(baseline && { baseline }),
+    maxDepth,
+    ms: performance.now() - t0,
+    sampledEvery: every,
+  };
 }
 
 /** Folded stacks (and difffolded): a record is a line. */
@@ -177,16 +202,31 @@ export const PERF_SCRIPT_SAMPLING: TextSampling = {
   },
 };
 
-/** The last occurrence of the ASCII `word` in bytes[from, to), or -1. */
-function lastIndexOfAscii(bytes: Uint8Array, word: string, from: number, to: number): number {
-  const first = word.charCodeAt(0);
-  for (let i = to - word.length; i >= from; i--) {
-    if (bytes[i] !== first) continue;
-    let k = 1;
-    while (k < word.length && bytes[i + k] === word.charCodeAt(k)) k++;
-    if (k === word.length) return i;
+/**
+ * The last occurrence of any of the ASCII `words` in bytes[from, to), or -1: each word's first
+ * byte found by the native lastIndexOf, the search for a word stopping above the last occurrence
+ * of the ones before (a loop over every byte of the last 16 MB, for each word, was ~30 ms of a
+ * 100 MB heap profile's ~70 ms preview when it has one kind of sentinel only, as they all do).
+ */
+function lastIndexOfAny(bytes: Uint8Array, words: readonly string[], from: number, to: number): number {
+  let best = -1;
+  for (const word of words) {
+    const first = word.charCodeAt(0);
+    // bounded below: lastIndexOf would otherwise look on to the file's start
+    const floor = Math.max(from, best + 1);
+    const area = bytes.subarray(floor, to);
+    for (let i = area.length - word.length; i >= 0; i--) {
+      i = area.lastIndexOf(first, i);
+      if (i < 0) break;
+      let k = 1;
+      while (k < word.length && area[i + k] === word.charCodeAt(k)) k++;
+      if (k === word.length) {
+        best = floor + i;
+        break;
+      }
+    }
   }
-  return -1;
+  return best;
 }
 
 /** How far from its end a heap profile's maps section is looked for. */
@@ -207,11 +247,7 @@ export const HEAP_SAMPLING: TextSampling = {
   },
   bodyEnd(bytes) {
     const from = Math.max(0, bytes.length - HEAP_MAPS_WITHIN);
-    let at = -1;
-    for (const word of ['MAPPED_LIBRARIES:', '--- Memory map:']) {
-      const i = lastIndexOfAscii(bytes, word, from, bytes.length);
-      if (i > at) at = i;
-    }
+    let at = lastIndexOfAny(bytes, ['MAPPED_LIBRARIES:', '--- Memory map:'], from, bytes.length);
     if (at < 0) return bytes.length;
     // the start of the sentinel's line
     while (at > 0 && bytes[at - 1] !== 10) at--;
