@@ -35,6 +35,8 @@ interface Paint {
   building: boolean;
   /** What the progress bar said then. */
   progress: string;
+  /** What the Symbols panel said of the mapped files then. */
+  symbols: string;
 }
 
 /** Records every paint of the main graph, with what the table and the progress bar showed then. */
@@ -52,6 +54,7 @@ async function recordPaints(page: Page): Promise<void> {
         label: canvas.getAttribute('aria-label') ?? '',
         building: table?.textContent?.includes('Building the function table…') ?? false,
         progress: document.querySelector('.progress')?.textContent ?? '',
+        symbols: document.querySelector('[aria-label="Mapped files"]')?.textContent ?? '',
       });
     }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-painted'] });
   });
@@ -224,6 +227,9 @@ test('a large perf.data dropped with its program paints first from a sample, sym
   expect(first.building).toBe(true);
   expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
   expect(first.label).toMatch(/of threads-32mb\.pipe\.data: /);
+  // The picture is named by the program already: the panel does not call it unsymbolized meanwhile.
+  expect(first.symbols).toContain('threads');
+  expect(first.symbols).not.toContain('unsymbolized');
   // (That the sample's frames are named as the full tree's: session-preview.test.ts.) Then the
   // whole profile, symbolized by the program.
   const graph = page.getByRole('img', { name: /Flame graph of/ });
@@ -232,6 +238,9 @@ test('a large perf.data dropped with its program paints first from a sample, sym
   });
   await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/);
   await expect(page.getByRole('region', { name: 'Function table' })).toContainText('worker');
+  await expect(
+    page.getByRole('list', { name: 'Mapped files' }).locator('[data-status="symbolized"]'),
+  ).toContainText('threads');
   await expect(graph).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/raw-preview-perfdata-final.png` });
 });

@@ -77,6 +77,9 @@ export function SymbolsPanel() {
   const mangled = useStore((s) => s.view.mangled);
   const perAddress = useStore((s) => s.view.granularity === 'addresses');
   const report = useStore((s) => s.report);
+  // While a profile opens, its first picture may already be named by the files dropped with it
+  // (perf.data's sample): which files name which mappings is known when the open ends.
+  const matching = useStore((s) => s.status === 'loading' && s.symbols === null);
   const [all, setAll] = useState(false);
   const counted = useMappingSamples(meta);
   const format = meta?.format;
@@ -171,6 +174,12 @@ export function SymbolsPanel() {
                     {bad.mappingBuildId.slice(0, 12)}…: not used
                   </span>{' '}
                   {samples}
+                </li>
+              );
+            if (matching)
+              return (
+                <li key={p} data-status="pending">
+                  – {basename(p)} <span className="muted">matching symbol files…</span> {samples}
                 </li>
               );
             return (
