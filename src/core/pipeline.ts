@@ -132,6 +132,8 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
           if (opts.diffView)
             onPreview({
               ...analyzeDiff(profile, baseline, opts.diffView, { parseMs: ms, foldMs: 0 }),
+              // the sample's counts are estimates: the table waits for the file's, as for one profile
+              functionsPending: true,
               ...sampled,
             });
           return;

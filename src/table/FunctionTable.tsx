@@ -189,13 +189,16 @@ export function FunctionTable({
   const changes = useMemo(() => changesOf(shown, normalized), [shown, normalized]);
   const order = useMemo(
     () =>
-      sortFunctions(shown, {
-        key: sort.key,
-        desc: sort.desc,
-        filter,
-        exclude: perAddress ? undefined : addresses,
-        changes: changes ?? undefined,
-      }),
+      // A preview's counts are not the file's (a comparison's sample has some): no rows until they are.
+      shown.functionsPending
+        ? new Int32Array(0)
+        : sortFunctions(shown, {
+            key: sort.key,
+            desc: sort.desc,
+            filter,
+            exclude: perAddress ? undefined : addresses,
+            changes: changes ?? undefined,
+          }),
     [shown, sort, filter, perAddress, addresses, changes],
   );
   const scrollRef = useRef<HTMLDivElement>(null);

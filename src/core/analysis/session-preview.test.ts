@@ -171,6 +171,7 @@ describe('AnalysisSession preview of a large two-count file (difffolded)', () =>
     const [p] = previews;
     const full = result.analysis!;
     expect(p.sampledEvery).toBeGreaterThan(2);
+    expect(p.functionsPending).toBe(true);
     expect(p.diff).toBeDefined();
     expect(full.diff).toBeDefined();
     expect(p.diff!.baseMeta.fileName).toBe(full.diff!.baseMeta.fileName);
