@@ -237,12 +237,22 @@ test('the Recent profiles list is aligned; the remembered-files count follows a 
   await openWorkload(page, 1280, 800);
   const summary = page.locator('details.remembered summary').first();
   await expect(summary).toContainText(/Remembered symbol files \(1, /);
+  const workspaceInLink = () => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('ws'));
+  await expect.poll(workspaceInLink).not.toBeNull();
+  const first = await workspaceInLink();
   // A second profile with its binary: two workspaces, two remembered files.
   await dropFiles(page, [
     { path: `${D}/inline5.prof`, name: 'inline5.prof' },
     { path: `${D}/bin/inline5`, name: 'inline5' },
   ]);
   await expect(summary).toContainText(/Remembered symbol files \(2, /);
+  // Kept once the link names it (its files are remembered before the workspace is written).
+  await expect
+    .poll(async () => {
+      const ws = await workspaceInLink();
+      return ws !== null && ws !== first;
+    })
+    .toBe(true);
   await page.goto('./');
   const recent = page.getByRole('region', { name: 'Recent profiles' });
   await expect(recent).toBeVisible();
