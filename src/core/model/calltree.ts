@@ -275,7 +275,7 @@ export function buildCallTree(
     top--;
   }
   cTotal[0] = acc[0];
-  orderChildrenByWeight(branching, cFirst, cNext, cTotal, cStart);
+  orderChildrenByWeight(branching, cFirst, cNext, cTotal, cStart, count);
 
   // Chains renumbered in the order of their first nodes (a split makes a chain that starts inside
   // an older one), so that a node's chain is a binary search away; links are node ids already.
@@ -316,16 +316,22 @@ export function buildCallTree(
  * call per comparison: ~45 ms instead of ~85 for the 390k chains of a 400 MB profile).
  */
 function chainsByStart(start: Int32Array, chains: number, nodes: number): Int32Array {
-  const out = new Int32Array(chains);
-  if (nodes * chains >= 2 ** 53) {
-    for (let c = 0; c < chains; c++) out[c] = c;
-    return out.sort((a, b) => start[a] - start[b]);
-  }
-  const keys = new Float64Array(chains);
-  for (let c = 0; c < chains; c++) keys[c] = start[c] * chains + c;
+  const ids = new Int32Array(chains);
+  for (let c = 0; c < chains; c++) ids[c] = c;
+  return inStartOrder(ids, start, chains, nodes);
+}
+
+/**
+ * `ids` (chains below `idBound`, first nodes below `startBound`) sorted by their first nodes, in
+ * place: natively by `start · idBound + id` where exact, else with a comparator.
+ */
+function inStartOrder(ids: Int32Array, start: Int32Array, idBound: number, startBound: number): Int32Array {
+  if (startBound * idBound >= 2 ** 53) return ids.sort((a, b) => start[a] - start[b]);
+  const keys = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) keys[i] = start[ids[i]] * idBound + ids[i];
   keys.sort();
-  for (let i = 0; i < chains; i++) out[i] = keys[i] % chains;
-  return out;
+  for (let i = 0; i < ids.length; i++) ids[i] = keys[i] % idBound;
+  return ids;
 }
 
 /** The sorted order of each profile's stacks made so far (the fold in place makes one). */
@@ -620,6 +626,7 @@ function orderChildrenByWeight(
   next: Int32Array,
   total: Float64Array,
   startNode: Int32Array,
+  nodes: number,
 ): void {
   const byWeight = (a: number, b: number) => total[b] - total[a] || startNode[a] - startNode[b];
   const group: number[] = [];
@@ -628,7 +635,7 @@ function orderChildrenByWeight(
     for (let c = first[p]; c !== -1; c = next[c]) group.push(c);
     if (group.length >= 256) {
       // By first node, then stably by weight (natively: one node of a flat profile has millions).
-      const ids = byFirstNode(group, startNode);
+      const ids = inStartOrder(Int32Array.from(group), startNode, first.length, nodes);
       stableByWeightDescending(ids, total);
       for (let i = 0; i < ids.length; i++) group[i] = ids[i];
     } else group.sort(byWeight);
@@ -636,24 +643,6 @@ function orderChildrenByWeight(
     for (let i = 0; i + 1 < group.length; i++) next[group[i]] = group[i + 1];
     next[group[group.length - 1]] = -1;
   }
-}
-
-/** Chains in the order of their first nodes (natively sorted `start · (max + 1) + chain` where exact). */
-function byFirstNode(group: readonly number[], startNode: Int32Array): Int32Array {
-  const ids = Int32Array.from(group);
-  let maxId = 0;
-  let maxStart = 0;
-  for (const c of group) {
-    if (c > maxId) maxId = c;
-    if (startNode[c] > maxStart) maxStart = startNode[c];
-  }
-  const m = maxId + 1;
-  if ((maxStart + 1) * m >= 2 ** 53) return ids.sort((a, b) => startNode[a] - startNode[b]);
-  const keys = new Float64Array(ids.length);
-  for (let i = 0; i < ids.length; i++) keys[i] = startNode[ids[i]] * m + ids[i];
-  keys.sort();
-  for (let i = 0; i < ids.length; i++) ids[i] = keys[i] % m;
-  return ids;
 }
 
 /** The frame ids from the root down to `node` (excluding the virtual root). */
