@@ -382,13 +382,15 @@ function addressesOf(offsets: Float64Array, tstart: bigint): { addrHi: Uint32Arr
   const [tHi, tLo] = splitBig(tstart);
   const addrHi = new Uint32Array(offsets.length);
   const addrLo = new Uint32Array(offsets.length);
-  for (let i = 0; i < offsets.length; i++) {
-    const sum = tLo + offsets[i]; // below 2^34: exact
-    const carry = Math.floor(sum / TWO32);
-    addrHi[i] = tHi + carry;
-    addrLo[i] = sum - carry * TWO32;
-  }
+  for (let i = 0; i < offsets.length; i++) setAddress(addrHi, addrLo, i, tHi, tLo + offsets[i]);
   return { addrHi, addrLo };
+}
+
+/** Address `i` = tstart + offset, given tstart's high word and `low` = its low word + the offset (below 2^35: exact). */
+function setAddress(addrHi: Uint32Array, addrLo: Uint32Array, i: number, tHi: number, low: number): void {
+  const carry = Math.floor(low / TWO32);
+  addrHi[i] = tHi + carry;
+  addrLo[i] = low - carry * TWO32;
 }
 
 /** Each known key's first line, checked: once-only keys, number forms, epoch, version, required keys. */
@@ -676,10 +678,7 @@ function readCounts(
     for (let k = 0; k < num; k++) {
       const c = dv.getUint32(q + 4 * k, true);
       if (c === 0) continue;
-      const sum = tLo + off + k; // below 2^35: exact
-      const carry = Math.floor(sum / TWO32);
-      addrHi[n] = tHi + carry;
-      addrLo[n] = sum - carry * TWO32;
+      setAddress(addrHi, addrLo, n, tHi, tLo + off + k);
       weight[n] = c;
       n++;
     }
