@@ -221,26 +221,29 @@ export function readRecords(
  * as samples of their average size; exact when the records end within `head`.
  */
 export function estimateSampleRecords(b: PerfBytes, start: number, end: number, head = 1 << 20): number {
-  const view = b.view;
-  const le = b.le;
   let n = 0;
   let sampleBytes = 0;
   let at = start;
   const stop = Math.min(end, start + head);
   while (at + 8 <= stop) {
-    const type = view.getUint32(at, le);
-    const size = view.getUint16(at + 6, le);
+    const type = b.u32(at);
+    const size = b.u16(at + 6);
     if (size < 8 || at + size > end) return n;
-    let next = at + size;
     if (type === R.SAMPLE) {
       n++;
       sampleBytes += size;
-    } else if (type === R.HEADER_TRACING_DATA && size >= 12) next += b.u32(at + 8);
-    else if (type === R.AUXTRACE && size >= 16) next += b.u64(at + 8);
-    at = next;
+    }
+    at += size + dataAfter(b, at, type, size);
   }
   if (at >= end || n === 0) return n;
   return n + Math.round((end - at) / (sampleBytes / n));
+}
+
+/** The bytes that follow a record outside its size: the tracing data, the AUX trace data. */
+function dataAfter(b: PerfBytes, at: number, type: number, size: number): number {
+  if (type === R.HEADER_TRACING_DATA && size >= 12) return b.u32(at + 8);
+  if (type === R.AUXTRACE && size >= 16) return b.u64(at + 8);
+  return 0;
 }
 
 class RecordReader {
@@ -418,12 +421,8 @@ class RecordReader {
           readBuildIds(b, at, at + size, this.features.buildIds, (m, o) => this.warn(m, o));
           break;
         case R.HEADER_TRACING_DATA:
-          // the tracing data follows the record, outside its size
-          if (size >= 12) next += b.u32(at + 8);
-          break;
         case R.AUXTRACE:
-          // the trace data follows the record, outside its size
-          if (size >= 16) next += b.u64(at + 8);
+          next += dataAfter(b, at, type, size);
           break;
         case R.COMPRESSED:
           out.compressed++;
