@@ -462,21 +462,12 @@ export class AnalysisSession {
     if (JSON.stringify(this.symbolizeOptions(a)) !== JSON.stringify(this.symbolizeOptions(b))) return false;
     if (JSON.stringify(a.placements ?? []) !== JSON.stringify(b.placements ?? [])) return false;
     const m = made.mappings;
-    return (
-      m.length === mappings.length &&
-      m.every((x, i) => {
-        const y = mappings[i];
-        return (
-          x.start === y.start &&
-          x.end === y.end &&
-          x.offset === y.offset &&
-          x.path === y.path &&
-          x.buildId === y.buildId &&
-          x.linkTimeAddresses === y.linkTimeAddresses &&
-          x.symbolFile === y.symbolFile
-        );
-      })
-    );
+    // every field of every mapping equal (a field added to Mapping is compared too)
+    const same = (x: Mapping, y: Mapping) =>
+      [...new Set([...Object.keys(x), ...Object.keys(y)])].every(
+        (k) => x[k as keyof Mapping] === y[k as keyof Mapping],
+      );
+    return m.length === mappings.length && m.every((x, i) => same(x, mappings[i]));
   }
 
   /** How `view` has the symbol files name frames (the demangler, if it needs one, loaded). */
