@@ -186,6 +186,24 @@ export class AddrTable {
   }
 }
 
+/** The locations of a profile whose frames are names only (folded stacks): location i is name `locName[i]`. */
+export function nameOnlyLocations(locName: Int32Array): {
+  count: number;
+  addrHi: Uint32Array;
+  addrLo: Uint32Array;
+  hasAddr: Uint8Array;
+  locName: Int32Array;
+} {
+  const n = locName.length;
+  return {
+    count: n,
+    addrHi: new Uint32Array(n),
+    addrLo: new Uint32Array(n),
+    hasAddr: new Uint8Array(n),
+    locName,
+  };
+}
+
 /** The locations of a profile whose locations are all addresses, from its address table. */
 export function addressLocations(addrs: AddrTable): {
   count: number;

@@ -1,7 +1,7 @@
 // Folded stacks (Brendan Gregg's `stackcollapse` output): `root;…;leaf WEIGHT` per line.
 // The weight is the last space-separated token; blank lines and lines starting with # are skipped.
 
-import { F64Builder, StringInterner, U32Builder } from '../address.ts';
+import { F64Builder, nameOnlyLocations, StringInterner, U32Builder } from '../address.ts';
 import { unescapeFoldedName } from '../text/escape.ts';
 import type { ProfileWarning, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
@@ -333,13 +333,7 @@ export function readFolded(bytes: Uint8Array, ascii: boolean): RawProfile {
     ...twoColumns,
     format: 'folded',
     meta: { periodUs: 0, mappings: [] },
-    locations: {
-      count: n,
-      addrHi: new Uint32Array(n),
-      addrLo: new Uint32Array(n),
-      hasAddr: new Uint8Array(n),
-      locName,
-    },
+    locations: nameOnlyLocations(locName),
     strings: strings.strings,
     samples: {
       count: weight.length,

@@ -2,7 +2,7 @@
 // getProfileFromTextSamples is the model). `a;b;c 3` lines, root first; `[mod]` suffix sets a module.
 // Timed samples (a parsed profile with time stamps and perf's labels): `TIME COMM PID/TID CPU a;b;c`.
 
-import { StringInterner } from '../address';
+import { nameOnlyLocations, StringInterner } from '../address';
 import { type FoldedProfile, type RawProfile, SAMPLES_COUNT, type SampleLabel } from '../types';
 import { type CallTree, firstChildOf, LIGHT_CHILDREN, nextSiblingOf, selfOf, totalOf } from './calltree';
 import { functionFrames } from './frames';
@@ -114,7 +114,6 @@ export function rawFromTimedText(text: string): RawProfile {
     stackStart.push(stackLocs.length);
     weight.push(w === undefined ? 1 : Number(w));
   }
-  const n = locName.length;
   const label = (key: keyof typeof cols): SampleLabel => ({
     key,
     kind: 'string',
@@ -123,13 +122,7 @@ export function rawFromTimedText(text: string): RawProfile {
   return {
     format: 'perf-script',
     meta: { periodUs: 0, mappings: [] },
-    locations: {
-      count: n,
-      addrHi: new Uint32Array(n),
-      addrLo: new Uint32Array(n),
-      hasAddr: new Uint8Array(n),
-      locName: Int32Array.from(locName),
-    },
+    locations: nameOnlyLocations(Int32Array.from(locName)),
     strings: strings.strings,
     samples: {
       count: weight.length,
