@@ -164,3 +164,43 @@ test('a file dropped while a link’s profile downloads is the one shown: the do
   await expect(page.locator('.current-file')).toHaveText('tiny.prof');
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
+
+test('while a link’s profile downloads, the profile view it will fill is up; its first picture fills it', async ({
+  page,
+}) => {
+  // The download is held: what shows meanwhile is the view the picture will fill (app/opening.ts).
+  let release = () => {};
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  let requested = () => {};
+  const asked = new Promise<void>((r) => {
+    requested = r;
+  });
+  await page.route(HOSTED, async (route) => {
+    requested();
+    await released;
+    await route.fulfill({
+      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
+      body: readFileSync(`${FIXTURES}/folded/simple.folded`),
+    });
+  });
+  await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
+  await asked;
+  const table = page.getByRole('region', { name: 'Function table' });
+  await expect(table).toContainText('Building the function table…');
+  await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toHaveCount(0);
+  const canvas = page.getByTestId('main-graph').locator('canvas');
+  await expect(canvas).toBeVisible();
+  // Nothing is drawn or said of a profile not read yet, and it is no first paint.
+  expect(await canvas.getAttribute('data-painted')).not.toMatch(/[1-9]/);
+  await expect(page.getByRole('region', { name: 'Profile metadata' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Symbols' })).toHaveCount(0);
+  expect(await page.evaluate(() => performance.getEntriesByName('flamelens:first-paint').length)).toBe(0);
+  await page.screenshot({ path: `${SHOTS}/opening.png` });
+  release();
+  await paintedGraph(page);
+  await expect(table.getByTestId('row-count')).toHaveText(/\d+ functions/);
+  await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('folded');
+  expect(await page.evaluate(() => performance.getEntriesByName('flamelens:first-paint').length)).toBe(1);
+});

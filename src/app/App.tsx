@@ -1,11 +1,12 @@
 // The page: toolbar, progress, messages, and either the open profile or the start page.
 
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { installLaunchQueue } from '../pwa/launchQueue';
 import { DropZone } from './DropZone';
 import { Messages } from './Messages';
 import { MetadataPanel } from './MetadataPanel';
 import { openFiles } from './open';
+import { isOpening, openingAnalysis } from './opening';
 import { ProfileView } from './ProfileView';
 import { Progress } from './Progress';
 import { SourcePanel } from './SourcePanel';
@@ -25,6 +26,13 @@ export function App() {
   const theme = useStore((s) => s.theme);
   const analysis = useStore((s) => s.analysis);
   const status = useStore((s) => s.status);
+  const loadingName = useStore((s) => s.loadingName);
+  // A first profile opening: its view is mounted now, and the first picture fills it (opening.ts).
+  const opening = useMemo(
+    () => (status === 'loading' && loadingName !== null ? openingAnalysis(loadingName) : null),
+    [status, loadingName],
+  );
+  const shown = analysis ?? opening;
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -44,14 +52,18 @@ export function App() {
       <Toolbar />
       <Progress />
       <Messages />
-      {analysis ? (
+      {shown ? (
         <ProfileView
-          analysis={analysis}
+          analysis={shown}
           side={
             <aside className="side" aria-label="Profile details">
-              <SourcePanel analysis={analysis} />
-              <SymbolsPanel />
-              <MetadataPanel analysis={analysis} />
+              {!isOpening(shown) && (
+                <>
+                  <SourcePanel analysis={shown} />
+                  <SymbolsPanel />
+                  <MetadataPanel analysis={shown} />
+                </>
+              )}
             </aside>
           }
         />

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { FlameGraph } from '../flamegraph/FlameGraph';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import type { MenuTarget } from './ContextMenu';
+import { isOpening } from './opening';
 import { useStore } from './store';
 import type { SearchState } from './useSearch';
 
@@ -51,7 +52,7 @@ export function MainGraph({
       onSelect={s.pickNode}
       highlight={highlight}
       heat={heat}
-      onPainted={s.paintedFirstFrame}
+      onPainted={isOpening(analysis) ? undefined : s.paintedFirstFrame}
       onContextMenu={(node, x, y) => onMenu({ frame: analysis.tree.frame[node], node, x, y })}
       testId="main-graph"
     />
