@@ -1047,44 +1047,6 @@ async function serveSpeedscope(): Promise<{ url: string; stop: () => void } | nu
 }
 
 /**
- * speedscope's first draw of `file`: from the file input's change event to the first animation
- * frame after its flame chart view is in the page (the toolbar's `Left Heavy` tab: its WebGL canvas
- * is there from the start); null when it shows an error or draws nothing in PEER_TIMEOUT_MS.
- */
-async function speedscopeDraw(page: Page, url: string, file: string): Promise<number | null> {
-  await page.goto(url);
-  await page.locator('#file').waitFor({ state: 'attached' });
-  await page.evaluate(`(() => {
-    window.__benchT0 = 0;
-    document.getElementById('file').addEventListener('change', () => { window.__benchT0 = performance.now(); }, { capture: true });
-  })()`);
-  await page.setInputFiles('#file', file);
-  const drawn = page
-    .waitForFunction(
-      `(() => {
-        // the flame chart's view (its toolbar's view tabs) is in: drawn at the next frame
-        if (!document.body.innerText.includes('Left Heavy')) return false;
-        if (window.__benchT1 === undefined) {
-          window.__benchT1 = null;
-          requestAnimationFrame(() => { window.__benchT1 = performance.now(); });
-        }
-        return typeof window.__benchT1 === 'number';
-      })()`,
-      null,
-      { timeout: PEER_TIMEOUT_MS, polling: 'raf' },
-    )
-    .then(() => true);
-  const failed = page
-    .getByText(/Something went wrong|Unrecognized format|Failed to/i)
-    .first()
-    .waitFor({ timeout: PEER_TIMEOUT_MS })
-    .then(() => false);
-  const ok = await Promise.race([drawn, failed]).catch(() => false);
-  if (!ok) return null;
-  return (await page.evaluate('window.__benchT1 - window.__benchT0')) as number;
-}
-
-/**
  * Another format: drop → first paint next to its floor in a worker, each run paired; with
  * BENCH_PEERS=1 and `peer`, speedscope's first draw of the same file in each run too.
  */
@@ -1099,9 +1061,10 @@ async function benchFormat(
 ) {
   const opens: Open[] = [];
   const floors: Awaited<ReturnType<typeof floorInPage>>[] = [];
-  const peers: (number | null)[] = [];
+  const peers: SpeedscopeOpen[] = [];
   for (let r = 0; r < RUNS; r++) {
-    if (peer && r % 2 === 1) peers.push(await speedscopeDraw(await fresh(), peer.url, file));
+    if (peer && r % 2 === 1)
+      peers.push(await openInSpeedscope(await fresh(), file, peer.url, PEER_TIMEOUT_MS));
     const page = await fresh();
     const traced = TRACE && r === RUNS - 1;
     const browser = page.context().browser();
@@ -1114,7 +1077,8 @@ async function benchFormat(
     opens.push(await openInApp(page, [file]));
     if (traced && browser) await browser.stopTracing();
     floors.push(await floorInPage(page, file, floorSrc));
-    if (peer && r % 2 === 0) peers.push(await speedscopeDraw(await fresh(), peer.url, file));
+    if (peer && r % 2 === 0)
+      peers.push(await openInSpeedscope(await fresh(), file, peer.url, PEER_TIMEOUT_MS));
   }
   return () => {
     const floor = median(floors.map((x) => x.total));
@@ -1132,12 +1096,12 @@ async function benchFormat(
     console.log(
       `  drop → full call tree: ${fmt(ready)}; worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
     );
-    const drawn = peers.filter((x): x is number => x !== null);
+    const drawn = peers.flatMap((x) => (x.ms === null ? [] : [x.ms]));
     if (peer)
       console.log(
         drawn.length > 0
-          ? `  speedscope 1.25, file chosen → first draw: ${fmt(median(drawn))} (${(median(drawn) / paint).toFixed(1)}× our first paint)  [per run: ${peers.map((x) => (x === null ? 'failed or timed out' : x.toFixed(0))).join(', ')}]`
-          : `  speedscope: drew nothing within ${PEER_TIMEOUT_MS / 1000} s (or failed)`,
+          ? `  speedscope ${speedscopeVersion()}, file chosen → first draw: ${fmt(median(drawn))} (${(median(drawn) / paint).toFixed(1)}× our first paint)  [per run: ${speedscopeRuns(peers)}]`
+          : `  speedscope: drew nothing  [per run: ${speedscopeRuns(peers)}]`,
       );
     formatRows.push({
       label,
@@ -1152,20 +1116,27 @@ async function benchFormat(
   };
 }
 
-/** speedscope's open of a file: painted (ms), or the page crashed; its own import time when it logged it. */
+/** speedscope's open of a file: drawn (ms), or why not; its own import time when it logged it. */
 interface SpeedscopeOpen {
   ms: number | null;
   importMs: number | null;
-  crashed: string | null;
+  /** Why nothing was drawn: speedscope's error, the time limit, or the renderer crashed (out of memory). */
+  failed: string | null;
 }
 
 /**
  * speedscope opening `file` (its file input, as its Browse button): the time from choosing the file
  * to its title naming the profile (set when the import is done and the flame chart is first
- * rendered), then two animation frames. A renderer that crashes (out of memory on a large file)
- * is a result too, with the import time speedscope logged before it (`import: N ms`).
+ * rendered), then two animation frames: its first draw. An error it shows, a renderer that crashes
+ * (out of memory on a large file) and `timeoutMs` without a draw are results too, with the import
+ * time speedscope logged before it (`import: N ms`).
  */
-async function openInSpeedscope(page: Page, file: string, url: string): Promise<SpeedscopeOpen> {
+async function openInSpeedscope(
+  page: Page,
+  file: string,
+  url: string,
+  timeoutMs = 1_200_000,
+): Promise<SpeedscopeOpen> {
   let importMs: number | null = null;
   page.on('console', (m) => {
     const t = /^import: ([\d.]+) ms$/.exec(m.text());
@@ -1183,18 +1154,39 @@ async function openInSpeedscope(page: Page, file: string, url: string): Promise<
     document.getElementById('file').addEventListener('change', () => { window.__chosen = performance.now(); }, { capture: true });
   })()`);
   const chosen = Date.now();
+  const after = () => `after ${((Date.now() - chosen) / 1000).toFixed(0)} s`;
   await page.setInputFiles('#file', file);
+  const drawn = page.evaluate('window.__loaded.then((t) => t - window.__chosen)') as Promise<number>;
+  const said = page
+    .getByText(/Something went wrong|Unrecognized format|Failed to/i)
+    .first()
+    .waitFor({ timeout: timeoutMs })
+    .then(
+      () => 'it said it failed',
+      () => 'nothing drawn in time',
+    );
   try {
-    const ms = (await page.evaluate('window.__loaded.then((t) => t - window.__chosen)', {
-      timeout: 1_200_000,
-    })) as number;
-    return { ms, importMs, crashed: null };
+    const r = await Promise.race([drawn, said]);
+    return typeof r === 'number'
+      ? { ms: r, importMs, failed: null }
+      : { ms: null, importMs, failed: `${r} ${after()}` };
   } catch (e) {
     const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    return { ms: null, importMs, crashed: `${why} after ${((Date.now() - chosen) / 1000).toFixed(0)} s` };
+    return { ms: null, importMs, failed: `${why} ${after()}` };
   } finally {
     await page.close().catch(() => undefined);
   }
+}
+
+/** Each speedscope open of a part, for its line: the time, or why nothing was drawn. */
+function speedscopeRuns(opens: SpeedscopeOpen[]): string {
+  return opens
+    .map((x) =>
+      x.ms !== null
+        ? `${x.ms.toFixed(0)} ms`
+        : `${x.failed}${x.importMs !== null ? `; its import had taken ${fmt(x.importMs)}` : ''}`,
+    )
+    .join(', ');
 }
 
 /**
@@ -1284,13 +1276,7 @@ async function benchPerfData(fresh: () => Promise<Page>): Promise<() => void> {
     console.log(
       `  drop → full call tree: ${fmt(median(opens.map((a) => a.ready)))}; worker parse / fold / tree ${fmt(median(opens.map((a) => a.parse)))} / ${fmt(median(opens.map((a) => a.fold)))} / ${fmt(median(opens.map((a) => a.tree)))}`,
     );
-    const runs = speedscope
-      .map((x) =>
-        x.ms !== null
-          ? `${x.ms.toFixed(0)} ms`
-          : `crashed (${x.crashed}${x.importMs !== null ? `; its import had taken ${fmt(x.importMs)}` : ''})`,
-      )
-      .join(', ');
+    const runs = speedscopeRuns(speedscope);
     if (PERFDATA_SPEEDSCOPE)
       console.log(
         `  speedscope ${speedscopeVersion()}, the same recording as perf script text (${(statSync(PERFDATA.text).size / 1048576).toFixed(0)} MB): file chosen → painted ${ss === null ? 'never' : `${fmt(ss)}  (${(ss / paint).toFixed(1)}× ours)`}  [per run: ${runs}]`,
