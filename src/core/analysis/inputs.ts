@@ -80,8 +80,10 @@ export function sortInputs(
   const files = expandBundles(given, opts.profile === undefined ? {} : { profile: opts.profile });
   // A bundle's objects are not unpacked yet: they are symbol files by where the bundle has them.
   const packed = files.filter((f) => f.fromBundle !== undefined);
-  const symbols = files.filter((f) => f.fromBundle === undefined && isSymbolFile(f.bytes));
-  const others = files.filter((f) => f.fromBundle === undefined && !isSymbolFile(f.bytes));
+  const loose = files.filter((f) => f.fromBundle === undefined);
+  const isSymbols = loose.map((f) => isSymbolFile(f.bytes));
+  const symbols = loose.filter((_, i) => isSymbols[i]);
+  const others = loose.filter((_, i) => !isSymbols[i]);
   const givenSet = new Set(given);
   const fromBundle = (f: DroppedFile) => !givenSet.has(f);
   for (const f of symbols) if (!fromBundle(f)) roles.push({ name: f.name, role: symbolRole(f.bytes) });

@@ -34,6 +34,7 @@ const LINE = /^([0-9a-f]{16}|[0-9a-f]{8}) ([A-Za-z]) (\S+)(?:\t\[(\S+)\])?$/;
 const HALLMARK = /^[0-9a-f]{8,16} [Tt] (_stext|_text|startup_64|startup_32|_sinittext)$/m;
 /** How much of the file the sniff reads: real files list `_stext` within their first lines. */
 const SNIFF = 1 << 16;
+const ascii = new TextDecoder('latin1');
 
 /**
  * Whether kallsyms describes a mapping: the kernel's (`[kernel.kallsyms]`) or a kernel module's, as
@@ -54,12 +55,12 @@ export function isKernelMapping(m: { path: string; linkTimeAddresses?: boolean }
  */
 export function looksLikeKallsyms(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, SNIFF);
-  let head = '';
   for (let i = 0; i < n; i++) {
     const c = bytes[i];
     if (c === 0 || c >= 0x80) return false;
-    head += String.fromCharCode(c);
   }
+  // ASCII: one char per byte (a char at a time would build the 64k string a char at a time)
+  const head = ascii.decode(bytes.subarray(0, n));
   const lines = head.split('\n');
   if (bytes.length > n) lines.pop(); // maybe cut
   let seen = 0;
