@@ -173,3 +173,34 @@ test('a graph deeper than its view says how many rows are above; Shift+wheel scr
     .toBeLessThan(before);
   await page.screenshot({ path: `${SHOTS}/deep.png` });
 });
+
+test('a deep graph replaced by a shallow one: every paint is drawn where the box is scrolled', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await dropFile(page, 'test/fixtures/gperf/deep_recursion.prof', 'deep_recursion.prof');
+  await paintedGraph(page);
+  await expect(page.getByTestId('more-rows')).toContainText(/more rows/); // scrolled to its root, far down
+  // Each paint: the canvas's place (the scroll the graph was drawn for) and the box's scroll.
+  await page.evaluate(() => {
+    const w = window as unknown as { paints: string[] };
+    w.paints = [];
+    const canvas = document.querySelector('[data-testid="main-graph"] canvas') as HTMLCanvasElement;
+    new MutationObserver(() => {
+      const box = canvas.closest('.fg-scroll') as HTMLElement;
+      w.paints.push(
+        `${canvas.dataset.painted} drawn for ${parseFloat(canvas.style.top)}, box at ${box.scrollTop}`,
+      );
+    }).observe(canvas, { attributes: true, attributeFilter: ['data-painted'] });
+  });
+  await dropFile(page, `${FIXTURES}/gperf/tiny.prof`, 'tiny.prof');
+  await paintedGraph(page);
+  await expect(page.locator('.current-file')).toHaveText('tiny.prof');
+  const paints = await page.evaluate(() => (window as unknown as { paints: string[] }).paints);
+  expect(paints.length).toBeGreaterThan(0);
+  for (const p of paints) {
+    const [, drawn, box] = /drawn for (\d+), box at (\d+)/.exec(p)!;
+    expect(p, 'a paint drawn for another scroll than the box shows').toBe(p.replace(drawn, box));
+  }
+  await expect(page.getByTestId('more-rows')).toHaveCount(0);
+});

@@ -62,11 +62,16 @@ export function useGraphView(
     [tree, focus, width, viewport, order, nameOf, maxRows],
   );
 
-  // A new graph or zoom shows the root end (flame: bottom; icicle: top).
+  // A new graph or zoom shows the root end (flame: bottom; icicle: top). The bottom is the new
+  // graph's, not the box's scrollHeight: the canvas, still placed at the old scroll, extends that
+  // (a deep graph replaced by a shallow one stayed scrolled off its canvas, stepping back a frame
+  // per scroll event). The scroll state follows at once, not at the scroll event a frame later.
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll only when the tree, zoom or orientation change
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el) el.scrollTop = orientation === 'flame' ? el.scrollHeight : 0;
+    if (!el) return;
+    el.scrollTop = orientation === 'flame' ? Math.max(0, graphHeight - el.clientHeight) : 0;
+    setScrollTop(el.scrollTop);
   }, [tree, focus, orientation]);
 
   return { size, scrollTop, setScrollTop, viewport, setViewport, graphHeight, hiddenRows, layout, nameOf };
