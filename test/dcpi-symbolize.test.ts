@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AnalysisSession } from '../src/core/analysis/session';
 import { firstChildOf, nextSiblingOf, totalOf } from '../src/core/model/calltree';
+import { FrameKind } from '../src/core/types';
 import { DEFAULT_VIEW, workerViewOf } from '../src/core/view/schema';
 
 /** A DCPI 0.07 profile of `tiny` (PIE: .text at 0x1050; main 0x119e, alpha 0x1169, spin 0x1139). */
@@ -72,9 +73,17 @@ describe('DCPI with the image ELF', () => {
     const a = after.analysis!;
     const flat = flatFunctions({ ...a, profile: toPageProfile(a.profile) })!;
     expect(flat.functions!.self[profile.frames.name.indexOf('spin')]).toBe(10);
+    // The addresses are exactly the leaves: the frames of a kind Address (`function+0x…`, `image+0x…`).
+    const leaves = (x: typeof a) =>
+      x.profile.frames.name.filter((_, f) => x.profile.frames.kind[f] === FrameKind.Address);
+    const marked = (x: typeof a, m: Uint8Array) => x.profile.frames.name.filter((_, f) => m[f] === 1);
+    expect(marked(a, flat.addresses)).toEqual(leaves(a));
+    expect(leaves(a).length).toBeGreaterThan(3);
     const before2 = await s.add([dcpi], workerViewOf(DEFAULT_VIEW));
     const b = before2.analysis!;
-    expect(flatFunctions({ ...b, profile: toPageProfile(b.profile) })!.functions).toBeNull();
+    const flatB = flatFunctions({ ...b, profile: toPageProfile(b.profile) })!;
+    expect(flatB.functions).toBeNull();
+    expect(marked(b, flatB.addresses)).toEqual(leaves(b));
     expect(profile.frames.name[tree.frame[firstChildOf(tree, 0)]]).toBe('tiny');
   });
 });
