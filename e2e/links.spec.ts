@@ -19,6 +19,27 @@ async function serveHosted(page: Page, status = 200) {
   );
 }
 
+/** HOSTED (simple.folded) served once `release` is called; `asked` resolves when it is requested. */
+async function holdHosted(page: Page): Promise<{ asked: Promise<void>; release: () => void }> {
+  let release = () => {};
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  let requested = () => {};
+  const asked = new Promise<void>((r) => {
+    requested = r;
+  });
+  await page.route(HOSTED, async (route) => {
+    requested();
+    await released;
+    await route.fulfill({
+      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
+      body: readFileSync(`${FIXTURES}/folded/simple.folded`),
+    });
+  });
+  return { asked, release };
+}
+
 const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Zoom path' }).getByRole('button');
 
 test('a link opens the hosted profile and restores the sender’s view', async ({ page }) => {
@@ -131,22 +152,7 @@ test('a failed fetch and a file that is not a profile get clear errors', async (
 test('a file dropped while a link’s profile downloads is the one shown: the download gives up', async ({
   page,
 }) => {
-  let release = () => {};
-  const released = new Promise<void>((r) => {
-    release = r;
-  });
-  let requested = () => {};
-  const asked = new Promise<void>((r) => {
-    requested = r;
-  });
-  await page.route(HOSTED, async (route) => {
-    requested();
-    await released;
-    await route.fulfill({
-      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
-      body: readFileSync(`${FIXTURES}/folded/simple.folded`),
-    });
-  });
+  const { asked, release } = await holdHosted(page);
   await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
   await asked;
   await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/tiny.prof`);
@@ -169,22 +175,7 @@ test('while a link’s profile downloads, the profile view it will fill is up; i
   page,
 }) => {
   // The download is held: what shows meanwhile is the view the picture will fill (app/opening.ts).
-  let release = () => {};
-  const released = new Promise<void>((r) => {
-    release = r;
-  });
-  let requested = () => {};
-  const asked = new Promise<void>((r) => {
-    requested = r;
-  });
-  await page.route(HOSTED, async (route) => {
-    requested();
-    await released;
-    await route.fulfill({
-      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' },
-      body: readFileSync(`${FIXTURES}/folded/simple.folded`),
-    });
-  });
+  const { asked, release } = await holdHosted(page);
   await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}`);
   await asked;
   const table = page.getByRole('region', { name: 'Function table' });
