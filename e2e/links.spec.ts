@@ -195,3 +195,20 @@ test('while a link’s profile downloads, the profile view it will fill is up; i
   await expect(page.getByRole('region', { name: 'Profile metadata' })).toContainText('folded');
   expect(await page.evaluate(() => performance.getEntriesByName('flamelens:first-paint').length)).toBe(1);
 });
+
+test('while a link’s profile downloads, a flame chart tab keeps its room and says it waits', async ({
+  page,
+}) => {
+  const { asked, release } = await holdHosted(page);
+  await page.goto(`./#profileURL=${encodeURIComponent(HOSTED)}&panel=flamechart`);
+  await asked;
+  const chart = page.getByRole('region', { name: 'Flame chart' });
+  await expect(chart.getByTestId('flamechart-waiting')).toHaveText('Putting the samples in time order…');
+  // the chart's room above the table, as when it is drawn
+  const room = (await chart.boundingBox())!;
+  const table = (await page.getByRole('region', { name: 'Function table' }).boundingBox())!;
+  expect(room.y + room.height).toBeLessThanOrEqual(table.y);
+  expect(room.height).toBeGreaterThan(150);
+  release();
+  await expect(chart.getByTestId('flamechart-none')).toContainText('time order');
+});

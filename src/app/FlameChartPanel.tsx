@@ -40,7 +40,15 @@ export function FlameChartPanel() {
     timed && width > 0 ? { track, start: win.start, end: win.end, width: Math.round(width) } : null;
   const chart = useChartBoxes(request, [analysis, timed]);
   const onWidth = useCallback((w: number) => setWidth(w), []);
-  if (!data) return null;
+  // Asked of the worker (or the profile still opening): the panel keeps its room meanwhile.
+  if (!data)
+    return (
+      <section className="flamechart" aria-label="Flame chart">
+        <p className="flamechart-none" data-testid="flamechart-waiting">
+          Putting the samples in time order…
+        </p>
+      </section>
+    );
   if (!timed)
     return (
       <section className="flamechart" aria-label="Flame chart">
