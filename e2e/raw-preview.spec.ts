@@ -8,6 +8,7 @@ import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synt
 import { parseGperftools } from '../src/core/formats/gperftools';
 import { PERFDATA_PREVIEW_FROM } from '../src/core/formats/perfdata-preview';
 import { foldProfile } from '../src/core/model/fold';
+import { frameName } from '../src/core/model/frames';
 import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
 import { samplesByMapping } from '../src/core/symbols/modules';
 import { formatCount } from '../src/core/text/units';
@@ -268,7 +269,7 @@ test('a large gperftools profile is parsed while it is read, to the same profile
     `${formatCount(functionsBySelf(fns).length)} functions`,
   );
   await expect(page.getByRole('region', { name: 'Function table' }).getByRole('row').nth(1)).toContainText(
-    folded.frames.name[top],
+    frameName(folded.frames, top),
   );
   // The worker's own workers (reader.worker.ts, prefault.worker.ts) started: the chunks were read by
   // the reader, not by the profile worker after it failed to start one.

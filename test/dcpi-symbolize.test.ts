@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AnalysisSession } from '../src/core/analysis/session';
 import { firstChildOf, nextSiblingOf, totalOf } from '../src/core/model/calltree';
+import { frameName, frameNames } from '../src/core/model/frames';
 import { DEFAULT_VIEW, workerViewOf } from '../src/core/view/schema';
 
 /** A DCPI 0.07 profile of `tiny` (PIE: .text at 0x1050; main 0x119e, alpha 0x1169, spin 0x1139). */
@@ -53,7 +54,7 @@ describe('DCPI with the image ELF', () => {
       ]),
     };
     const before = await s.add([dcpi], workerViewOf(DEFAULT_VIEW));
-    const names = (r: typeof before) => r.analysis!.profile.frames.name;
+    const names = (r: typeof before) => frameNames(r.analysis!.profile.frames);
     expect(names(before)).toContain('tiny+0xe9'); // 0x1139 - tstart: the DCPI offset into the text
     const tiny = { name: 'tiny', bytes: new Uint8Array(readFileSync('test/fixtures/gperf/bin/tiny')) };
     const after = await s.add([tiny], workerViewOf(DEFAULT_VIEW));
@@ -63,7 +64,7 @@ describe('DCPI with the image ELF', () => {
     const { tree, profile } = after.analysis!;
     const rows: string[] = [];
     for (let f = firstChildOf(tree, firstChildOf(tree, 0)); f !== -1; f = nextSiblingOf(tree, f)) {
-      rows.push(`${profile.frames.name[tree.frame[f]]} ${totalOf(tree, f)}`);
+      rows.push(`${frameName(profile.frames, tree.frame[f])} ${totalOf(tree, f)}`);
     }
     expect(rows).toEqual(['spin 10', 'alpha 2', 'main 1']);
     // The table's functions carry their addresses' samples as self (the default view shows them).
@@ -71,10 +72,10 @@ describe('DCPI with the image ELF', () => {
     const { flatFunctions } = await import('../src/table/FunctionTable');
     const a = after.analysis!;
     const flat = flatFunctions({ ...a, profile: toPageProfile(a.profile) })!;
-    expect(flat.functions!.self[profile.frames.name.indexOf('spin')]).toBe(10);
+    expect(flat.functions!.self[frameNames(profile.frames).indexOf('spin')]).toBe(10);
     const before2 = await s.add([dcpi], workerViewOf(DEFAULT_VIEW));
     const b = before2.analysis!;
     expect(flatFunctions({ ...b, profile: toPageProfile(b.profile) })!.functions).toBeNull();
-    expect(profile.frames.name[tree.frame[firstChildOf(tree, 0)]]).toBe('tiny');
+    expect(frameName(profile.frames, tree.frame[firstChildOf(tree, 0)])).toBe('tiny');
   });
 });

@@ -4,6 +4,7 @@
 // then its view). A report never uses the network: its page's CSP allows none.
 
 import { listingsToJson } from '../core/disasm/listing-json';
+import { frameName } from '../core/model/frames';
 import { functionOf } from '../core/text/frame-text';
 import { Unnamed } from '../core/types';
 import { encodeView, type ProfileSlot, type ViewState } from '../core/view/schema';
@@ -74,7 +75,7 @@ async function heaviestDisassembly(a: PageAnalysis): Promise<ReportDisassembly[]
     if (out.length >= REPORT_DISASSEMBLY.functions || bytes >= REPORT_DISASSEMBLY.bytes) break;
     if (a.functions.self[f] <= 0) break;
     if ((frames.unnamed?.[f] ?? Unnamed.Named) !== Unnamed.Named) continue;
-    const name = functionOf(frames, f) ?? frames.name[f];
+    const name = functionOf(frames, f) ?? frameName(frames, f);
     if (seen.has(name)) continue;
     seen.add(name);
     let listings: FunctionListing[];

@@ -15,6 +15,7 @@ import { writePprof } from '../formats/pprof-write';
 import { snapshotMismatch, writeSnapshot } from '../formats/snapshot';
 import { comparisonMismatch, mergeSides } from '../model/diff';
 import { type FlameChartBoxes, flameChartBoxes } from '../model/flamechart';
+import { frameName } from '../model/frames';
 import { type LabelSummary, labelKeepMask, labelSummary } from '../model/labels';
 import { matchSources, type SourceListing, sourceListing } from '../model/lines';
 import { sampleCount, sampleTypeIndex, withSampleType } from '../model/sample-types';
@@ -699,7 +700,7 @@ export class AnalysisSession {
       for (let k = profile.stacks.start[st]; k < profile.stacks.start[st + 1]; k++) {
         const f = profile.stacks.frames[k];
         out.labels.push(frameLabel(profile.frames, f));
-        out.names.push(profile.frames.name[f]);
+        out.names.push(frameName(profile.frames, f));
       }
     const label = (key: string) => {
       const c = raw.labels?.find((l) => l.key === key);
@@ -731,7 +732,7 @@ export class AnalysisSession {
       if (id === undefined) {
         id = names.length;
         ids.set(f, id);
-        names.push(profile.frames.name[f]);
+        names.push(frameName(profile.frames, f));
         labels.push(frameLabel(profile.frames, f));
         const m = profile.frames.module[f];
         modules.push(m >= 0 ? profile.modules[m] : '');

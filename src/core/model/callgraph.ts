@@ -12,6 +12,7 @@
 
 import { shortFunctionName } from '../text/names';
 import { type FoldedProfile, type RawProfile, Unnamed } from '../types';
+import { frameName } from './frames';
 
 export interface CallGraphOptions {
   /** At most this many nodes (pprof `-nodecount`, default 80); 0: no limit. */
@@ -116,7 +117,7 @@ function namesOf(p: FoldedProfile, mergeUnmapped: boolean): Names {
   const unnamed = p.frames.unnamed;
   for (let f = 0; f < p.frames.count; f++) {
     const why = unnamed?.[f] ?? Unnamed.Named;
-    const n = mergeUnmapped && why === Unnamed.NoModule ? UNKNOWN_NODE : p.frames.name[f];
+    const n = mergeUnmapped && why === Unnamed.NoModule ? UNKNOWN_NODE : frameName(p.frames, f);
     let id = ids.get(n);
     if (id === undefined) {
       id = name.length;

@@ -16,7 +16,7 @@ import {
   reweighTree,
   sortedStackOrder,
 } from './calltree';
-import { FrameRows } from './frames';
+import { FrameRows, frameName } from './frames';
 import { functionTableOf } from './functions';
 import { isTimeUnit } from './sample-types';
 import { StackSink } from './transforms';
@@ -48,7 +48,7 @@ export interface MergedSides {
 }
 
 const frameKey = (p: FoldedProfile, f: number) =>
-  `${basename(p.modules[p.frames.module[f]] ?? '')}\0${p.frames.name[f]}`;
+  `${basename(p.modules[p.frames.module[f]] ?? '')}\0${frameName(p.frames, f)}`;
 
 /**
  * Why the two sides' weights do not compare, or null when they do: their units differ (CPU

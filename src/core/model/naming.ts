@@ -6,7 +6,7 @@
 import { StringInterner } from '../address.ts';
 import { isKernelMapping } from '../symbols/kallsyms.ts';
 import { MappingIndex, OFFSET } from '../symbols/modules.ts';
-import { shortFunctionName } from '../text/names.ts';
+import { basename, shortFunctionName } from '../text/names.ts';
 import {
   FrameKind,
   type FrameTable,
@@ -75,7 +75,9 @@ export class FrameNaming {
     this.mappingModule = this.index.mappings.map((m) => this.modules.intern(m.path));
     const short = opts.names === 'short';
     this.shortOf = short ? new Map() : null;
-    this.rows = new FrameRows({ fullNames: short, capacity: 1024 });
+    // An address frame of unnamed code is named from its module's base name when asked (frames.ts).
+    const moduleNames = this.modules.strings.map(basename);
+    this.rows = new FrameRows({ fullNames: short, capacity: 1024, moduleNames });
     this.granularity = opts.granularity ?? 'functions';
     this.perModule = !perAddress(opts);
     this.symbolizer = opts.symbolizer;
@@ -85,15 +87,15 @@ export class FrameNaming {
     return this.rows.count;
   }
 
-  /** The names of the frames interned so far, by frame id (the live array: do not modify). */
-  names(): string[] {
-    return this.rows.rowNames();
+  /** The name of frame f (interned so far). */
+  name(f: number): string {
+    return this.rows.rowName(f);
   }
 
   /** Frame f's function (its name, or the function a Line or Address frame is in), else its name. */
   functionName(f: number): string {
     const fn = this.rows.funcOf(f);
-    return fn >= 0 ? this.rows.string(fn) : this.rows.rowNames()[f];
+    return fn >= 0 ? this.rows.string(fn) : this.rows.rowName(f);
   }
 
   /** The module of mapping `m` (MappingIndex.find's answer): -1 outside every mapping. */
@@ -131,11 +133,10 @@ export class FrameNaming {
    */
   private nameAddresses(): void {
     this.addressesByName = true;
-    const names = this.rows.rowNames();
     for (const byOffset of this.idsByOffset)
       for (const id of byOffset?.values() ?? []) {
         const module = this.rows.moduleOf(id);
-        (this.ids[module + 1] ??= new Map()).set(names[id], id);
+        (this.ids[module + 1] ??= new Map()).set(this.rows.rowName(id), id);
       }
   }
 
@@ -222,21 +223,24 @@ export class FrameNaming {
   exactAddressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
     const module = this.moduleOf(m);
     // Found by the offset in the module's file (by the address outside all): within a module the
-    // name is a function of it, so the name is made once per frame and never hashed (~1 µs a
-    // frame: 0.3 s for the 250k addresses of a 400 MB profile).
+    // name is a function of it, so it is never made here, nor hashed, nor stored (a DCPI profile of
+    // 400 MB has 8.75M address frames: ~90 bytes a name in the worker, and a copy in the page).
     const key = this.addressesByName ? -1 : this.index.offsetKey(m, hi, lo);
     const byOffset = key < 0 ? null : (this.idsByOffset[module + 1] ??= new Map());
     // By name: made once, for the lookup.
     const named = byOffset === null ? this.index.nameIn(m, hi, lo) : null;
     const known = named === null ? byOffset!.get(key) : this.found(named, module);
     if (known !== undefined) return known;
-    const name = named ?? this.index.nameIn(m, hi, lo);
     const why = this.unnamedKind(hi, lo, m);
     this.index.offsetIn(m, hi, lo);
-    const id = this.rows.add(name, module, FrameKind.Address, why, -1, -1, 0, OFFSET[0], OFFSET[1]);
-    if (byOffset === null) return this.keep(name, module, id);
-    byOffset.set(key, id);
-    return id;
+    // Found by its offset, the frame stores no name: it is named from the module and offset
+    // when asked (frames.ts frameName), as nameIn names it.
+    const id = this.rows.add(named, module, FrameKind.Address, why, -1, -1, 0, OFFSET[0], OFFSET[1]);
+    if (named === null) {
+      byOffset!.set(key, id);
+      return id;
+    }
+    return this.keep(named, module, id);
   }
 
   /** A flat (DCPI) profile's image level: the mapping's file as one frame. */
@@ -257,12 +261,11 @@ export class FrameNaming {
     if (full !== null) {
       // Each frame's function's full name where the short one cut something: names the symbolizer
       // shortened itself (from the mangled name) demangled now, once per frame with a function.
-      const names = this.rows.rowNames();
-      for (let f = 0; f < names.length; f++) {
+      for (let f = 0; f < this.rows.count; f++) {
         const k = this.rows.kindOf(f);
         const func = this.rows.funcOf(f);
         if (k !== FrameKind.Function && k !== FrameKind.Inlined && func < 0) continue;
-        const fn = func >= 0 ? this.rows.string(func) : names[f];
+        const fn = func >= 0 ? this.rows.string(func) : this.rows.rowName(f);
         const given = full[f] ?? fn;
         const real = fullOf?.(given) ?? given;
         full[f] = real === fn ? undefined : real;

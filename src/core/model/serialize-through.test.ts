@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeBytes } from '../pipeline';
 import { firstChildOf, nextSiblingOf, pathToNode, totalOf } from './calltree';
+import { frameName } from './frames';
 import { foldedTextThrough, toFoldedText } from './serialize';
 
 const a = analyzeBytes(new Uint8Array(readFileSync('test/fixtures/xss/evil.folded')), {
@@ -21,7 +22,7 @@ describe('foldedTextThrough', () => {
 
   it('keeps only the stacks through a zoomed node, whole (root first)', () => {
     let img = firstChildOf(a.tree, firstChildOf(a.tree, 0));
-    while (a.profile.frames.name[a.tree.frame[img]] !== '<img src=x onerror=alert(1)>') {
+    while (frameName(a.profile.frames, a.tree.frame[img]) !== '<img src=x onerror=alert(1)>') {
       img = nextSiblingOf(a.tree, img);
     }
     const text = foldedTextThrough(a.profile, pathToNode(a.tree, img));

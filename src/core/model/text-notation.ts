@@ -5,7 +5,7 @@
 import { nameOnlyLocations, StringInterner } from '../address';
 import { type FoldedProfile, type RawProfile, SAMPLES_COUNT, type SampleLabel } from '../types';
 import { type CallTree, firstChildOf, LIGHT_CHILDREN, nextSiblingOf, selfOf, totalOf } from './calltree';
-import { functionFrames } from './frames';
+import { frameName, functionFrames } from './frames';
 
 export function profileFromText(text: string, fileName = 'test.folded'): FoldedProfile {
   const frameIds = new Map<string, number>();
@@ -66,7 +66,7 @@ export function treeToText(tree: CallTree, p: FoldedProfile, root = 0): string {
     const [v, d] = work.pop()!;
     if (v !== 0 || root !== 0) {
       out.push(
-        `${'  '.repeat(d)}${tree.frame[v] === LIGHT_CHILDREN ? '(light children)' : p.frames.name[tree.frame[v]]} ${totalOf(tree, v)}/${selfOf(tree, v)}`,
+        `${'  '.repeat(d)}${tree.frame[v] === LIGHT_CHILDREN ? '(light children)' : frameName(p.frames, tree.frame[v])} ${totalOf(tree, v)}/${selfOf(tree, v)}`,
       );
     }
     const kids: number[] = [];

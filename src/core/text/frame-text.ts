@@ -3,6 +3,7 @@
 // <title>), the table's cell. One place, so every view and export says the same.
 
 import { hexOf } from '../address';
+import { frameName } from '../model/frames';
 import { FrameKind, type FrameTable, Unnamed } from '../types';
 import { visibleText } from './escape';
 import { basename } from './names';
@@ -10,7 +11,7 @@ import { basename } from './names';
 /** The function the frame is (Function, Inlined) or is in (Line, Address in a function); null for none. */
 export function functionOf(t: FrameTable, f: number): string | null {
   const k = t.kind[f];
-  if (k === FrameKind.Function || k === FrameKind.Inlined) return t.name[f];
+  if (k === FrameKind.Function || k === FrameKind.Inlined) return frameName(t, f);
   const fn = t.func?.[f] ?? -1;
   return fn >= 0 ? t.strings[fn] : null;
 }
@@ -37,7 +38,7 @@ export function addressOf(t: FrameTable, modules: readonly string[], f: number):
  */
 export function frameLabel(t: FrameTable, f: number): string {
   const line = lineLabel(t, f);
-  return shownText(line === null ? (t.name[f] ?? '') : `${line.fn} ${line.at}`);
+  return shownText(line === null ? (frameName(t, f) ?? '') : `${line.fn} ${line.at}`);
 }
 
 /** The longest name shown whole (C++ template names run to thousands of characters; none to this). */
