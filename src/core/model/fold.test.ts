@@ -4,7 +4,7 @@ import { parseFolded } from '../formats/folded.ts';
 import { FrameKind, type Symbolizer, Unnamed } from '../types.ts';
 import { foldProfile, simplifyFuncName } from './fold.ts';
 import { frameNames } from './frames.ts';
-import { FrameNaming } from './naming.ts';
+import { FrameNaming, IdsByKey } from './naming.ts';
 import { toFoldedText } from './serialize.ts';
 
 describe('foldProfile', () => {
@@ -177,6 +177,22 @@ describe('foldProfile: short names and per-module frames', () => {
     );
     const p = foldProfile(flat, { fileName: 'x', symbolizer: sym, names: 'short', granularity: 'functions' });
     expect(toFoldedText(p)).toBe('demo;demo+0x1480 2\ndemo;run;demo+0x1100 4\ndemo;run;demo+0x1104 1\n');
+  });
+});
+
+describe('IdsByKey', () => {
+  it('keeps an id per key below 2^53 across its growth, and −1 for a key it has not', () => {
+    const t = new IdsByKey(4);
+    const keys = [0, 1, 4, 2 ** 32, 2 ** 32 + 4, 2 ** 53 - 1];
+    for (let k = 0; k < 5000; k++) keys.push(0x400000 + k * 4);
+    for (let id = 0; id < keys.length; id++) t.set(keys[id], id);
+    expect(keys.map((key) => t.get(key))).toEqual(keys.map((_, id) => id));
+    expect([t.get(2), t.get(2 ** 32 + 1), t.get(0x400000 + 5000 * 4)]).toEqual([-1, -1, -1]);
+    t.set(4, 99);
+    expect(t.get(4)).toBe(99);
+    expect([...t.ids()].sort((a, b) => a - b)).toEqual(
+      [...keys.keys()].map((id) => (id === 2 ? 99 : id)).sort((a, b) => a - b),
+    );
   });
 });
 
