@@ -8,9 +8,9 @@ import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synt
 import { parseGperftools } from '../src/core/formats/gperftools';
 import { PERFDATA_PREVIEW_FROM } from '../src/core/formats/perfdata-preview';
 import { foldProfile } from '../src/core/model/fold';
-import { frameName } from '../src/core/model/frames';
 import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
 import { samplesByMapping } from '../src/core/symbols/modules';
+import { frameName } from '../src/core/text/frame-text';
 import { formatCount } from '../src/core/text/units';
 import { largePipeRecording } from '../test/helpers/perf-oracles';
 import { FIXTURES, paintedGraph, ROW, recordWorkerNames, SHOTS } from './helpers';

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AnalysisSession } from '../src/core/analysis/session';
 import { firstChildOf, nextSiblingOf, totalOf } from '../src/core/model/calltree';
-import { frameName, frameNames } from '../src/core/model/frames';
+import { frameNames } from '../src/core/model/frames';
+import { frameName } from '../src/core/text/frame-text';
 import { DEFAULT_VIEW, workerViewOf } from '../src/core/view/schema';
 
 /** A DCPI 0.07 profile of `tiny` (PIE: .text at 0x1050; main 0x119e, alpha 0x1169, spin 0x1139). */

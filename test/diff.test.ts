@@ -15,10 +15,11 @@ import {
   totalOf,
 } from '../src/core/model/calltree';
 import { deltaOf, functionChanges } from '../src/core/model/diff';
-import { frameName, frameNames } from '../src/core/model/frames';
+import { frameNames } from '../src/core/model/frames';
 import { toFoldedText } from '../src/core/model/serialize';
 import { analyzeDiff, runPipeline } from '../src/core/pipeline';
 import { loadDemangler } from '../src/core/symbols/demangle';
+import { frameName } from '../src/core/text/frame-text';
 import type { FoldedProfile } from '../src/core/types';
 import { countsOfFolded } from './helpers/folded-diff';
 

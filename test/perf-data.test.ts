@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { frameName } from '../src/core/model/frames.ts';
 import { toFoldedText } from '../src/core/model/serialize.ts';
 import { runPipeline } from '../src/core/pipeline.ts';
+import { frameName } from '../src/core/text/frame-text.ts';
 import type { LabelFilter } from '../src/core/types.ts';
 import { runCli } from './helpers/cli.ts';
 import {

@@ -2,9 +2,8 @@
 
 import { useEffect, useRef } from 'react';
 import { parentOf } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
 import type { Transform } from '../core/model/transforms';
-import { frameLabel, functionOf } from '../core/text/frame-text';
+import { frameLabel, frameName, functionOf } from '../core/text/frame-text';
 import { basename, shortName } from '../core/text/names';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { useStore } from './store';

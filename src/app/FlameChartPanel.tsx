@@ -5,8 +5,9 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ALL_TRACKS } from '../core/model/flamechart';
-import { findFrame, frameName } from '../core/model/frames';
+import { findFrame } from '../core/model/frames';
 import type { TimeRange } from '../core/model/timeline';
+import { frameName } from '../core/text/frame-text';
 import { shownRange } from '../core/view/schema';
 import { FlameChart } from '../timeline/FlameChart';
 import { formatNs, zoomWindow } from '../timeline/geometry';

@@ -4,8 +4,7 @@
 // the worker from the profile and the binaries' DWARF and code. The tab shown is in the link.
 
 import { useEffect, useState } from 'react';
-import { frameName } from '../core/model/frames';
-import { functionOf } from '../core/text/frame-text';
+import { frameName, functionOf } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
 import { formatPercent } from '../core/text/units';
 import { FrameKind, Unnamed } from '../core/types';

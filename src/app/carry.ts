@@ -2,7 +2,7 @@
 // (by frame names and modules) in the analysis that replaces it.
 
 import { nodeByFrames, pathToNode } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
+import { frameName } from '../core/text/frame-text';
 import type { PageAnalysis } from '../worker/protocol';
 
 /**

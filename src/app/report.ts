@@ -4,8 +4,7 @@
 // then its view). A report never uses the network: its page's CSP allows none.
 
 import { listingsToJson } from '../core/disasm/listing-json';
-import { frameName } from '../core/model/frames';
-import { functionOf } from '../core/text/frame-text';
+import { frameName, functionOf } from '../core/text/frame-text';
 import { Unnamed } from '../core/types';
 import { encodeView, type ProfileSlot, type ViewState } from '../core/view/schema';
 import { type ReportData, type ReportDisassembly, type ReportProfile, reportHtml } from '../export/report';

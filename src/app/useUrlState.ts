@@ -5,7 +5,7 @@
 
 import { useEffect } from 'react';
 import { pathToNode } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
+import { frameName } from '../core/text/frame-text';
 import { decodeView, encodeView, sourceUrl, type ViewState } from '../core/view/schema';
 import { type ReportData, readReport } from '../export/report';
 import { linkNeedsNewPage } from './connectPolicy';

@@ -3,9 +3,10 @@
 // at once. Opening and changing what is open is open.ts's.
 
 import { pathToNode } from '../core/model/calltree';
-import { findFrame, frameName } from '../core/model/frames';
+import { findFrame } from '../core/model/frames';
 import type { Transform } from '../core/model/transforms';
 import { findZoom, zoomMessage, zoomSteps } from '../core/model/zoom-across';
+import { frameName } from '../core/text/frame-text';
 import { type TimeRange, type TimeView, type ViewState, workerViewOf } from '../core/view/schema';
 import type {
   FlameChartReply,

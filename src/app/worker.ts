@@ -4,7 +4,8 @@
 // earlier drop still running (client.ts).
 
 import { nodeByNames, pathToNode } from '../core/model/calltree';
-import { findFrame, frameName } from '../core/model/frames';
+import { findFrame } from '../core/model/frames';
+import { frameName } from '../core/text/frame-text';
 import { mergeViews, type ViewState } from '../core/view/schema';
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
 import type { PageAnalysis, ViewResult } from '../worker/protocol';

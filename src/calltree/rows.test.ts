@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCallTree, type CallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
 import { profileFromText } from '../core/model/text-notation';
+import { frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
 import { CallTreeRows } from './rows';
 

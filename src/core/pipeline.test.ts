@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { prng } from '../../test/helpers/prng';
 import { treeFunctionTable } from '../../test/helpers/tree';
 import { buildCallTree, firstChildOf, nextSiblingOf, totalOf } from './model/calltree';
-import { frameName, frameNames } from './model/frames';
+import { frameNames } from './model/frames';
 import { profileFromText } from './model/text-notation';
 import { invertProfile } from './model/views';
 import { treeAndFunctions } from './pipeline';
+import { frameName } from './text/frame-text';
 import type { FoldedProfile } from './types';
 
 /** n distinct stacks of `depth` frames: main → one of 4 workers → a seeded random chain. */

@@ -2,8 +2,8 @@
 // overrides written as escapes (text/escape.ts).
 
 import { type CallTree, type FunctionTable, totalOf } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
 import { visibleText } from '../core/text/escape';
+import { frameName } from '../core/text/frame-text';
 import { unitName, weightUnit } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 

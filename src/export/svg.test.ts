@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { firstChildOf, nextSiblingOf } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
 import { analyzeBytes } from '../core/pipeline';
+import { frameName } from '../core/text/frame-text';
 import { flameGraphSvg, xmlEscape, xmlSafeChars } from './svg';
 
 const a = analyzeBytes(new Uint8Array(readFileSync('test/fixtures/xss/evil.folded')), {

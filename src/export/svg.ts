@@ -4,10 +4,9 @@
 // (tooltip-text.ts, core/text/units.ts).
 
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
 import { visibleText } from '../core/text/escape';
 import { fitName } from '../core/text/fit-name';
-import { describeFrame, describeFrameLines, frameLabel, shownText } from '../core/text/frame-text';
+import { describeFrame, describeFrameLines, frameLabel, frameName, shownText } from '../core/text/frame-text';
 import { formatWeight, weightUnit } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';

@@ -8,8 +8,8 @@ import {
   nextSiblingOf,
   sortedStackOrder,
 } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
 import { profileFromText } from '../core/model/text-notation';
+import { frameName } from '../core/text/frame-text';
 import { hitTest, layoutFlameGraph, MERGED, mergedLabel, rowAt, rowTop } from './layout';
 
 const p = profileFromText(`

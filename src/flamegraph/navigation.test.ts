@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
 import { profileFromText } from '../core/model/text-notation';
+import { frameName } from '../core/text/frame-text';
 import { layoutFlameGraph } from './layout';
 import { fitViewport, moveForKey, moveSelection, panViewport, zoomViewport } from './navigation';
 

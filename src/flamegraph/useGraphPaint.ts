@@ -5,8 +5,7 @@
 import { type RefObject, useCallback, useEffect, useMemo } from 'react';
 import { type CallTree, chainOf } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
-import { frameName } from '../core/model/frames';
-import { frameLabel } from '../core/text/frame-text';
+import { frameLabel, frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
 import { type DiffScale, diffColor, diffScale } from './diffColor';
 import type { Orientation } from './layout';

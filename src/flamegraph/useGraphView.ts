@@ -3,7 +3,7 @@
 
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { CallTree } from '../core/model/calltree';
-import { frameName } from '../core/model/frames';
+import { frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
 import { type ChildOrder, type FlameLayout, layoutFlameGraph, type Orientation } from './layout';
 import { FULL, type Viewport } from './navigation';

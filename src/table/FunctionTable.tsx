@@ -4,8 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { depthOf, type FunctionTable as Functions, firstChildOf, totalOf } from '../core/model/calltree';
 import { type FunctionChanges, functionChanges } from '../core/model/diff';
-import { frameName } from '../core/model/frames';
-import { frameLabel, functionOf, lineLabel, sourceAt } from '../core/text/frame-text';
+import { frameLabel, frameName, functionOf, lineLabel, sourceAt } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
 import {
   formatCell,

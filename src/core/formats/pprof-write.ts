@@ -15,8 +15,8 @@
 
 import { gzipSync } from 'fflate';
 import { bigOf } from '../address.ts';
-import { frameName } from '../model/frames.ts';
 import { sampleTypesOf } from '../model/sample-types.ts';
+import { frameName } from '../text/frame-text.ts';
 import { type FoldedProfile, FrameKind, type RawProfile, SAMPLES_COUNT } from '../types.ts';
 
 /** A growable protobuf byte buffer (also the benchmark's generator of pprof files). */

@@ -10,9 +10,9 @@
 // symbols), at lines `function file:line`, at addresses `function+0xOFFSET`. Frames of equal names
 // in several modules are one node, as pprof merges functions across binaries in this report.
 
+import { frameName } from '../text/frame-text';
 import { shortFunctionName } from '../text/names';
 import { type FoldedProfile, type RawProfile, Unnamed } from '../types';
-import { frameName } from './frames';
 
 export interface CallGraphOptions {
   /** At most this many nodes (pprof `-nodecount`, default 80); 0: no limit. */

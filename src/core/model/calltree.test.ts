@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../test/helpers/prng';
 import { treeFunctionTable } from '../../../test/helpers/tree';
+import { frameName } from '../text/frame-text';
 import type { FoldedProfile } from '../types';
 import {
   buildCallTree,
@@ -18,7 +19,7 @@ import {
   sortStacks,
   totalOf,
 } from './calltree';
-import { frameName, frameNames } from './frames';
+import { frameNames } from './frames';
 import { functionTableOf } from './functions';
 import { profileFromText, treeToText } from './text-notation';
 

@@ -6,6 +6,7 @@
 //
 // Colour is the change in a path's share of its profile (normalized) or in its samples (absolute).
 
+import { frameName } from '../text/frame-text';
 import { basename } from '../text/names';
 import type { FoldedProfile, SampleType } from '../types';
 import {
@@ -16,7 +17,7 @@ import {
   reweighTree,
   sortedStackOrder,
 } from './calltree';
-import { FrameRows, frameName } from './frames';
+import { FrameRows } from './frames';
 import { functionTableOf } from './functions';
 import { isTimeUnit } from './sample-types';
 import { StackSink } from './transforms';

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { frameName } from '../text/frame-text';
 import { FrameKind, Unnamed } from '../types';
-import {
-  FrameRows,
-  findFrame,
-  frameName,
-  frameNames,
-  framesNamed,
-  functionFrames,
-  isNamed,
-  pickFrames,
-} from './frames';
+import { FrameRows, findFrame, frameNames, framesNamed, functionFrames, isNamed, pickFrames } from './frames';
 
 describe('frame tables', () => {
   it('leave out a field column every frame has the default of: functions carry none', () => {

@@ -2,28 +2,13 @@
 // and copied by every derivation that makes a table of its own (transforms, sandwich halves, a
 // comparison's merged table), so a frame keeps its kind and fields wherever it goes. Columnar:
 // typed arrays grown by doubling, function and file names interned in one string table. A frame's
-// name is read through frameName: an address frame of unnamed code stores none (its `ownName` is
-// null) and is named from its module and offset when asked (a DCPI profile has millions of them).
+// name is read through frameName (text/frame-text.ts): an address frame of unnamed code stores
+// none (its `ownName` is null) and is named from its module and offset when asked (a DCPI profile
+// has millions of them).
 
 import { hexOf } from '../address';
+import { frameName } from '../text/frame-text';
 import { FrameKind, type FrameTable, Unnamed } from '../types';
-
-/**
- * Frame f's name: its identity (zoom paths, links, transforms, search and a comparison's merge go
- * by it) and what views show. An address frame stored without one is `MODULE+0xOFFSET` (`0x…`
- * outside every module), as FrameNaming would have named it.
- */
-export function frameName(t: FrameTable, f: number): string {
-  const own = t.ownName[f];
-  return own === null ? addressName(t, f) : own;
-}
-
-/** The name of an address frame stored without one (FrameTable.moduleNames). */
-function addressName(t: FrameTable, f: number): string {
-  const hex = hexOf(t.addrHi?.[f] ?? 0, t.addrLo?.[f] ?? 0);
-  const m = t.module[f];
-  return m < 0 ? `0x${hex}` : `${t.moduleNames![m]}+0x${hex}`;
-}
 
 /** Every frame's name, by frame id (made: for a whole-table pass, a test, a writer). */
 export function frameNames(t: FrameTable): string[] {
@@ -50,7 +35,7 @@ export function isNamed(t: FrameTable, name: string): (f: number) => boolean {
   return (f) => {
     const o = own[f];
     if (o !== null) return o === name;
-    return (addrLo?.[f] ?? 0) === lo && (addrHi?.[f] ?? 0) === hi && addressName(t, f) === name;
+    return (addrLo?.[f] ?? 0) === lo && (addrHi?.[f] ?? 0) === hi && frameName(t, f) === name;
   };
 }
 

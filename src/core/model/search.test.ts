@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { frameName } from '../text/frame-text';
 import { buildCallTree, nodeByFrames } from './calltree';
-import { frameName, frameNames } from './frames';
+import { frameNames } from './frames';
 import { compileQuery, searchProfile } from './search';
 import { profileFromText } from './text-notation';
 

@@ -3,9 +3,9 @@
 // matched places Enter moves between — the outermost matching node of each stack, as a path of
 // frame ids from the root, heaviest first. The page only highlights and follows a path on Enter.
 
+import { frameName } from '../text/frame-text';
 import { compilePattern } from '../text/pattern.ts';
 import type { FoldedProfile } from '../types';
-import { frameName } from './frames';
 
 /** A search of frame names (the view's `search`). */
 export interface SearchQuery {

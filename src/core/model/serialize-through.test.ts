@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeBytes } from '../pipeline';
+import { frameName } from '../text/frame-text';
 import { firstChildOf, nextSiblingOf, pathToNode, totalOf } from './calltree';
-import { frameName } from './frames';
 import { foldedTextThrough, toFoldedText } from './serialize';
 
 const a = analyzeBytes(new Uint8Array(readFileSync('test/fixtures/xss/evil.folded')), {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../test/helpers/prng';
-import { frameName } from './frames';
+import { frameName } from '../text/frame-text';
 import { foldedChunks, toFoldedText } from './serialize';
 import { profileFromText } from './text-notation';
 

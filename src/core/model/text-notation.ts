@@ -3,9 +3,10 @@
 // Timed samples (a parsed profile with time stamps and perf's labels): `TIME COMM PID/TID CPU a;b;c`.
 
 import { nameOnlyLocations, StringInterner } from '../address';
+import { frameName } from '../text/frame-text';
 import { type FoldedProfile, type RawProfile, SAMPLES_COUNT, type SampleLabel } from '../types';
 import { type CallTree, firstChildOf, LIGHT_CHILDREN, nextSiblingOf, selfOf, totalOf } from './calltree';
-import { frameName, functionFrames } from './frames';
+import { functionFrames } from './frames';
 
 export function profileFromText(text: string, fileName = 'test.folded'): FoldedProfile {
   const frameIds = new Map<string, number>();

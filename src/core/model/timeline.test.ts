@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { frameName } from '../text/frame-text';
 import { ALL_TRACKS, flameChartBoxes } from './flamechart';
 import { foldProfile } from './fold';
-import { frameName } from './frames';
 import { toFoldedText } from './serialize';
 import { rawFromTimedText } from './text-notation';
 import {

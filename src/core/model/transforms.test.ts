@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { treeFunctionTable } from '../../../test/helpers/tree';
+import { frameName } from '../text/frame-text';
 import { type FoldedProfile, SAMPLES_COUNT } from '../types';
 import { buildCallTree } from './calltree';
-import { frameName, frameNames, functionFrames } from './frames';
+import { frameNames, functionFrames } from './frames';
 import { functionsBySelf, functionTableOf } from './functions';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';

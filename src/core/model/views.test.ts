@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { treeFunctionTable } from '../../../test/helpers/tree';
+import { frameName } from '../text/frame-text';
 import type { FoldedProfile } from '../types';
 import { buildCallTree, firstChildOf, nextSiblingOf, totalOf } from './calltree';
-import { frameName, frameNames } from './frames';
+import { frameNames } from './frames';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';
 import { applyTransform } from './transforms';

@@ -4,9 +4,10 @@
 // suffix is a frame's module), other names functions.
 
 import { describe, expect, it } from 'vitest';
+import { frameName } from '../text/frame-text';
 import { type FoldedProfile, FrameKind, Unnamed } from '../types';
 import { buildCallTree, type CallTree, nodeByNames } from './calltree';
-import { FrameRows, frameName, frameNames } from './frames';
+import { FrameRows, frameNames } from './frames';
 import { profileFromText } from './text-notation';
 import { findZoom, zoomMessage, zoomSteps } from './zoom-across';
 

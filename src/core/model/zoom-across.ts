@@ -5,10 +5,9 @@
 // frame has none (an inlined function at addresses, unnamed code), the zoom stays at the deepest
 // frame found, and the message says why. Pure: no DOM.
 
-import { frameLabel, functionOf } from '../text/frame-text';
+import { frameLabel, frameName, functionOf } from '../text/frame-text';
 import type { FrameTable, Granularity } from '../types';
 import { type CallTree, firstChildOf, nextSiblingOf, pathToNode, totalOf } from './calltree';
-import { frameName } from './frames';
 
 /** One frame of a zoomed path, as the tree it was zoomed in names it. */
 export interface ZoomStep {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCallTree, nodeByNames } from '../model/calltree';
-import { frameName } from '../model/frames';
 import { profileFromText } from '../model/text-notation';
+import { frameName } from '../text/frame-text';
 import {
   clampSplit,
   DEFAULT_VIEW,
