@@ -6,6 +6,7 @@
 //
 //   npx tsx bench/search.ts [MB]      (default 100)
 
+import { frameNames } from '../src/core/model/frames.ts';
 import { compileQuery, matchFrames, searchProfile } from '../src/core/model/search.ts';
 import { fold, parse } from '../src/core/pipeline.ts';
 import { prng } from '../test/helpers/prng.ts';
@@ -50,8 +51,8 @@ for (const p of PATTERNS) {
   const whole = {
     re2: time(() => searchProfile(profile, { text: p, regex: true })),
     // the same pass with the RegExp's matches (searchProfile's walk is shared; only the matcher differs)
-    regexp: time(() => matchFrames(profile.frames.name, regexpTest(p))),
-    re2Match: time(() => matchFrames(profile.frames.name, re2Test(p))),
+    regexp: time(() => matchFrames(frameNames(profile.frames), regexpTest(p))),
+    re2Match: time(() => matchFrames(frameNames(profile.frames), re2Test(p))),
   };
   const many = {
     re2: time(() => matchFrames(names, re2Test(p))),

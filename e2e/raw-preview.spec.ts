@@ -10,6 +10,7 @@ import { PERFDATA_PREVIEW_FROM } from '../src/core/formats/perfdata-preview';
 import { foldProfile } from '../src/core/model/fold';
 import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
 import { samplesByMapping } from '../src/core/symbols/modules';
+import { frameName } from '../src/core/text/frame-text';
 import { formatCount } from '../src/core/text/units';
 import { largePipeRecording } from '../test/helpers/perf-oracles';
 import { FIXTURES, paintedGraph, ROW, recordWorkerNames, SHOTS } from './helpers';
@@ -268,7 +269,7 @@ test('a large gperftools profile is parsed while it is read, to the same profile
     `${formatCount(functionsBySelf(fns).length)} functions`,
   );
   await expect(page.getByRole('region', { name: 'Function table' }).getByRole('row').nth(1)).toContainText(
-    folded.frames.name[top],
+    frameName(folded.frames, top),
   );
   // The worker's own workers (reader.worker.ts, prefault.worker.ts) started: the chunks were read by
   // the reader, not by the profile worker after it failed to start one.

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { benchElfOptions, makeSyntheticElf } from '../bench/gen-elf';
 import { makeSyntheticProfile } from '../bench/gen-synthetic';
 import { foldProfile } from '../src/core/model/fold';
+import { frameNames } from '../src/core/model/frames';
 import { parse } from '../src/core/pipeline';
 import { type Demangle, loadDemangler } from '../src/core/symbols/demangle';
 import { ET_DYN, readElf } from '../src/core/symbols/elf';
@@ -79,13 +80,13 @@ describe('bench/gen-elf', () => {
   it('symbolizes every main-binary frame of a small synthetic profile, demangled', () => {
     const { raw } = parse(makeSyntheticProfile(2 * 1024 * 1024, 42), 'synthetic.prof');
     const before = foldProfile(raw, { fileName: 'synthetic.prof' });
-    expect(before.frames.name.some((n) => n.startsWith('bench+0x'))).toBe(true);
+    expect(frameNames(before.frames).some((n) => n.startsWith('bench+0x'))).toBe(true);
 
     const r = symbolizerFromFiles(raw.meta.mappings, [{ name: 'bench', bytes: elfBytes }], { demangle });
     expect(r.errors).toEqual([]);
     expect(r.report.matched).toEqual([{ mappingPath: '/opt/bench/bin/bench', elfFile: 'bench', by: 'name' }]);
     const after = foldProfile(raw, { fileName: 'synthetic.prof', symbolizer: r.symbolizer });
-    const names = after.frames.name;
+    const names = frameNames(after.frames);
     expect(names.filter((n) => n.startsWith('bench+0x'))).toEqual([]);
     const named = names.filter((n) => n.startsWith('bench::'));
     expect(named.length).toBeGreaterThan(1000);

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AnalysisSession } from '../src/core/analysis/session';
 import { firstChildOf, nextSiblingOf, totalOf } from '../src/core/model/calltree';
+import { frameNames } from '../src/core/model/frames';
+import { frameName } from '../src/core/text/frame-text';
 import { FrameKind } from '../src/core/types';
 import { DEFAULT_VIEW, workerViewOf } from '../src/core/view/schema';
 
@@ -54,7 +56,7 @@ describe('DCPI with the image ELF', () => {
       ]),
     };
     const before = await s.add([dcpi], workerViewOf(DEFAULT_VIEW));
-    const names = (r: typeof before) => r.analysis!.profile.frames.name;
+    const names = (r: typeof before) => frameNames(r.analysis!.profile.frames);
     expect(names(before)).toContain('tiny+0xe9'); // 0x1139 - tstart: the DCPI offset into the text
     const tiny = { name: 'tiny', bytes: new Uint8Array(readFileSync('test/fixtures/gperf/bin/tiny')) };
     const after = await s.add([tiny], workerViewOf(DEFAULT_VIEW));
@@ -64,7 +66,7 @@ describe('DCPI with the image ELF', () => {
     const { tree, profile } = after.analysis!;
     const rows: string[] = [];
     for (let f = firstChildOf(tree, firstChildOf(tree, 0)); f !== -1; f = nextSiblingOf(tree, f)) {
-      rows.push(`${profile.frames.name[tree.frame[f]]} ${totalOf(tree, f)}`);
+      rows.push(`${frameName(profile.frames, tree.frame[f])} ${totalOf(tree, f)}`);
     }
     expect(rows).toEqual(['spin 10', 'alpha 2', 'main 1']);
     // The table's functions carry their addresses' samples as self (the default view shows them).
@@ -72,11 +74,11 @@ describe('DCPI with the image ELF', () => {
     const { flatFunctions } = await import('../src/table/FunctionTable');
     const a = after.analysis!;
     const flat = flatFunctions({ ...a, profile: toPageProfile(a.profile) })!;
-    expect(flat.functions!.self[profile.frames.name.indexOf('spin')]).toBe(10);
+    expect(flat.functions!.self[frameNames(profile.frames).indexOf('spin')]).toBe(10);
     // The addresses are exactly the leaves: the frames of a kind Address (`function+0x…`, `image+0x…`).
     const leaves = (x: typeof a) =>
-      x.profile.frames.name.filter((_, f) => x.profile.frames.kind[f] === FrameKind.Address);
-    const marked = (x: typeof a, m: Uint8Array) => x.profile.frames.name.filter((_, f) => m[f] === 1);
+      frameNames(x.profile.frames).filter((_, f) => x.profile.frames.kind[f] === FrameKind.Address);
+    const marked = (x: typeof a, m: Uint8Array) => frameNames(x.profile.frames).filter((_, f) => m[f] === 1);
     expect(marked(a, flat.addresses)).toEqual(leaves(a));
     expect(leaves(a).length).toBeGreaterThan(3);
     const before2 = await s.add([dcpi], workerViewOf(DEFAULT_VIEW));
@@ -84,6 +86,6 @@ describe('DCPI with the image ELF', () => {
     const flatB = flatFunctions({ ...b, profile: toPageProfile(b.profile) })!;
     expect(flatB.functions).toBeNull();
     expect(marked(b, flatB.addresses)).toEqual(leaves(b));
-    expect(profile.frames.name[tree.frame[firstChildOf(tree, 0)]]).toBe('tiny');
+    expect(frameName(profile.frames, tree.frame[firstChildOf(tree, 0)])).toBe('tiny');
   });
 });

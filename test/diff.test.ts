@@ -15,9 +15,11 @@ import {
   totalOf,
 } from '../src/core/model/calltree';
 import { deltaOf, functionChanges } from '../src/core/model/diff';
+import { frameNames } from '../src/core/model/frames';
 import { toFoldedText } from '../src/core/model/serialize';
 import { analyzeDiff, runPipeline } from '../src/core/pipeline';
 import { loadDemangler } from '../src/core/symbols/demangle';
+import { frameName } from '../src/core/text/frame-text';
 import type { FoldedProfile } from '../src/core/types';
 import { countsOfFolded } from './helpers/folded-diff';
 
@@ -54,7 +56,7 @@ function nodes(a: DiffA): { path: string; comp: number; base: number; width: num
       const c = chainOf(tree, v);
       out.push({
         path: pathToNode(tree, v)
-          .map((f) => profile.frames.name[f])
+          .map((f) => frameName(profile.frames, f))
           .join(';'),
         comp: diff!.comp.total[c],
         base: diff!.base.total[c],
@@ -91,7 +93,7 @@ describe('diff of two real profiles', () => {
     const a = analyzeDiff(B, A, { ...view, width: 'both' });
     const base = countsOfFolded(toFoldedText(A));
     const comp = countsOfFolded(toFoldedText(B));
-    const names = a.profile.frames.name;
+    const names = frameNames(a.profile.frames);
     for (let f = 0; f < names.length; f++) {
       expect([names[f], a.diff!.compFunctions.self[f], a.diff!.compFunctions.total[f]]).toEqual([
         names[f],
@@ -117,7 +119,7 @@ describe('diff of two real profiles', () => {
     const d = a.diff!;
     const samples = functionChanges(d.baseFunctions, d.compFunctions, d.base.whole, d.comp.whole, false);
     const shares = functionChanges(d.baseFunctions, d.compFunctions, d.base.whole, d.comp.whole, true);
-    const names = a.profile.frames.name;
+    const names = frameNames(a.profile.frames);
     for (let f = 0; f < names.length; f++) {
       const b = base.self.get(names[f]) ?? 0;
       const c = comp.self.get(names[f]) ?? 0;
@@ -168,11 +170,11 @@ describe('diff of two real profiles', () => {
       inverted: true,
       width: 'both',
     });
-    expect(hidden.profile.frames.name).not.toContain('main');
+    expect(frameNames(hidden.profile.frames)).not.toContain('main');
     // Inverted: the roots are leaves; the table still counts functions as the un-inverted sides do.
     const t = hidden.tree;
     for (let k = firstChildOf(t, 0); k !== -1; k = nextSiblingOf(t, k)) expect(depthOf(t, k)).toBe(1);
-    const mix = hidden.profile.frames.name.indexOf('mix');
+    const mix = frameNames(hidden.profile.frames).indexOf('mix');
     expect(hidden.diff!.baseFunctions.self[mix]).toBe(countsOfFolded(toFoldedText(A)).self.get('mix'));
   });
 });
@@ -294,7 +296,7 @@ describe('differential folded text (difffolded.pl) and `flamelens diff`', () => 
     const t = r.analysis!.tree;
     const node = firstChildOf(t, firstChildOf(t, 0)); // _start's heaviest child
     const path = pathToNode(t, node);
-    const prefix = `${path.map((f) => r.analysis!.profile.frames.name[f]).join(';')};`;
+    const prefix = `${path.map((f) => frameName(r.analysis!.profile.frames, f)).join(';')};`;
     const through = text.split('\n').filter((l) => l.startsWith(prefix));
     expect(through.length).toBeGreaterThan(0);
     expect(s.foldedParts(path).join('')).toBe(`${through.join('\n')}\n`);
@@ -347,7 +349,7 @@ describe('a comparison’s sandwich', () => {
     const t = d.callers.tree;
     for (let v = 1; v < t.count; v++) {
       const path = pathToNode(t, v)
-        .map((f) => d.callers.profile.frames.name[f])
+        .map((f) => frameName(d.callers.profile.frames, f))
         .join(';');
       expect([
         path,

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sortedStackOrder, sortStacks } from '../src/core/model/calltree';
+import { frameNames } from '../src/core/model/frames';
 import { functionTableOf } from '../src/core/model/functions';
 import { toFoldedText } from '../src/core/model/serialize';
 import { fold, type Loaded, parse, symbolize } from '../src/core/pipeline';
@@ -44,7 +45,7 @@ function expectSameFold(got: FoldedProfile, want: FoldedProfile): void {
   expect(Array.from(got.stacks.start)).toEqual(Array.from(want.stacks.start));
   expect(Array.from(got.stacks.frames)).toEqual(Array.from(want.stacks.frames));
   expect(Array.from(got.stacks.weight)).toEqual(Array.from(want.stacks.weight));
-  expect(got.frames.name).toEqual(want.frames.name);
+  expect(frameNames(got.frames)).toEqual(frameNames(want.frames));
   expect(Array.from(got.frames.module)).toEqual(Array.from(want.frames.module));
   expect(got.frames.kind).toEqual(want.frames.kind);
   expect(got.meta).toEqual(want.meta);

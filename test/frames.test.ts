@@ -12,7 +12,7 @@ import { mergeSides } from '../src/core/model/diff';
 import { applyTransforms } from '../src/core/model/transforms';
 import { invertProfile, sandwich } from '../src/core/model/views';
 import { fold, type Loaded, parse, type Symbols, symbolize } from '../src/core/pipeline';
-import { addressOf, functionOf, sourceAt } from '../src/core/text/frame-text';
+import { addressOf, frameName, functionOf, sourceAt } from '../src/core/text/frame-text';
 import { type FoldedProfile, FrameKind, Unnamed } from '../src/core/types';
 import { addr2lineChains, type OracleFrame, runtimeToVaddr } from './helpers/addr2line';
 import { readLlvmOracle } from './helpers/llvm';
@@ -56,9 +56,9 @@ describe('typed frames against addr2line', () => {
     for (const f of lines) {
       const fn = functionOf(p.frames, f);
       const at = sourceAt(p.frames, f);
-      expect([fn, at !== null && places.has(at)], `${p.frames.name[f]}: ${at}`).toEqual([fn, true]);
+      expect([fn, at !== null && places.has(at)], `${frameName(p.frames, f)}: ${at}`).toEqual([fn, true]);
       expect(fns.has(fn!), fn!).toBe(true);
-      expect(p.frames.name[f]).toBe(`${fn} ${at}`);
+      expect(frameName(p.frames, f)).toBe(`${fn} ${at}`);
       expect(p.frames.line?.[f]).toBeGreaterThan(0);
     }
   });
@@ -70,12 +70,12 @@ describe('typed frames against addr2line', () => {
     expect(addrs.length).toBeGreaterThan(20);
     for (const f of addrs) {
       const fn = functionOf(p.frames, f)!;
-      expect(p.frames.name[f].startsWith(`${fn}+0x`)).toBe(true);
+      expect(frameName(p.frames, f).startsWith(`${fn}+0x`)).toBe(true);
       const offset = bigOf(p.frames.addrHi?.[f] ?? 0, p.frames.addrLo?.[f] ?? 0);
       expect(addressOf(p.frames, p.modules, f)).toBe(`inline5+0x${offset.toString(16)}`);
       const runtime = mapping.start + offset - mapping.offset;
       const chain = chains.get(vaddrOf.get(runtime.toString(16)) ?? '');
-      expect([p.frames.name[f], chain?.at(-1)?.name]).toEqual([p.frames.name[f], fn]);
+      expect([frameName(p.frames, f), chain?.at(-1)?.name]).toEqual([frameName(p.frames, f), fn]);
     }
   });
 
@@ -87,7 +87,7 @@ describe('typed frames against addr2line', () => {
     const inlined = own.filter((f) => p.frames.kind[f] === FrameKind.Inlined);
     expect(inlined.length).toBeGreaterThan(3);
     for (const f of own) {
-      const name = p.frames.name[f];
+      const name = frameName(p.frames, f);
       const kind = outermost.has(name) ? FrameKind.Function : inner.has(name) ? FrameKind.Inlined : 'unknown';
       expect([name, p.frames.kind[f]]).toEqual([name, kind]);
       expect(functionOf(p.frames, f)).toBe(name);
@@ -101,7 +101,7 @@ function byName(p: FoldedProfile): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
   const t = p.frames;
   for (let f = 0; f < t.count; f++) {
-    const key = `${p.modules[t.module[f]] ?? ''}\0${t.name[f]}`;
+    const key = `${p.modules[t.module[f]] ?? ''}\0${frameName(t, f)}`;
     out.set(key, [
       t.kind[f],
       t.unnamed?.[f] ?? Unnamed.Named,
@@ -128,7 +128,7 @@ describe('derivations keep each frame’s kind and fields', () => {
     it(`transforms, inversion, sandwich halves and a comparison's merged table (${granularity})`, () => {
       const p = fold(loaded, { symbols, granularity, names: 'short' }).profile;
       const some = ownFrames(p).find((f) => p.frames.kind[f] !== FrameKind.Function)!;
-      const fn = p.frames.name[some];
+      const fn = frameName(p.frames, some);
       const hidden = applyTransforms(p, [{ kind: 'hide-function', name: fn }]);
       keepsFrames(hidden, p);
       keepsFrames(invertProfile(hidden), p);
@@ -137,7 +137,10 @@ describe('derivations keep each frame’s kind and fields', () => {
       keepsFrames(halves.callees, p);
       const merged = applyTransforms(p, [{ kind: 'merge-module', module: 'libc.so.6' }]);
       const added = merged.frames.count - 1;
-      expect([merged.frames.name[added], merged.frames.kind[added]]).toEqual(['libc.so.6', FrameKind.Module]);
+      expect([frameName(merged.frames, added), merged.frames.kind[added]]).toEqual([
+        'libc.so.6',
+        FrameKind.Module,
+      ]);
       const other = fold(loaded, { symbols, granularity: 'functions', names: 'short' }).profile;
       const diff = mergeSides(p, other).profile;
       keepsFrames(diff, p, other);

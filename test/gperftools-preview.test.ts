@@ -22,6 +22,7 @@ import {
 import type { ImporterPreview } from '../src/core/formats/importer';
 import { buildCallTree, type CallTree, PREVIEW_FRACTION } from '../src/core/model/calltree';
 import { foldProfile } from '../src/core/model/fold';
+import { frameNames } from '../src/core/model/frames';
 import { treeAndFunctions } from '../src/core/pipeline';
 import type { FoldedProfile, Granularity } from '../src/core/types';
 import { canonical, coarse, nodesOf } from './helpers/canonical-tree';
@@ -48,7 +49,9 @@ function preview(bytes: Uint8Array, fraction?: number, granularity?: Granularity
 function expectSameCoarseTrees(bytes: Uint8Array, fractions = [PREVIEW_FRACTION], granularity?: Granularity) {
   const full = fullFold(bytes, granularity);
   const fullNodes = nodesOf(buildCallTree(full), full);
-  const fullKeys = new Set(full.frames.name.map((n, f) => `${n}@${full.modules[full.frames.module[f]]}`));
+  const fullKeys = new Set(
+    frameNames(full.frames).map((n, f) => `${n}@${full.modules[full.frames.module[f]]}`),
+  );
   for (const fraction of fractions) {
     const p = preview(bytes, fraction, granularity);
     const want = canonical(coarse(fullNodes, full.meta.totalSamples * fraction));
@@ -56,7 +59,7 @@ function expectSameCoarseTrees(bytes: Uint8Array, fractions = [PREVIEW_FRACTION]
     expect(p.meta).toEqual(full.meta);
     expect(p.modules).toEqual(full.modules);
     // Every frame of the preview is a frame of the fold, in the same module.
-    const keys = p.frames.name.map((n, f) => `${n}@${p.modules[p.frames.module[f]]}`);
+    const keys = frameNames(p.frames).map((n, f) => `${n}@${p.modules[p.frames.module[f]]}`);
     expect(keys.filter((k) => !fullKeys.has(k))).toEqual([]);
   }
 }
@@ -277,7 +280,7 @@ describe('a file of many short records: the preview is drawn from a sample of th
   it('is drawn at the default granularity too (one frame per module), where a full walk is not', () => {
     const { got } = previewOf('functions');
     expect(got).toHaveLength(1);
-    expect(got[0].profile.frames.name.every((n) => n.startsWith('['))).toBe(true);
+    expect(frameNames(got[0].profile.frames).every((n) => n.startsWith('['))).toBe(true);
     // A file of long records is not previewed at that granularity (the walk would read every record).
     const long: ImporterPreview[] = [];
     parseGperftoolsWithPreview(makeSyntheticProfile(12 << 20, 3), {

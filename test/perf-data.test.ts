@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toFoldedText } from '../src/core/model/serialize.ts';
 import { runPipeline } from '../src/core/pipeline.ts';
+import { frameName } from '../src/core/text/frame-text.ts';
 import type { LabelFilter } from '../src/core/types.ts';
 import { runCli } from './helpers/cli.ts';
 import {
@@ -125,7 +126,7 @@ describe('perf.data top 10 by self equal perf report --no-children', () => {
         const { self } = analysis.functions;
         for (let f = 0; f < base.frames.count; f++) {
           if (self[f] === 0) continue;
-          const key = base.frames.name[f];
+          const key = frameName(base.frames, f);
           ours.set(key, (ours.get(key) ?? 0) + (100 * self[f]) / total);
         }
         const top = (m: Map<string, number>) =>

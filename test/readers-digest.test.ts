@@ -20,6 +20,7 @@ import { makeSyntheticPprof } from '../bench/gen-pprof';
 import { benchTextInputs } from '../bench/gen-text';
 import { detectFormat } from '../src/core/formats/detect';
 import { treeColumns } from '../src/core/model/calltree';
+import { frameNames } from '../src/core/model/frames';
 import { analyzeBytes } from '../src/core/pipeline';
 import type { Granularity } from '../src/core/types';
 
@@ -48,7 +49,7 @@ function digestOf(bytes: Uint8Array, name: string, gran: Granularity): string {
   const h = createHash('sha256');
   const arr = (x: ArrayBufferView) => h.update(new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
   const { profile: p, tree: t, functions: f } = a;
-  h.update(p.frames.name.join('\0'));
+  h.update(frameNames(p.frames).join('\0'));
   h.update('\x01');
   h.update(p.modules.join('\0'));
   arr(p.frames.module);

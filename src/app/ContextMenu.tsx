@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { parentOf } from '../core/model/calltree';
 import type { Transform } from '../core/model/transforms';
-import { frameLabel, functionOf } from '../core/text/frame-text';
+import { frameLabel, frameName, functionOf } from '../core/text/frame-text';
 import { basename, shortName } from '../core/text/names';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import { useStore } from './store';
@@ -32,7 +32,7 @@ export function ContextMenu({
   const ref = useRef<HTMLDivElement>(null);
   const { profile, tree } = target.graph ?? analysis;
   // Transforms go by the frame's name; the menu says it as its bar does.
-  const name = profile.frames.name[target.frame];
+  const name = frameName(profile.frames, target.frame);
   const label = shortName(frameLabel(profile.frames, target.frame), 40);
   const module = profile.modules[profile.frames.module[target.frame]] ?? '';
   const items: { label: string; run: () => void }[] = [
@@ -44,7 +44,8 @@ export function ContextMenu({
   // A sandwich half's paths start at the function, not at the root: no subtree focus there.
   if (target.node !== null && !target.graph && !useStore.getState().view.inverted) {
     const path: string[] = [];
-    for (let v = target.node; v > 0; v = parentOf(tree, v)) path.push(profile.frames.name[tree.frame[v]]);
+    for (let v = target.node; v > 0; v = parentOf(tree, v))
+      path.push(frameName(profile.frames, tree.frame[v]));
     path.reverse();
     items.push({ label: 'Focus on subtree', run: () => void add({ kind: 'focus-subtree', path }) });
   }

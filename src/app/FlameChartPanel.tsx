@@ -5,7 +5,9 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ALL_TRACKS } from '../core/model/flamechart';
+import { findFrame } from '../core/model/frames';
 import type { TimeRange } from '../core/model/timeline';
+import { frameName } from '../core/text/frame-text';
 import { shownRange } from '../core/view/schema';
 import { FlameChart } from '../timeline/FlameChart';
 import { formatNs, zoomWindow } from '../timeline/geometry';
@@ -58,9 +60,9 @@ export function FlameChartPanel() {
       </section>
     );
   const selected =
-    analysis && selectedFrame !== null ? (analysis.profile.frames.name[selectedFrame] ?? null) : null;
+    analysis && selectedFrame !== null ? (frameName(analysis.profile.frames, selectedFrame) ?? null) : null;
   const onSelect = (name: string) => {
-    const id = analysis ? analysis.profile.frames.name.indexOf(name) : -1;
+    const id = analysis ? findFrame(analysis.profile.frames, name) : -1;
     selectFrame(id >= 0 ? id : null);
   };
   const zoom = (factor: number) => setWin(zoomWindow(win, factor, 0.5, whole));

@@ -4,7 +4,7 @@
 // the worker from the profile and the binaries' DWARF and code. The tab shown is in the link.
 
 import { useEffect, useState } from 'react';
-import { functionOf } from '../core/text/frame-text';
+import { frameName, functionOf } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
 import { formatPercent } from '../core/text/units';
 import { FrameKind, Unnamed } from '../core/types';
@@ -26,7 +26,7 @@ export function SourcePanel({ analysis }: { analysis: Analysis }) {
   const frame = useStore((s) => s.selectedFrame);
   // The frame's function (a line or address frame's too): what the listing is of.
   const frames = analysis.profile.frames;
-  const name = frame !== null ? (functionOf(frames, frame) ?? frames.name[frame]) : null;
+  const name = frame !== null ? (functionOf(frames, frame) ?? frameName(frames, frame)) : null;
   const [reply, setReply] = useState<SourceReply | null>(null);
   const tab = useStore((s) => s.view.sourceTab);
   const setTab = (t: SourceTab) => useStore.getState().setLocalView({ sourceTab: t });

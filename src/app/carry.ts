@@ -2,6 +2,7 @@
 // (by frame names and modules) in the analysis that replaces it.
 
 import { nodeByFrames, pathToNode } from '../core/model/calltree';
+import { frameName } from '../core/text/frame-text';
 import type { PageAnalysis } from '../worker/protocol';
 
 /**
@@ -11,12 +12,11 @@ import type { PageAnalysis } from '../worker/protocol';
 export function framesIn(to: PageAnalysis, from: PageAnalysis, frames: readonly number[]): number[] {
   if (to.profile.frames === from.profile.frames) return [...frames];
   const key = (p: PageAnalysis['profile'], f: number) =>
-    `${p.modules[p.frames.module[f]] ?? ''}\0${p.frames.name[f]}`;
-  const names = new Set(frames.map((f) => from.profile.frames.name[f]));
+    `${p.modules[p.frames.module[f]] ?? ''}\0${frameName(p.frames, f)}`;
+  const names = new Set(frames.map((f) => frameName(from.profile.frames, f)));
   const ids = new Map<string, number>();
-  to.profile.frames.name.forEach((name, f) => {
-    if (names.has(name)) ids.set(key(to.profile, f), f);
-  });
+  for (let f = 0; f < to.profile.frames.count; f++)
+    if (names.has(frameName(to.profile.frames, f))) ids.set(key(to.profile, f), f);
   return frames.map((f) => ids.get(key(from.profile, f)) ?? -1);
 }
 

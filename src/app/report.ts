@@ -4,7 +4,7 @@
 // then its view). A report never uses the network: its page's CSP allows none.
 
 import { listingsToJson } from '../core/disasm/listing-json';
-import { functionOf } from '../core/text/frame-text';
+import { frameName, functionOf } from '../core/text/frame-text';
 import { Unnamed } from '../core/types';
 import { encodeView, type ProfileSlot, type ViewState } from '../core/view/schema';
 import { type ReportData, type ReportDisassembly, type ReportProfile, reportHtml } from '../export/report';
@@ -74,7 +74,7 @@ async function heaviestDisassembly(a: PageAnalysis): Promise<ReportDisassembly[]
     if (out.length >= REPORT_DISASSEMBLY.functions || bytes >= REPORT_DISASSEMBLY.bytes) break;
     if (a.functions.self[f] <= 0) break;
     if ((frames.unnamed?.[f] ?? Unnamed.Named) !== Unnamed.Named) continue;
-    const name = functionOf(frames, f) ?? frames.name[f];
+    const name = functionOf(frames, f) ?? frameName(frames, f);
     if (seen.has(name)) continue;
     seen.add(name);
     let listings: FunctionListing[];

@@ -5,6 +5,7 @@
 
 import { useEffect } from 'react';
 import { pathToNode } from '../core/model/calltree';
+import { frameName } from '../core/text/frame-text';
 import { decodeView, encodeView, sourceUrl, type ViewState } from '../core/view/schema';
 import { type ReportData, readReport } from '../export/report';
 import { linkNeedsNewPage } from './connectPolicy';
@@ -32,9 +33,9 @@ export function viewOnScreen(s: AppState): ViewState {
   const a = s.analysis;
   const zoom =
     a && s.focusNode > 0 && s.focusNode < a.tree.count
-      ? pathToNode(a.tree, s.focusNode).map((f) => a.profile.frames.name[f])
+      ? pathToNode(a.tree, s.focusNode).map((f) => frameName(a.profile.frames, f))
       : [];
-  const fn = a && s.selectedFrame !== null ? a.profile.frames.name[s.selectedFrame] : undefined;
+  const fn = a && s.selectedFrame !== null ? frameName(a.profile.frames, s.selectedFrame) : undefined;
   return { ...s.view, zoom, fn };
 }
 

@@ -3,8 +3,10 @@
 // at once. Opening and changing what is open is open.ts's.
 
 import { pathToNode } from '../core/model/calltree';
+import { findFrame } from '../core/model/frames';
 import type { Transform } from '../core/model/transforms';
 import { findZoom, zoomMessage, zoomSteps } from '../core/model/zoom-across';
+import { frameName } from '../core/text/frame-text';
 import { type TimeRange, type TimeView, type ViewState, workerViewOf } from '../core/view/schema';
 import type {
   FlameChartReply,
@@ -94,13 +96,13 @@ export async function showSandwich(frame: number | null): Promise<void> {
     return;
   }
   set({ selectedFrame: frame });
-  await changeView({ mode: comparing ? 'diff' : 'sandwich', sandwich: a.profile.frames.name[frame] });
+  await changeView({ mode: comparing ? 'diff' : 'sandwich', sandwich: frameName(a.profile.frames, frame) });
 }
 
 /** The sandwich of a function named `name` (from any graph: the main one, a sandwich half). */
 export async function showSandwichOf(name: string): Promise<void> {
   const a = get().analysis;
-  const frame = a ? a.profile.frames.name.indexOf(name) : -1;
+  const frame = a ? findFrame(a.profile.frames, name) : -1;
   set({ selectedFrame: frame >= 0 ? frame : null });
   await changeView({ mode: get().view.mode === 'diff' ? 'diff' : 'sandwich', sandwich: name });
 }

@@ -4,6 +4,8 @@
 // earlier drop still running (client.ts).
 
 import { nodeByNames, pathToNode } from '../core/model/calltree';
+import { findFrame } from '../core/model/frames';
+import { frameName } from '../core/text/frame-text';
 import { mergeViews, type ViewState } from '../core/view/schema';
 import { CancelledError, ProfileWorkerClient, WorkerFailure } from '../worker/client';
 import type { PageAnalysis, ViewResult } from '../worker/protocol';
@@ -27,8 +29,8 @@ export function namedPlaces(
   a: PageAnalysis,
   view: ViewState,
 ): { focusNode: number; selectedFrame: number | null; notice?: string } {
-  const name = (f: number) => a.profile.frames.name[f];
-  const fn = view.fn ? a.profile.frames.name.indexOf(view.fn) : -1;
+  const name = (f: number) => frameName(a.profile.frames, f);
+  const fn = view.fn ? findFrame(a.profile.frames, view.fn) : -1;
   const focusNode = view.zoom.length > 0 ? nodeByNames(a.tree, view.zoom, name) : 0;
   const out: { focusNode: number; selectedFrame: number | null; notice?: string } = {
     focusNode,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCallTree, type CallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
 import { profileFromText } from '../core/model/text-notation';
+import { frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
 import { CallTreeRows } from './rows';
 
@@ -14,7 +15,9 @@ function shown(r: CallTreeRows, p: FoldedProfile): string {
   const out: string[] = [];
   for (let i = 0; i < r.count; i++) {
     const v = r.rows[i];
-    out.push(`${'  '.repeat(r.depthAt(i))}${r.expanded[v] ? '+' : ''}${p.frames.name[r.tree.frame[v]]}`);
+    out.push(
+      `${'  '.repeat(r.depthAt(i))}${r.expanded[v] ? '+' : ''}${frameName(p.frames, r.tree.frame[v])}`,
+    );
   }
   return out.join('\n');
 }
@@ -23,7 +26,7 @@ const node = (t: CallTree, p: FoldedProfile, ...names: string[]) => {
   let v = 0;
   for (const n of names) {
     let c = firstChildOf(t, v);
-    while (c !== -1 && p.frames.name[t.frame[c]] !== n) c = nextSiblingOf(t, c);
+    while (c !== -1 && frameName(p.frames, t.frame[c]) !== n) c = nextSiblingOf(t, c);
     v = c;
   }
   return v;
@@ -62,7 +65,7 @@ describe('call tree rows', () => {
     const { p, t } = tree(TEXT);
     const r = new CallTreeRows(t);
     const end = r.openHeaviestPath();
-    expect(p.frames.name[t.frame[end]]).toBe('step');
+    expect(frameName(p.frames, t.frame[end])).toBe('step');
     expect(shown(r, p)).toBe('+main\n  +run\n    step\n  parse\ninit');
     const lex = node(t, p, 'main', 'parse', 'lex');
     const row = r.reveal(lex);

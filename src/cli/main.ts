@@ -8,6 +8,7 @@ import { readFileSync, readSync, realpathSync, writeFileSync, writeSync } from '
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
 import type { AnalysisSession } from '../core/analysis/session.ts';
+import { frameNames } from '../core/model/frames.ts';
 import type { LabelSummary } from '../core/model/labels.ts';
 import { parseLabelFilter } from '../core/model/labels.ts';
 import type { SourceListing } from '../core/model/lines.ts';
@@ -333,7 +334,7 @@ function listCommand(session: AnalysisSession, pattern: string, io: CliIo): numb
   const re = c.pattern;
   const profile = session.folded();
   // The frames' functions (a line or address frame's too), as pprof -list matches them.
-  const functions = profile.frames.name.map((n, f) => functionOf(profile.frames, f) ?? n);
+  const functions = frameNames(profile.frames).map((n, f) => functionOf(profile.frames, f) ?? n);
   const names = [...new Set(functions)].filter((n) => re.test(n)).sort();
   if (names.length === 0) {
     io.stderr(`flamelens: no function matches ${oneLine(pattern)}\n`);

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { prng } from '../../test/helpers/prng';
 import { treeFunctionTable } from '../../test/helpers/tree';
 import { buildCallTree, firstChildOf, nextSiblingOf, totalOf } from './model/calltree';
+import { frameNames } from './model/frames';
 import { profileFromText } from './model/text-notation';
 import { invertProfile } from './model/views';
 import { treeAndFunctions } from './pipeline';
+import { frameName } from './text/frame-text';
 import type { FoldedProfile } from './types';
 
 /** n distinct stacks of `depth` frames: main → one of 4 workers → a seeded random chain. */
@@ -44,7 +46,7 @@ describe('treeAndFunctions', () => {
     const kids = (t: typeof c, v: number) => {
       const out: string[] = [];
       for (let k = firstChildOf(t, v); k !== -1; k = nextSiblingOf(t, k))
-        out.push(`${p.frames.name[t.frame[k]]}=${totalOf(t, k)}`);
+        out.push(`${frameName(p.frames, t.frame[k])}=${totalOf(t, k)}`);
       return out;
     };
     expect(kids(c, firstChildOf(c, 0))).toEqual(kids(full.tree, firstChildOf(full.tree, 0)));
@@ -53,8 +55,8 @@ describe('treeAndFunctions', () => {
   it('an inverted graph gets the function table of the profile it came from', () => {
     const p = profileFromText('main;r;r 4\nmain;x 1');
     const { functions } = treeAndFunctions(invertProfile(p), { table: p });
-    expect(functions.total[p.frames.name.indexOf('main')]).toBe(5);
-    expect(functions.total[p.frames.name.indexOf('r')]).toBe(4);
-    expect(functions.self[p.frames.name.indexOf('r')]).toBe(4);
+    expect(functions.total[frameNames(p.frames).indexOf('main')]).toBe(5);
+    expect(functions.total[frameNames(p.frames).indexOf('r')]).toBe(4);
+    expect(functions.self[frameNames(p.frames).indexOf('r')]).toBe(4);
   });
 });

@@ -264,11 +264,20 @@ export interface FoldedProfile {
 export interface FrameTable {
   count: number;
   /**
-   * The frame's identity and display name, e.g. `main`, `main /src/a.c:12` (a line),
-   * `main+0x1c` (an address in a function), `libc.so.6+0x2724a`, `[libc.so.6]`, `0x7fff12345`. Zoom
-   * paths, links, transforms, search and a comparison's merge go by it.
+   * The frame's name as stored: null for an address frame of unnamed code whose name is made when
+   * asked (`moduleNames`). Read names through model/frames.ts `frameName`, never here: the name,
+   * e.g. `main`, `main /src/a.c:12` (a line), `main+0x1c` (an address in a function),
+   * `libc.so.6+0x2724a`, `[libc.so.6]`, `0x7fff12345`, is the frame's identity and display name;
+   * zoom paths, links, transforms, search and a comparison's merge go by it.
    */
-  name: string[];
+  ownName: (string | null)[];
+  /**
+   * Per module, its file's base name, when some frame's `ownName` is null: such a frame (an Address
+   * frame) is named `moduleNames[module]+0xOFFSET` from its addrHi/addrLo, `0x…` outside every
+   * module. A DCPI profile's millions of address frames cost no string each (~90 bytes a frame in
+   * the worker, another copy in the page) until one is shown.
+   */
+  moduleNames?: string[];
   /** Index into `modules`, or -1 when unknown. */
   module: Int32Array;
   /**

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { frameNames } from '../core/model/frames';
 import { analyzeBytes } from '../core/pipeline';
 import { csvField, csvRow, functionTableCsv } from './csv';
 
@@ -113,7 +114,7 @@ describe('functionTableCsv', () => {
   });
 
   it('follows a given row order', () => {
-    const mainId = a.profile.frames.name.indexOf('main');
+    const mainId = frameNames(a.profile.frames).indexOf('main');
     const rows = parseCsv(functionTableCsv(a, [mainId]));
     expect(rows.map((r) => r[0])).toEqual(['Function', 'main']);
   });

@@ -3,6 +3,7 @@
 
 import { type CallTree, type FunctionTable, totalOf } from '../core/model/calltree';
 import { visibleText } from '../core/text/escape';
+import { frameName } from '../core/text/frame-text';
 import { unitName, weightUnit } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 
@@ -56,7 +57,7 @@ export function functionTableCsv(
     const self = functions.self[f];
     const total = functions.total[f];
     out += csvRow([
-      visibleText(profile.frames.name[f]),
+      visibleText(frameName(profile.frames, f)),
       visibleText(mod),
       self,
       pct(self, whole),

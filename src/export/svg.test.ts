@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { firstChildOf, nextSiblingOf } from '../core/model/calltree';
 import { analyzeBytes } from '../core/pipeline';
+import { frameName } from '../core/text/frame-text';
 import { flameGraphSvg, xmlEscape, xmlSafeChars } from './svg';
 
 const a = analyzeBytes(new Uint8Array(readFileSync('test/fixtures/xss/evil.folded')), {
@@ -69,7 +70,7 @@ describe('flameGraphSvg', () => {
 
   it('draws a zoomed view: the focus subtree and its ancestors', () => {
     let img = firstChildOf(a.tree, firstChildOf(a.tree, 0));
-    while (a.profile.frames.name[a.tree.frame[img]] !== '<img src=x onerror=alert(1)>') {
+    while (frameName(a.profile.frames, a.tree.frame[img]) !== '<img src=x onerror=alert(1)>') {
       img = nextSiblingOf(a.tree, img);
     }
     const z = flameGraphSvg({ profile: a.profile, tree: a.tree, focus: img, width: 800 });

@@ -6,7 +6,7 @@
 import { type CallTree, selfOf, totalOf } from '../core/model/calltree';
 import { visibleText } from '../core/text/escape';
 import { fitName } from '../core/text/fit-name';
-import { describeFrame, describeFrameLines, frameLabel, shownText } from '../core/text/frame-text';
+import { describeFrame, describeFrameLines, frameLabel, frameName, shownText } from '../core/text/frame-text';
 import { formatWeight, weightUnit } from '../core/text/units';
 import type { FoldedProfile } from '../core/types';
 import { layoutFlameGraph, MERGED, mergedLabel } from '../flamegraph/layout';
@@ -71,7 +71,7 @@ export function flameGraphSvg(o: SvgOptions): string {
   const focusTotal = totalOf(tree, layout.focus);
   const unit = weightUnit(profile.meta);
   const zoomed = layout.focus > 0 ? focusTotal : undefined;
-  const name = (node: number) => profile.frames.name[tree.frame[node]] ?? '';
+  const name = (node: number) => frameName(profile.frames, tree.frame[node]) ?? '';
   const moduleOf = (node: number) => profile.modules[profile.frames.module[tree.frame[node]]] ?? '';
   const n = (v: number) => String(Math.round(v * 100) / 100);
 

@@ -9,6 +9,7 @@ import {
   sortedStackOrder,
 } from '../core/model/calltree';
 import { profileFromText } from '../core/model/text-notation';
+import { frameName } from '../core/text/frame-text';
 import { hitTest, layoutFlameGraph, MERGED, mergedLabel, rowAt, rowTop } from './layout';
 
 const p = profileFromText(`
@@ -19,7 +20,7 @@ const p = profileFromText(`
   main 8
 `);
 const tree = buildCallTree(p);
-const name = (node: number) => (node === MERGED ? '(merged)' : p.frames.name[tree.frame[node]]);
+const name = (node: number) => (node === MERGED ? '(merged)' : frameName(p.frames, tree.frame[node]));
 const describeRects = (l: ReturnType<typeof layoutFlameGraph>) =>
   l.rows.flat().map((r) => `${r.depth} ${name(r.node)} ${r.x.toFixed(1)}+${r.w.toFixed(1)}`);
 
@@ -108,7 +109,7 @@ describe('layoutFlameGraph', () => {
     const full = buildCallTree(q);
     const rowOf = (t: typeof full) =>
       layoutFlameGraph(t, { focus: 0, width: 100, minWidth: 2 }).rows[1].map(
-        (r) => `${r.node === MERGED ? mergedLabel(r) : q.frames.name[t.frame[r.node]]} ${r.x}+${r.w}`,
+        (r) => `${r.node === MERGED ? mergedLabel(r) : frameName(q.frames, t.frame[r.node])} ${r.x}+${r.w}`,
       );
     expect(rowOf(coarseTree)).toEqual(['big 0+60', 'Frames too narrow to draw 60+40']);
     expect(rowOf(full)).toEqual(['big 0+60', '40 frames too narrow to draw 60+40']);
@@ -121,7 +122,7 @@ describe('layoutFlameGraph', () => {
     const coarseTree = buildCoarseTree(q, sortedStackOrder(q), 10);
     const rows = layoutFlameGraph(coarseTree, { focus: 0, width: 100, minWidth: 2 }).rows;
     const named = (r: (typeof rows)[number][number]) =>
-      r.node === MERGED ? mergedLabel(r) : q.frames.name[coarseTree.frame[r.node]];
+      r.node === MERGED ? mergedLabel(r) : frameName(q.frames, coarseTree.frame[r.node]);
     expect(rows.map((row) => row.map(named))).toEqual([['main'], ['a'], ['Frames too narrow to draw']]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
 import { profileFromText } from '../core/model/text-notation';
+import { frameName } from '../core/text/frame-text';
 import { layoutFlameGraph } from './layout';
 import { fitViewport, moveForKey, moveSelection, panViewport, zoomViewport } from './navigation';
 
@@ -15,12 +16,12 @@ const node = (path: string) => {
   let v = 0;
   for (const name of path.split(';')) {
     let c = firstChildOf(tree, v);
-    while (c !== -1 && p.frames.name[tree.frame[c]] !== name) c = nextSiblingOf(tree, c);
+    while (c !== -1 && frameName(p.frames, tree.frame[c]) !== name) c = nextSiblingOf(tree, c);
     v = c;
   }
   return v;
 };
-const name = (n: number) => p.frames.name[tree.frame[n]];
+const name = (n: number) => frameName(p.frames, tree.frame[n]);
 
 describe('keyboard navigation', () => {
   const layout = layoutFlameGraph(tree, { focus: 0, width: 1000 });

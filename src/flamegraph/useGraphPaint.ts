@@ -5,7 +5,7 @@
 import { type RefObject, useCallback, useEffect, useMemo } from 'react';
 import { type CallTree, chainOf } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
-import { frameLabel } from '../core/text/frame-text';
+import { frameLabel, frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
 import { type DiffScale, diffColor, diffScale } from './diffColor';
 import type { Orientation } from './layout';
@@ -138,7 +138,7 @@ function useColors(props: PaintProps): { colorOf: (node: number) => string; scal
         if (scale) c = diffColor(scale.delta(node), scale.maxAbs, theme);
         else {
           const module = profile.modules[profile.frames.module[key]] ?? '';
-          c = frameColor(colorMode, profile.frames.name[key], module, heat ? heat(key) : 0, theme);
+          c = frameColor(colorMode, frameName(profile.frames, key), module, heat ? heat(key) : 0, theme);
         }
         cache.set(key, c);
       }

@@ -3,6 +3,7 @@
 
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { CallTree } from '../core/model/calltree';
+import { frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
 import { type ChildOrder, type FlameLayout, layoutFlameGraph, type Orientation } from './layout';
 import { FULL, type Viewport } from './navigation';
@@ -40,7 +41,10 @@ export function useGraphView(
   // A new tree or zoom target starts unzoomed horizontally.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when these change
   useEffect(() => setViewport(FULL), [tree, focus]);
-  const nameOf = useCallback((node: number) => profile.frames.name[tree.frame[node]] ?? '', [profile, tree]);
+  const nameOf = useCallback(
+    (node: number) => frameName(profile.frames, tree.frame[node]) ?? '',
+    [profile, tree],
+  );
 
   // The graph is as tall as the deepest stack; only rows that can be on screen are laid out
   // (a 100 MB profile has 250 rows and 12M nodes), in steps of 16 rows so scrolling rarely

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type FunctionTable as Functions, totalOf } from '../core/model/calltree';
 import { type FunctionChanges, functionChanges } from '../core/model/diff';
-import { frameLabel, functionOf, lineLabel, sourceAt } from '../core/text/frame-text';
+import { frameLabel, frameName, functionOf, lineLabel, sourceAt } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
 import {
   formatCell,
@@ -89,7 +89,9 @@ export function changesOf(a: Analysis, normalized: boolean): FunctionChanges | n
 /** Row order for a sort and filter: frame ids. Pure, so it is tested without a DOM. */
 export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
   const { functions, profile } = a;
-  const name = profile.frames.name;
+  // Names made once each (a DCPI profile's address frames are named when asked: frames.ts).
+  const names = new Array<string | undefined>(functions.count);
+  const name = (f: number): string => (names[f] ??= frameName(profile.frames, f));
   const mod = (f: number) => profile.modules[profile.frames.module[f]] ?? '';
   const needle = q.filter.trim().toLowerCase();
   const base = a.diff?.baseFunctions;
@@ -99,12 +101,12 @@ export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
   const ids: number[] = [];
   for (let f = 0; f < functions.count; f++) {
     if ((functions.total[f] <= 0 && !(base && base.total[f] > 0)) || q.exclude?.[f]) continue;
-    if (needle && !name[f].toLowerCase().includes(needle) && !basename(mod(f)).toLowerCase().includes(needle))
+    if (needle && !name(f).toLowerCase().includes(needle) && !basename(mod(f)).toLowerCase().includes(needle))
       continue;
     ids.push(f);
   }
   const sign = q.desc ? -1 : 1;
-  const byName = (x: number, y: number) => (name[x] < name[y] ? -1 : name[x] > name[y] ? 1 : 0);
+  const byName = (x: number, y: number) => (name(x) < name(y) ? -1 : name(x) > name(y) ? 1 : 0);
   const { self, total } = functions;
   const changes =
     base && (q.key === 'delta' || q.key === 'deltaPct')
@@ -383,7 +385,7 @@ export function FunctionTable({
 function cellTitle(frames: Analysis['profile']['frames'], f: number): string {
   const at = sourceAt(frames, f);
   const fn = functionOf(frames, f);
-  return at === null || fn === null ? frames.name[f] : `${fn}\nat ${at}`;
+  return at === null || fn === null ? frameName(frames, f) : `${fn}\nat ${at}`;
 }
 
 /**

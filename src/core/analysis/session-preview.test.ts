@@ -19,6 +19,7 @@ vi.mock('../pipeline', async (real) => {
   return { ...actual, symbolize: vi.fn(actual.symbolize) };
 });
 
+import { frameNames } from '../model/frames';
 import { samplesByMapping } from '../symbols/modules';
 import { DEFAULT_VIEW, workerViewOf } from '../view/schema';
 import { AnalysisSession } from './session';
@@ -117,11 +118,11 @@ describe('AnalysisSession perf.data preview', () => {
     expect(first.functionsPending).toBe(true);
     expect(first.sampledEvery).toBeGreaterThan(1);
     const full = result.analysis!.profile;
-    const names = new Set(full.frames.name);
-    expect(first.profile.frames.name.filter((n) => !names.has(n))).toEqual([]);
+    const names = new Set(frameNames(full.frames));
+    expect(frameNames(first.profile.frames).filter((n) => !names.has(n))).toEqual([]);
     // symbolized: the program's functions, the kernel's from kallsyms
-    expect(first.profile.frames.name).toContain('worker');
-    expect(first.profile.frames.name.some((n) => n.startsWith('['))).toBe(false);
+    expect(frameNames(first.profile.frames)).toContain('worker');
+    expect(frameNames(first.profile.frames).some((n) => n.startsWith('['))).toBe(false);
     expect(first.profile.meta.totalSamples / full.meta.totalSamples).toBeCloseTo(1, 1);
   });
 
@@ -129,9 +130,9 @@ describe('AnalysisSession perf.data preview', () => {
     const { s, previews } = recordingSession();
     const result = await s.add([big], F);
     expect(previews[0].sampledEvery).toBeGreaterThan(1);
-    const names = new Set(result.analysis!.profile.frames.name);
-    expect(previews[0].profile.frames.name.filter((n) => !names.has(n))).toEqual([]);
-    expect(previews[0].profile.frames.name).not.toContain('worker');
+    const names = new Set(frameNames(result.analysis!.profile.frames));
+    expect(frameNames(previews[0].profile.frames).filter((n) => !names.has(n))).toEqual([]);
+    expect(frameNames(previews[0].profile.frames)).not.toContain('worker');
 
     // The bundle's objects are unpacked after the parse, for the mappings it found: the sample
     // could not be named by them: no picture of the sample.
@@ -146,7 +147,7 @@ describe('AnalysisSession perf.data preview', () => {
     };
     const bundled = recordingSession();
     const r = await bundled.s.add([bundle], F);
-    expect(r.analysis!.profile.frames.name).toContain('worker');
+    expect(frameNames(r.analysis!.profile.frames)).toContain('worker');
     expect(bundled.previews.filter((a) => a.functionsPending)).toEqual([]);
   });
 });

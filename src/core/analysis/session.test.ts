@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/helpers/cli';
 import { firstChildOf, nextSiblingOf, totalOf } from '../model/calltree';
+import { frameNames } from '../model/frames';
+import { frameName } from '../text/frame-text';
 import { shortFunctionName } from '../text/names';
 import { FrameKind, ProfileError } from '../types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
@@ -16,7 +18,7 @@ const file = (path: string, name = path.split('/').pop()!) => ({
   name,
   bytes: new Uint8Array(readFileSync(`test/fixtures/${path}`)),
 });
-const names = (r: Awaited<ReturnType<AnalysisSession['add']>>) => r.analysis!.profile.frames.name;
+const names = (r: Awaited<ReturnType<AnalysisSession['add']>>) => frameNames(r.analysis!.profile.frames);
 const V = (patch: Partial<WorkerView> = {}): WorkerView => ({ ...workerViewOf(DEFAULT_VIEW), ...patch });
 
 describe('AnalysisSession', () => {
@@ -86,23 +88,23 @@ describe('AnalysisSession', () => {
     // The frame table is kept (the page holds it already): parse is in no stack and no table row.
     const a = hidden.analysis!;
     expect(a.profile.frames).toBe(opened.analysis!.profile.frames);
-    const parse = a.profile.frames.name.indexOf('parse');
+    const parse = frameNames(a.profile.frames).indexOf('parse');
     expect(Array.from(a.tree.frame)).not.toContain(parse);
     expect(Array.from(a.functions.bySelf!)).not.toContain(parse);
     const inv = await s.apply(V({ inverted: true }));
     const t = inv.analysis!.tree;
-    expect(inv.analysis!.profile.frames.name[t.frame[firstChildOf(t, 0)]]).toBe('read');
+    expect(frameName(inv.analysis!.profile.frames, t.frame[firstChildOf(t, 0)])).toBe('read');
     // The function table describes functions, not the inverted tree.
-    const main = inv.analysis!.profile.frames.name.indexOf('main');
+    const main = frameNames(inv.analysis!.profile.frames).indexOf('main');
     expect(inv.analysis!.functions.total[main]).toBe(100);
     const only = await s.apply(V({ inverted: true, mode: 'sandwich', sandwich: 'parse' }));
     expect(only.analysis).toBeNull(); // only the sandwich changed
     const sw = only.sandwich!;
     expect(sw.total).toBe(60);
     expect(totalOf(sw.callees.tree, 0)).toBe(60);
-    expect(sw.callers.profile.frames.name[sw.callers.tree.frame[firstChildOf(sw.callers.tree, 0)]]).toBe(
-      'parse',
-    );
+    expect(
+      frameName(sw.callers.profile.frames, sw.callers.tree.frame[firstChildOf(sw.callers.tree, 0)]),
+    ).toBe('parse');
   });
 
   it('re-folds when the label filters or the group-by key change, not on other changes', async () => {
@@ -112,7 +114,7 @@ describe('AnalysisSession', () => {
       const { tree, profile } = r.analysis!;
       const out: string[] = [];
       for (let c = firstChildOf(tree, 0); c >= 0; c = nextSiblingOf(tree, c))
-        out.push(`${profile.frames.name[tree.frame[c]]} ${totalOf(tree, c)}`);
+        out.push(`${frameName(profile.frames, tree.frame[c])} ${totalOf(tree, c)}`);
       return out.sort();
     };
     const grouped = await s.apply(V({ sampleType: 'samples', groupBy: 'comm' }));
@@ -129,7 +131,7 @@ describe('AnalysisSession', () => {
     expect(roots(filtered)).toEqual(['comm=sh 1', 'comm=sorter 346']);
     expect(filtered.analysis!.profile.meta.labelDropped).toEqual({ samples: 3061, weight: 3061 });
     const ungrouped = await s.apply(V({ sampleType: 'samples', labelFilters }));
-    expect(ungrouped.analysis!.profile.frames.name.some((n) => n.startsWith('comm='))).toBe(false);
+    expect(frameNames(ungrouped.analysis!.profile.frames).some((n) => n.startsWith('comm='))).toBe(false);
     expect(totalOf(ungrouped.analysis!.tree, 0)).toBe(347);
     const same = await s.apply(V({ sampleType: 'samples', labelFilters, inverted: false }));
     expect(same.analysis).toBeNull();
@@ -157,16 +159,16 @@ describe('AnalysisSession', () => {
     const short = await s.add([file('gperf/cxx_demangle.prof'), file('gperf/bin/cxx_demangle')], V());
     const full = await s.apply(V({ fullNames: true }));
     const frames = short.analysis!.profile.frames;
-    expect(frames.name).toContain('(anonymous namespace)::Circle::area');
+    expect(frameNames(frames)).toContain('(anonymous namespace)::Circle::area');
     const fullNames = new Set(names(full));
     expect(frames.fullName?.some((x) => x !== undefined)).toBe(true);
     for (let f = 0; f < frames.count; f++) {
       if (frames.kind[f] !== FrameKind.Function) continue;
       // Each short frame's full name (its name where nothing was cut) is one of the full-names
       // view's frames, and shortens to it.
-      const whole = frames.fullName?.[f] ?? frames.name[f];
+      const whole = frames.fullName?.[f] ?? frameName(frames, f);
       expect(fullNames.has(whole), whole).toBe(true);
-      expect(shortFunctionName(whole)).toBe(frames.name[f]);
+      expect(shortFunctionName(whole)).toBe(frameName(frames, f));
     }
   });
 
@@ -206,9 +208,8 @@ describe('AnalysisSession', () => {
     const text = (r: typeof a) => {
       const p = r.analysis!.profile;
       return Array.from({ length: p.stacks.count }, (_, i) =>
-        Array.from(
-          p.stacks.frames.subarray(p.stacks.start[i], p.stacks.start[i + 1]),
-          (f) => p.frames.name[f],
+        Array.from(p.stacks.frames.subarray(p.stacks.start[i], p.stacks.start[i + 1]), (f) =>
+          frameName(p.frames, f),
         ).join(';'),
       ).sort();
     };

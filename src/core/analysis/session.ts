@@ -59,7 +59,7 @@ import { type Demangle, loadDemangler } from '../symbols/demangle';
 import { isSeparateDebugFile, looksLikeElf } from '../symbols/elf';
 import { type MappingSamples, samplesByModule } from '../symbols/modules';
 import { type Placement, parseBase } from '../symbols/placement';
-import { frameLabel } from '../text/frame-text';
+import { frameLabel, frameName } from '../text/frame-text';
 import { timeUnitUs } from '../text/units';
 import { type FoldedProfile, type InputNote, type Mapping, ProfileError, type RawProfile } from '../types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
@@ -699,7 +699,7 @@ export class AnalysisSession {
       for (let k = profile.stacks.start[st]; k < profile.stacks.start[st + 1]; k++) {
         const f = profile.stacks.frames[k];
         out.labels.push(frameLabel(profile.frames, f));
-        out.names.push(profile.frames.name[f]);
+        out.names.push(frameName(profile.frames, f));
       }
     const label = (key: string) => {
       const c = raw.labels?.find((l) => l.key === key);
@@ -731,7 +731,7 @@ export class AnalysisSession {
       if (id === undefined) {
         id = names.length;
         ids.set(f, id);
-        names.push(profile.frames.name[f]);
+        names.push(frameName(profile.frames, f));
         labels.push(frameLabel(profile.frames, f));
         const m = profile.frames.module[f];
         modules.push(m >= 0 ? profile.modules[m] : '');

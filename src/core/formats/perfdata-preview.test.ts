@@ -10,6 +10,7 @@ import {
   recordList,
   symbolFiles,
 } from '../../../test/helpers/perf-oracles.ts';
+import { frameNames } from '../model/frames.ts';
 import { fold, symbolize } from '../pipeline.ts';
 import type { RawProfile } from '../types.ts';
 import { maybeGunzip } from './detect.ts';
@@ -104,9 +105,9 @@ describe('perfDataWithPreview', () => {
       { raw: full, fileName: name, parseMs: 0 },
       { symbols: symbolize(full, files, { mangled: true, names: 'short' }) },
     ).profile;
-    const names = new Set(whole.frames.name);
-    expect(p.profile.frames.name.filter((n) => !names.has(n))).toEqual([]);
-    expect(p.profile.frames.name).toContain('worker');
+    const names = new Set(frameNames(whole.frames));
+    expect(frameNames(p.profile.frames).filter((n) => !names.has(n))).toEqual([]);
+    expect(frameNames(p.profile.frames)).toContain('worker');
     // Weighed up by the share read: the total of the sample's periods × samples / sampled.
     let sampledWeight = 0;
     for (let s = 0; s < folds[0].samples.count; s++) sampledWeight += folds[0].samples.weight[s];
@@ -138,7 +139,7 @@ describe('perfDataWithPreview', () => {
       { raw: parsePerfData(bytes), fileName: '', parseMs: 0 },
       { granularity: 'addresses' },
     ).profile;
-    const names = new Set(whole.frames.name);
-    expect(previews[0].profile.frames.name.filter((n) => !names.has(n))).toEqual([]);
+    const names = new Set(frameNames(whole.frames));
+    expect(frameNames(previews[0].profile.frames).filter((n) => !names.has(n))).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@
 import { gzipSync } from 'fflate';
 import { bigOf } from '../address.ts';
 import { sampleTypesOf } from '../model/sample-types.ts';
+import { frameName } from '../text/frame-text.ts';
 import { type FoldedProfile, FrameKind, type RawProfile, SAMPLES_COUNT } from '../types.ts';
 
 /** A growable protobuf byte buffer (also the benchmark's generator of pprof files). */
@@ -270,7 +271,7 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
     if (addresses[f] !== undefined) continue;
     out.message(5, sub, (w) => {
       w.uint(1, f + 1);
-      const name = str(p.frames.name[f]);
+      const name = str(frameName(p.frames, f));
       w.uint(2, name);
       w.uint(3, name);
     });

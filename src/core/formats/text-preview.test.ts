@@ -11,7 +11,9 @@ import { makeSyntheticPprof } from '../../../bench/gen-pprof.ts';
 import { makeTextBenchInput } from '../../../bench/gen-text.ts';
 import { LIGHT_CHILDREN, PREVIEW_FRACTION } from '../model/calltree.ts';
 import { foldProfile } from '../model/fold.ts';
+import { frameNames } from '../model/frames.ts';
 import { withSampleType } from '../model/sample-types.ts';
+import { frameName } from '../text/frame-text.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
 import { parseDcpi } from './dcpi.ts';
 import { parseDcpiWithPreview } from './dcpi-preview.ts';
@@ -44,7 +46,7 @@ const stacksOf = (p: FoldedProfile): Map<string, number> => {
   const out = new Map<string, number>();
   const { start, frames, weight } = p.stacks;
   for (let s = 0; s < p.stacks.count; s++) {
-    const key = Array.from(frames.subarray(start[s], start[s + 1]), (f) => p.frames.name[f]).join(';');
+    const key = Array.from(frames.subarray(start[s], start[s + 1]), (f) => frameName(p.frames, f)).join(';');
     out.set(key, (out.get(key) ?? 0) + weight[s]);
   }
   return out;
@@ -191,8 +193,8 @@ describe('the preview capability', () => {
       expect(total(p.profile)).toBeLessThan(want * 1.5);
       expect(p.profile.meta.totalSamples).toBeCloseTo(total(p.profile), -1);
       // the same names as the full fold's
-      const names = new Set(fold(full).frames.name);
-      for (const n of p.profile.frames.name) expect(names.has(n), n).toBe(true);
+      const names = new Set(frameNames(fold(full).frames));
+      for (const n of frameNames(p.profile.frames)) expect(names.has(n), n).toBe(true);
       let deepest = 0;
       for (let i = 0; i < p.profile.stacks.count; i++)
         deepest = Math.max(deepest, p.profile.stacks.start[i + 1] - p.profile.stacks.start[i]);
@@ -238,7 +240,7 @@ describe('DCPI: the heavy addresses, then one bar for the others', () => {
     expect(p.stacks.frames[p.stacks.start[last]]).toBe(LIGHT_CHILDREN >>> 0);
     const shown = new Map<string, number>();
     for (let s = 0; s < last; s++)
-      shown.set(p.frames.name[p.stacks.frames[p.stacks.start[s]]], p.stacks.weight[s]);
+      shown.set(frameName(p.frames, p.stacks.frames[p.stacks.start[s]]), p.stacks.weight[s]);
     expect(shown).toEqual(new Map(heavy));
     expect(p.stacks.weight[last]).toBe(want - heavy.reduce((a, [, w]) => a + w, 0));
     // below the size, no preview

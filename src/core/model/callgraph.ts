@@ -10,6 +10,7 @@
 // symbols), at lines `function file:line`, at addresses `function+0xOFFSET`. Frames of equal names
 // in several modules are one node, as pprof merges functions across binaries in this report.
 
+import { frameName } from '../text/frame-text';
 import { shortFunctionName } from '../text/names';
 import { type FoldedProfile, type RawProfile, Unnamed } from '../types';
 
@@ -116,7 +117,7 @@ function namesOf(p: FoldedProfile, mergeUnmapped: boolean): Names {
   const unnamed = p.frames.unnamed;
   for (let f = 0; f < p.frames.count; f++) {
     const why = unnamed?.[f] ?? Unnamed.Named;
-    const n = mergeUnmapped && why === Unnamed.NoModule ? UNKNOWN_NODE : p.frames.name[f];
+    const n = mergeUnmapped && why === Unnamed.NoModule ? UNKNOWN_NODE : frameName(p.frames, f);
     let id = ids.get(n);
     if (id === undefined) {
       id = name.length;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../test/helpers/prng';
 import { treeFunctionTable } from '../../../test/helpers/tree';
+import { frameName } from '../text/frame-text';
 import type { FoldedProfile } from '../types';
 import {
   buildCallTree,
@@ -18,6 +19,7 @@ import {
   sortStacks,
   totalOf,
 } from './calltree';
+import { frameNames } from './frames';
 import { functionTableOf } from './functions';
 import { profileFromText, treeToText } from './text-notation';
 
@@ -63,7 +65,7 @@ describe('buildCallTree', () => {
     const p = profileFromText('main;r;r;r 4\nmain;x;r 1\nmain 2');
     const t = buildCallTree(p);
     const f = treeFunctionTable(t, p.frames.count);
-    const id = (n: string) => p.frames.name.indexOf(n);
+    const id = (n: string) => frameNames(p.frames).indexOf(n);
     expect(f.total[id('r')]).toBe(5);
     expect(f.self[id('r')]).toBe(5);
     expect(f.total[id('main')]).toBe(7);
@@ -76,7 +78,7 @@ describe('buildCallTree', () => {
     const t = buildCallTree(p);
     let leaf = 0;
     while (firstChildOf(t, leaf) !== -1) leaf = firstChildOf(t, leaf);
-    expect(pathToNode(t, leaf).map((f) => p.frames.name[f])).toEqual(['main', 'a', 'b']);
+    expect(pathToNode(t, leaf).map((f) => frameName(p.frames, f))).toEqual(['main', 'a', 'b']);
   });
 
   it('accepts repeated and empty stacks (views may produce them)', () => {
@@ -162,7 +164,7 @@ function naiveTreeText(p: FoldedProfile): string {
   const work: [N, number][] = [[root, -1]];
   while (work.length > 0) {
     const [n, d] = work.pop()!;
-    if (d >= 0) out.push(`${'  '.repeat(d)}${p.frames.name[n.frame]} ${n.total}/${n.self}`);
+    if (d >= 0) out.push(`${'  '.repeat(d)}${frameName(p.frames, n.frame)} ${n.total}/${n.self}`);
     const kids = [...n.kids.values()].sort((a, b) => b.total - a.total || a.frame - b.frame);
     for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i], d + 1]);
   }

@@ -6,6 +6,7 @@
 //
 // Colour is the change in a path's share of its profile (normalized) or in its samples (absolute).
 
+import { frameName } from '../text/frame-text';
 import { basename } from '../text/names';
 import type { FoldedProfile, SampleType } from '../types';
 import {
@@ -48,7 +49,7 @@ export interface MergedSides {
 }
 
 const frameKey = (p: FoldedProfile, f: number) =>
-  `${basename(p.modules[p.frames.module[f]] ?? '')}\0${p.frames.name[f]}`;
+  `${basename(p.modules[p.frames.module[f]] ?? '')}\0${frameName(p.frames, f)}`;
 
 /**
  * Why the two sides' weights do not compare, or null when they do: their units differ (CPU

@@ -3,7 +3,8 @@ import { addressProfile } from '../../../test/helpers/raw';
 import { parseFolded } from '../formats/folded.ts';
 import { FrameKind, type Symbolizer, Unnamed } from '../types.ts';
 import { foldProfile, simplifyFuncName } from './fold.ts';
-import { FrameNaming } from './naming.ts';
+import { frameNames } from './frames.ts';
+import { FrameNaming, IdsByKey } from './naming.ts';
 import { toFoldedText } from './serialize.ts';
 
 describe('foldProfile', () => {
@@ -24,8 +25,8 @@ describe('foldProfile', () => {
       { start: '0x400000', end: '0x500000', offset: '0x1000', path: '/bin/demo' },
     ]);
     expect(p.modules).toEqual(['/bin/demo']);
-    expect(p.frames.module[p.frames.name.indexOf('demo+0x1101')]).toBe(0);
-    expect(p.frames.module[p.frames.name.indexOf('0x900000')]).toBe(-1);
+    expect(p.frames.module[frameNames(p.frames).indexOf('demo+0x1101')]).toBe(0);
+    expect(p.frames.module[frameNames(p.frames).indexOf('0x900000')]).toBe(-1);
   });
 
   it('uses a symbolizer (inline chains outermost first) and merges addresses of one function', () => {
@@ -141,10 +142,10 @@ describe('foldProfile: short names and per-module frames', () => {
     expect(toFoldedText(p)).toBe(
       '0x900000;run;demo+0x1481 4\nlibx.so+0x10;run;Box::get 1\nlibx.so+0x20;run;Box::get 2\n',
     );
-    const get = p.frames.name.indexOf('Box::get');
+    const get = frameNames(p.frames).indexOf('Box::get');
     expect(p.frames.fullName?.[get]).toBe('Box<int>::get() const');
     // Nothing cut (unnamed code has no function): no full name.
-    expect(p.frames.fullName?.[p.frames.name.indexOf('demo+0x1481')]).toBeUndefined();
+    expect(p.frames.fullName?.[frameNames(p.frames).indexOf('demo+0x1481')]).toBeUndefined();
     expect(p.frames.fullName).toHaveLength(p.frames.count);
   });
 
@@ -156,13 +157,13 @@ describe('foldProfile: short names and per-module frames', () => {
       granularity: 'functions',
     });
     expect(toFoldedText(p)).toBe('0x900000;run;[demo] 4\n[libx.so];run;Box::get 3\n');
-    const kind = (name: string) => p.frames.kind[p.frames.name.indexOf(name)];
-    const why = (name: string) => p.frames.unnamed?.[p.frames.name.indexOf(name)];
+    const kind = (name: string) => p.frames.kind[frameNames(p.frames).indexOf(name)];
+    const why = (name: string) => p.frames.unnamed?.[frameNames(p.frames).indexOf(name)];
     expect([kind('run'), why('run')]).toEqual([FrameKind.Function, Unnamed.Named]);
     expect([kind('[demo]'), why('[demo]')]).toEqual([FrameKind.Module, Unnamed.OutsideSymbols]);
     expect([kind('[libx.so]'), why('[libx.so]')]).toEqual([FrameKind.Module, Unnamed.NoSymbolFile]);
     expect([kind('0x900000'), why('0x900000')]).toEqual([FrameKind.Address, Unnamed.NoModule]);
-    expect(p.modules[p.frames.module[p.frames.name.indexOf('[libx.so]')]]).toBe('/lib/libx.so');
+    expect(p.modules[p.frames.module[frameNames(p.frames).indexOf('[libx.so]')]]).toBe('/lib/libx.so');
   });
 
   it('a flat (DCPI) profile keeps its image → function → address frames whatever the granularity', () => {
@@ -179,6 +180,22 @@ describe('foldProfile: short names and per-module frames', () => {
   });
 });
 
+describe('IdsByKey', () => {
+  it('keeps an id per key below 2^53 across its growth, and −1 for a key it has not', () => {
+    const t = new IdsByKey(4);
+    const keys = [0, 1, 4, 2 ** 32, 2 ** 32 + 4, 2 ** 53 - 1];
+    for (let k = 0; k < 5000; k++) keys.push(0x400000 + k * 4);
+    for (let id = 0; id < keys.length; id++) t.set(keys[id], id);
+    expect(keys.map((key) => t.get(key))).toEqual(keys.map((_, id) => id));
+    expect([t.get(2), t.get(2 ** 32 + 1), t.get(0x400000 + 5000 * 4)]).toEqual([-1, -1, -1]);
+    t.set(4, 99);
+    expect(t.get(4)).toBe(99);
+    expect([...t.ids()].sort((a, b) => a - b)).toEqual(
+      [...keys.keys()].map((id) => (id === 2 ? 99 : id)).sort((a, b) => a - b),
+    );
+  });
+});
+
 describe('FrameNaming: address frames', () => {
   const mappings = [
     { start: 0x400000n, end: 0x500000n, offset: 0x1000n, path: '/bin/demo' },
@@ -188,15 +205,19 @@ describe('FrameNaming: address frames', () => {
   it('names an address once per offset in its file, whatever mapping of the file holds it', () => {
     const n = new FrameNaming(mappings, { granularity: 'addresses' });
     const a = n.exactAddressFrame(0, 0x400123);
-    expect(n.names()[a]).toBe('demo+0x1123');
+    expect(n.name(a)).toBe('demo+0x1123');
     expect(n.exactAddressFrame(0, 0x600123)).toBe(a);
     expect(n.exactAddressFrame(0, 0x400124)).not.toBe(a);
-    expect(n.names()[n.exactAddressFrame(0, 0x900000)]).toBe('0x900000');
+    expect(n.name(n.exactAddressFrame(0, 0x900000))).toBe('0x900000');
     expect(n.exactAddressFrame(0, 0x900000)).toBe(n.count - 1);
     // Past 2^53 (a kernel address), by name.
     const k = n.exactAddressFrame(0xffffffff, 0x81000000);
-    expect(n.names()[k]).toBe('0xffffffff81000000');
+    expect(n.name(k)).toBe('0xffffffff81000000');
     expect(n.exactAddressFrame(0xffffffff, 0x81000000)).toBe(k);
+    // Found by offset, a frame stores no name (named when asked); found by name, it keeps it.
+    const { frames } = n.finish();
+    expect(frames.ownName).toEqual([null, null, null, '0xffffffff81000000']);
+    expect(frameNames(frames)).toEqual(['demo+0x1123', 'demo+0x1124', '0x900000', '0xffffffff81000000']);
   });
 
   it('is one frame with a frame of another kind that has its name, whichever comes first', () => {
@@ -237,9 +258,9 @@ describe('foldProfile: locations that name themselves (pprof Lines)', () => {
     const p = foldProfile(raw, { fileName: 'x.pb', symbolizer });
     expect(toFoldedText(p)).toBe('far;symbolized;outer;inlined 4\n');
     expect(seen).toEqual(['400200']); // only the location without lines, at its address as written
-    const outer = p.frames.name.indexOf('outer');
+    const outer = frameNames(p.frames).indexOf('outer');
     expect(p.modules[p.frames.module[outer]]).toBe('/bin/demo');
-    expect(p.frames.module[p.frames.name.indexOf('far')]).toBe(-1);
+    expect(p.frames.module[frameNames(p.frames).indexOf('far')]).toBe(-1);
   });
 });
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { frameName } from '../text/frame-text';
 import { FrameKind, Unnamed } from '../types';
-import { FrameRows, functionFrames, pickFrames } from './frames';
+import { FrameRows, findFrame, frameNames, framesNamed, functionFrames, isNamed, pickFrames } from './frames';
 
 describe('frame tables', () => {
   it('leave out a field column every frame has the default of: functions carry none', () => {
     const t = functionFrames(['main', 'run'], [0, 0]);
-    expect(Object.keys(t).sort()).toEqual(['count', 'kind', 'module', 'name', 'strings']);
+    expect(Object.keys(t).sort()).toEqual(['count', 'kind', 'module', 'ownName', 'strings']);
     expect([...t.kind]).toEqual([FrameKind.Function, FrameKind.Function]);
   });
 
@@ -17,7 +18,7 @@ describe('frame tables', () => {
     expect(rows.add('run /src/a.c:7', 0, FrameKind.Line, Unnamed.Named, fn, file, 7)).toBe(0);
     rows.add('libc.so.6+0x10', 1, FrameKind.Address, Unnamed.NoSymbolFile, -1, -1, 0, 0, 0x10);
     const all = rows.finish();
-    expect(all.name).toEqual(['main', 'run', 'run /src/a.c:7', 'libc.so.6+0x10']);
+    expect(frameNames(all)).toEqual(['main', 'run', 'run /src/a.c:7', 'libc.so.6+0x10']);
     expect(all.strings).toEqual(['/src/a.c', 'run']);
     expect([...all.func!]).toEqual([-1, -1, 1, -1]);
     expect([...all.file!]).toEqual([-1, -1, 0, -1]);
@@ -26,7 +27,7 @@ describe('frame tables', () => {
     expect([...all.unnamed!]).toEqual([0, 0, 0, Unnamed.NoSymbolFile]);
     // Picked: the fields follow their frames; a column left with defaults only goes.
     const picked = pickFrames(all, [3, 0]);
-    expect(picked.name).toEqual(['libc.so.6+0x10', 'main']);
+    expect(frameNames(picked)).toEqual(['libc.so.6+0x10', 'main']);
     expect([[...picked.addrLo!], picked.line, picked.file, picked.func]).toEqual([
       [0x10, 0],
       undefined,
@@ -43,5 +44,49 @@ describe('frame tables', () => {
       [2],
       [5],
     ]);
+  });
+
+  it('name an address frame stored without a name from its module and offset, when asked', () => {
+    const rows = new FrameRows({ moduleNames: ['libc.so.6', 'app'] });
+    rows.add('app', 1, FrameKind.Module);
+    // 0x1_0000_002a: a 64-bit offset, in halves
+    rows.add(null, 1, FrameKind.Address, Unnamed.NoSymbolFile, -1, -1, 0, 1, 0x2a);
+    rows.add(null, 0, FrameKind.Address, Unnamed.NoSymbolFile, -1, -1, 0, 0, 0x10);
+    rows.add(null, -1, FrameKind.Address, Unnamed.NoModule, -1, -1, 0, 0xffffffff, 0x81000000);
+    rows.add('libc.so.6+0x20', 0, FrameKind.Function);
+    const t = rows.finish();
+    expect(t.ownName).toEqual(['app', null, null, null, 'libc.so.6+0x20']);
+    expect(t.moduleNames).toEqual(['libc.so.6', 'app']);
+    const names = ['app', 'app+0x10000002a', 'libc.so.6+0x10', '0xffffffff81000000', 'libc.so.6+0x20'];
+    expect(frameNames(t)).toEqual(names);
+    expect(frameName(t, 2)).toBe('libc.so.6+0x10');
+    expect(rows.rowName(1)).toBe('app+0x10000002a');
+    // Found by name as Array.indexOf finds a name, without naming every frame.
+    for (let f = 0; f < names.length; f++) expect(findFrame(t, names[f])).toBe(f);
+    expect(findFrame(t, 'app+0x10')).toBe(-1);
+    expect(findFrame(t, 'libc.so.6+0x2a')).toBe(-1);
+    expect([...framesNamed(t, '0xffffffff81000000')]).toEqual([0, 0, 0, 1, 0]);
+    expect([0, 1, 2, 3, 4].filter(isNamed(t, 'app+0x10000002a'))).toEqual([1]);
+    // Picked rows keep their module names; copied into another table, a frame is named there.
+    const picked = pickFrames(t, [2, 0]);
+    expect([picked.ownName, frameNames(picked)]).toEqual([
+      [null, 'app'],
+      ['libc.so.6+0x10', 'app'],
+    ]);
+    const other = new FrameRows();
+    other.copy(t, 1, 0);
+    expect(other.finish().ownName).toEqual(['app+0x10000002a']);
+    // Rows after such a table keep it named so.
+    const after = new FrameRows({ after: t });
+    after.add('main', -1, FrameKind.Function);
+    expect(frameNames(after.finish())).toEqual([...names, 'main']);
+  });
+
+  it('store every name of a table made without module names', () => {
+    const rows = new FrameRows();
+    expect(() => rows.add(null, 0, FrameKind.Address)).toThrow(/module names/);
+    const named = new FrameRows({ moduleNames: ['a'] });
+    expect(() => named.add(null, 0, FrameKind.Function)).toThrow(/address frame/);
+    expect('moduleNames' in functionFrames(['main'])).toBe(false);
   });
 });

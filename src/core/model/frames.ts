@@ -1,9 +1,62 @@
 // Frame tables (FoldedProfile.frames, types.ts FrameTable): built row by row by the fold's naming
 // and copied by every derivation that makes a table of its own (transforms, sandwich halves, a
 // comparison's merged table), so a frame keeps its kind and fields wherever it goes. Columnar:
-// typed arrays grown by doubling, function and file names interned in one string table.
+// typed arrays grown by doubling, function and file names interned in one string table. A frame's
+// name is read through frameName (text/frame-text.ts): an address frame of unnamed code stores
+// none (its `ownName` is null) and is named from its module and offset when asked (a DCPI profile
+// has millions of them).
 
+import { hexOf } from '../address';
+import { frameName } from '../text/frame-text';
 import { FrameKind, type FrameTable, Unnamed } from '../types';
+
+/** Every frame's name, by frame id (made: for a whole-table pass, a test, a writer). */
+export function frameNames(t: FrameTable): string[] {
+  const out = new Array<string>(t.count);
+  for (let f = 0; f < t.count; f++) out[f] = frameName(t, f);
+  return out;
+}
+
+/** A name an address frame stored without one could have: `…+0xHEX` or `0xHEX`. */
+const ADDRESS_NAME = /(?:^|\+)0x([0-9a-f]{1,16})$/;
+
+/**
+ * Whether frame f is named `name`, without making the names of frames stored without one (only an
+ * address frame at the offset the name ends with can have it: compared by number first).
+ */
+export function isNamed(t: FrameTable, name: string): (f: number) => boolean {
+  const own = t.ownName;
+  const hex = t.moduleNames === undefined ? null : ADDRESS_NAME.exec(name);
+  if (hex === null) return (f) => own[f] === name;
+  const digits = hex[1];
+  const lo = Number.parseInt(digits.slice(-8), 16);
+  const hi = digits.length > 8 ? Number.parseInt(digits.slice(0, -8), 16) : 0;
+  const { addrHi, addrLo } = t;
+  return (f) => {
+    const o = own[f];
+    if (o !== null) return o === name;
+    return (addrLo?.[f] ?? 0) === lo && (addrHi?.[f] ?? 0) === hi && frameName(t, f) === name;
+  };
+}
+
+/** The first frame named `name`, or −1 (Array.indexOf over the names, without making them all). */
+export function findFrame(t: FrameTable, name: string): number {
+  const own = t.ownName;
+  const stored = own.indexOf(name);
+  if (t.moduleNames === undefined) return stored;
+  const is = isNamed(t, name);
+  const end = stored < 0 ? t.count : stored;
+  for (let f = 0; f < end; f++) if (own[f] === null && is(f)) return f;
+  return stored;
+}
+
+/** 1 for every frame named `name`. */
+export function framesNamed(t: FrameTable, name: string): Uint8Array {
+  const out = new Uint8Array(t.count);
+  const is = isNamed(t, name);
+  for (let f = 0; f < t.count; f++) if (is(f)) out[f] = 1;
+  return out;
+}
 
 /**
  * The typed columns of a frame table: their element types and, for the optional ones (left out of
@@ -66,7 +119,7 @@ function fieldOf(t: FrameTable, name: ColumnName, f: number): number {
 export class FrameRows {
   private n = 0;
   private cap: number;
-  private readonly names: string[] = [];
+  private readonly names: (string | null)[] = [];
   /** Full names where short names cut something, when the table has them (short names). */
   readonly fullNames: (string | undefined)[] | null;
   private readonly cols: Partial<Record<ColumnName, Column>>;
@@ -75,11 +128,22 @@ export class FrameRows {
   private added: string[] | null = null;
   private ids: Map<string, number> | null = null;
   private readonly after: FrameTable | null;
+  /** Per module, its file's base name: how a row added without a name is named (FrameTable.moduleNames). */
+  private readonly moduleNames: string[] | undefined;
+  /** Whether a row was added without a name. */
+  private unnamedRows = false;
 
   constructor(
-    opts: { after?: FrameTable; strings?: readonly string[]; fullNames?: boolean; capacity?: number } = {},
+    opts: {
+      after?: FrameTable;
+      strings?: readonly string[];
+      fullNames?: boolean;
+      capacity?: number;
+      moduleNames?: string[];
+    } = {},
   ) {
     this.after = opts.after ?? null;
+    this.moduleNames = opts.after?.moduleNames ?? opts.moduleNames;
     this.base = opts.after?.strings ?? opts.strings ?? [];
     this.fullNames =
       (opts.fullNames ?? (opts.after !== undefined && opts.after.fullName !== undefined)) ? [] : null;
@@ -92,9 +156,13 @@ export class FrameRows {
     return this.n;
   }
 
-  /** The names of the rows added so far, by row (the live array: do not modify). */
-  rowNames(): string[] {
-    return this.names;
+  /** Row `r`'s name (added here): as frameName names it. */
+  rowName(r: number): string {
+    const own = this.names[r];
+    if (own !== null) return own;
+    const m = this.cols.module![r];
+    const hex = hexOf(this.cols.addrHi?.[r] ?? 0, this.cols.addrLo?.[r] ?? 0);
+    return m < 0 ? `0x${hex}` : `${this.moduleNames![m]}+0x${hex}`;
   }
 
   /** The string's index in the table's strings (added if new). */
@@ -116,10 +184,11 @@ export class FrameRows {
 
   /**
    * Adds a frame; returns its row (from 0: add `first` for its id). `func` and `file` are indices
-   * into the strings (intern), −1 for none.
+   * into the strings (intern), −1 for none. `name` null: an Address frame named from its module and
+   * address when asked (frameName), in a table made with `moduleNames`.
    */
   add(
-    name: string,
+    name: string | null,
     module: number,
     kind: FrameKind,
     unnamed: Unnamed = Unnamed.Named,
@@ -132,6 +201,11 @@ export class FrameRows {
   ): number {
     const r = this.n;
     if (r === this.cap) this.grow();
+    if (name === null) {
+      if (this.moduleNames === undefined || kind !== FrameKind.Address)
+        throw new Error('A frame without a name must be an address frame of a table with module names.');
+      this.unnamedRows = true;
+    }
     this.names.push(name);
     this.fullNames?.push(fullName);
     this.cols.module![r] = module;
@@ -153,12 +227,15 @@ export class FrameRows {
     return c;
   }
 
-  /** Adds a copy of frame `f` of `src` (its module given as an index into this table's modules). */
+  /**
+   * Adds a copy of frame `f` of `src` (its module given as an index into this table's modules),
+   * named (a frame `src` names when asked gets its name here: the modules may be numbered otherwise).
+   */
   copy(src: FrameTable, f: number, module = src.module[f]): number {
     const same = src.strings === this.base;
     const str = (i: number) => (i < 0 || same ? i : this.intern(src.strings[i]));
     return this.add(
-      src.name[f],
+      frameName(src, f),
       module,
       src.kind[f] as FrameKind,
       fieldOf(src, 'unnamed', f) as Unnamed,
@@ -215,7 +292,7 @@ export class FrameRows {
     const m = before?.count ?? 0;
     const table: FrameTable = {
       count: m + n,
-      name: before ? [...before.name, ...this.names] : this.names,
+      ownName: before ? [...before.ownName, ...this.names] : this.names,
       ...eachColumn((_, name) => {
         const mine = this.cols[name];
         const theirs = before?.[name];
@@ -228,6 +305,7 @@ export class FrameRows {
       }),
       strings,
     };
+    if (before?.moduleNames !== undefined || this.unnamedRows) table.moduleNames = this.moduleNames;
     const full = this.fullNames;
     if (full !== null && (full.some((x) => x !== undefined) || before?.fullName !== undefined))
       table.fullName = before ? [...(before.fullName ?? new Array<undefined>(m)), ...full] : full;
@@ -252,7 +330,7 @@ export function pickFrames(src: FrameTable, ids: ArrayLike<number>): FrameTable 
   };
   const table: FrameTable = {
     count: n,
-    name: names(src.name),
+    ownName: names(src.ownName),
     ...eachColumn((Ctor, name) => {
       const from = src[name];
       if (from === undefined) return undefined;
@@ -262,6 +340,7 @@ export function pickFrames(src: FrameTable, ids: ArrayLike<number>): FrameTable 
     }),
     strings: src.strings,
   };
+  if (src.moduleNames !== undefined) table.moduleNames = src.moduleNames;
   const full = src.fullName === undefined ? [] : names(src.fullName);
   if (full.some((x) => x !== undefined)) table.fullName = full;
   return table;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseFolded } from '../formats/folded.ts';
 import type { LabelFilter, RawProfile } from '../types.ts';
 import { foldProfile } from './fold.ts';
+import { frameNames } from './frames.ts';
 import { describeFilter, isLabelFilter, labelKeepMask, labelSummary, parseLabelFilter } from './labels.ts';
 import { toFoldedText } from './serialize.ts';
 
@@ -107,7 +108,9 @@ describe('group by label', () => {
       ].join('\n'),
     );
     expect(p.meta.groupBy).toBe('thread');
-    const roots = p.frames.name.flatMap((n, f) => (n.startsWith('thread=') ? [p.frames.module[f]] : []));
+    const roots = frameNames(p.frames).flatMap((n, f) =>
+      n.startsWith('thread=') ? [p.frames.module[f]] : [],
+    );
     expect(roots).toEqual([-1, -1, -1, -1]);
   });
   it('numbers as JavaScript writes them, after the filters', () => {

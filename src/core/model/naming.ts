@@ -6,7 +6,7 @@
 import { StringInterner } from '../address.ts';
 import { isKernelMapping } from '../symbols/kallsyms.ts';
 import { MappingIndex, OFFSET } from '../symbols/modules.ts';
-import { shortFunctionName } from '../text/names.ts';
+import { basename, shortFunctionName } from '../text/names.ts';
 import {
   FrameKind,
   type FrameTable,
@@ -52,6 +52,71 @@ export function perAddress(opts: Pick<FrameNamingOptions, 'granularity' | 'unnam
 /** A name FrameNaming.exactAddressFrame could give: `MODULE+0xOFFSET` or `0x…`. */
 const ADDRESS_NAME = /(^|\+)0x[0-9a-f]+$/;
 
+/**
+ * Frame ids by a key below 2^53 (an address frame's offset): open addressing over typed arrays. A
+ * DCPI profile's fold looks up millions of addresses, each its own frame: a Map of them cost
+ * ~0.6 µs an address and tens of bytes of garbage-collected heap each.
+ */
+export class IdsByKey {
+  private keys: Float64Array;
+  private values: Int32Array;
+  private n = 0;
+  /** The last key `get` looked up and its slot: `set` of that key probes no further (a cache miss). */
+  private lastKey = -1;
+  private lastSlot = -1;
+
+  constructor(capacity = 1024) {
+    this.keys = new Float64Array(capacity);
+    this.values = new Int32Array(capacity).fill(-1);
+  }
+
+  /** The slot of `key`: where it is, or the empty slot where it would go. */
+  private slot(key: number): number {
+    const mask = this.values.length - 1;
+    // murmur3's finalizer of the low half, the high half mixed in
+    let h = (key >>> 0) ^ Math.imul((key / 4294967296) >>> 0, 0x9e3779b1);
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    let i = (h ^ (h >>> 16)) & mask;
+    while (this.values[i] !== -1 && this.keys[i] !== key) i = (i + 1) & mask;
+    return i;
+  }
+
+  /** The id kept for `key`, or −1. */
+  get(key: number): number {
+    this.lastKey = key;
+    this.lastSlot = this.slot(key);
+    return this.values[this.lastSlot];
+  }
+
+  /** Keeps `id` (≥ 0) for `key`. */
+  set(key: number, id: number): void {
+    const i = key === this.lastKey ? this.lastSlot : this.slot(key);
+    this.lastKey = -1;
+    if (this.values[i] === -1) this.n++;
+    this.keys[i] = key;
+    this.values[i] = id;
+    if (this.n * 2 > this.values.length) this.grow();
+  }
+
+  /** The ids kept, in no order. */
+  *ids(): Generator<number> {
+    for (const id of this.values) if (id !== -1) yield id;
+  }
+
+  private grow(): void {
+    const { keys, values } = this;
+    this.keys = new Float64Array(keys.length * 2);
+    this.values = new Int32Array(values.length * 2).fill(-1);
+    for (let i = 0; i < values.length; i++) {
+      if (values[i] === -1) continue;
+      const j = this.slot(keys[i]);
+      this.keys[j] = keys[i];
+      this.values[j] = values[i];
+    }
+  }
+}
+
 /** The frames of a profile, named and interned as the fold names them. */
 export class FrameNaming {
   readonly index: MappingIndex;
@@ -62,7 +127,7 @@ export class FrameNaming {
   /** Per module (+1), name → frame id. */
   private readonly ids: Map<string, number>[] = [];
   /** Per module (+1), an address frame's offset in the module's file (outside all: its address) → id. */
-  private readonly idsByOffset: Map<number, number>[] = [];
+  private readonly idsByOffset: IdsByKey[] = [];
   /** Whether address frames are in `ids` too (once a name was interned that one could have). */
   private addressesByName = false;
   /** Full name → short name, with short names. */
@@ -75,7 +140,9 @@ export class FrameNaming {
     this.mappingModule = this.index.mappings.map((m) => this.modules.intern(m.path));
     const short = opts.names === 'short';
     this.shortOf = short ? new Map() : null;
-    this.rows = new FrameRows({ fullNames: short, capacity: 1024 });
+    // An address frame of unnamed code is named from its module's base name when asked (frames.ts).
+    const moduleNames = this.modules.strings.map(basename);
+    this.rows = new FrameRows({ fullNames: short, capacity: 1024, moduleNames });
     this.granularity = opts.granularity ?? 'functions';
     this.perModule = !perAddress(opts);
     this.symbolizer = opts.symbolizer;
@@ -85,15 +152,15 @@ export class FrameNaming {
     return this.rows.count;
   }
 
-  /** The names of the frames interned so far, by frame id (the live array: do not modify). */
-  names(): string[] {
-    return this.rows.rowNames();
+  /** The name of frame f (interned so far). */
+  name(f: number): string {
+    return this.rows.rowName(f);
   }
 
   /** Frame f's function (its name, or the function a Line or Address frame is in), else its name. */
   functionName(f: number): string {
     const fn = this.rows.funcOf(f);
-    return fn >= 0 ? this.rows.string(fn) : this.rows.rowNames()[f];
+    return fn >= 0 ? this.rows.string(fn) : this.rows.rowName(f);
   }
 
   /** The module of mapping `m` (MappingIndex.find's answer): -1 outside every mapping. */
@@ -131,11 +198,10 @@ export class FrameNaming {
    */
   private nameAddresses(): void {
     this.addressesByName = true;
-    const names = this.rows.rowNames();
     for (const byOffset of this.idsByOffset)
-      for (const id of byOffset?.values() ?? []) {
+      for (const id of byOffset?.ids() ?? []) {
         const module = this.rows.moduleOf(id);
-        (this.ids[module + 1] ??= new Map()).set(names[id], id);
+        (this.ids[module + 1] ??= new Map()).set(this.rows.rowName(id), id);
       }
   }
 
@@ -222,21 +288,24 @@ export class FrameNaming {
   exactAddressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
     const module = this.moduleOf(m);
     // Found by the offset in the module's file (by the address outside all): within a module the
-    // name is a function of it, so the name is made once per frame and never hashed (~1 µs a
-    // frame: 0.3 s for the 250k addresses of a 400 MB profile).
+    // name is a function of it, so it is never made here, nor hashed, nor stored (a DCPI profile of
+    // 400 MB has 8.75M address frames: ~90 bytes a name in the worker, and a copy in the page).
     const key = this.addressesByName ? -1 : this.index.offsetKey(m, hi, lo);
-    const byOffset = key < 0 ? null : (this.idsByOffset[module + 1] ??= new Map());
+    const byOffset = key < 0 ? null : (this.idsByOffset[module + 1] ??= new IdsByKey());
     // By name: made once, for the lookup.
     const named = byOffset === null ? this.index.nameIn(m, hi, lo) : null;
-    const known = named === null ? byOffset!.get(key) : this.found(named, module);
-    if (known !== undefined) return known;
-    const name = named ?? this.index.nameIn(m, hi, lo);
+    const known = named === null ? byOffset!.get(key) : (this.found(named, module) ?? -1);
+    if (known >= 0) return known;
     const why = this.unnamedKind(hi, lo, m);
     this.index.offsetIn(m, hi, lo);
-    const id = this.rows.add(name, module, FrameKind.Address, why, -1, -1, 0, OFFSET[0], OFFSET[1]);
-    if (byOffset === null) return this.keep(name, module, id);
-    byOffset.set(key, id);
-    return id;
+    // Found by its offset, the frame stores no name: it is named from the module and offset
+    // when asked (frames.ts frameName), as nameIn names it.
+    const id = this.rows.add(named, module, FrameKind.Address, why, -1, -1, 0, OFFSET[0], OFFSET[1]);
+    if (named === null) {
+      byOffset!.set(key, id);
+      return id;
+    }
+    return this.keep(named, module, id);
   }
 
   /** A flat (DCPI) profile's image level: the mapping's file as one frame. */
@@ -257,12 +326,11 @@ export class FrameNaming {
     if (full !== null) {
       // Each frame's function's full name where the short one cut something: names the symbolizer
       // shortened itself (from the mangled name) demangled now, once per frame with a function.
-      const names = this.rows.rowNames();
-      for (let f = 0; f < names.length; f++) {
+      for (let f = 0; f < this.rows.count; f++) {
         const k = this.rows.kindOf(f);
         const func = this.rows.funcOf(f);
         if (k !== FrameKind.Function && k !== FrameKind.Inlined && func < 0) continue;
-        const fn = func >= 0 ? this.rows.string(func) : names[f];
+        const fn = func >= 0 ? this.rows.string(func) : this.rows.rowName(f);
         const given = full[f] ?? fn;
         const real = fullOf?.(given) ?? given;
         full[f] = real === fn ? undefined : real;

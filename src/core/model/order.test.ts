@@ -24,6 +24,12 @@ describe('stableByWeightDescending', () => {
       ['fractions', (r) => r * 10],
       ['beyond 32 bits (packed keys)', (r) => Math.floor(r * 4) * 2 ** 33],
       ['weights too large to pack', (r) => Math.floor(r * 4) * 2 ** 40],
+      ['one weight past 32 bits among small ones', (r) => (r < 0.01 ? 2 ** 34 + 0.5 : Math.floor(r * 3))],
+      [
+        'fractions and zeros, −0 among them',
+        (r) => (r < 0.2 ? 0 : r < 0.4 ? -0 : r < 0.5 ? 1e-300 : r * 1e20),
+      ],
+      ['negative weights (the comparator)', (r) => Math.floor(r * 9) - 4],
     ];
     for (const [form, weightOf] of forms) {
       for (const n of [0, 1, 7, 255, 256, 3000]) {

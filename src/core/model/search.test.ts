@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { frameName } from '../text/frame-text';
 import { buildCallTree, nodeByFrames } from './calltree';
+import { frameNames } from './frames';
 import { compileQuery, searchProfile } from './search';
 import { profileFromText } from './text-notation';
 
@@ -10,14 +12,14 @@ describe('search', () => {
     const r = searchProfile(q, { text: '^(f|g)$', regex: true });
     expect(r.samples).toBe(7);
     const tops = r.tops.map((path) => nodeByFrames(t, path));
-    expect(tops.map((v) => q.frames.name[t.frame[v]])).toEqual(['f', 'g']);
-    expect(Array.from(r.match)).toEqual(q.frames.name.map((n) => (n === 'f' || n === 'g' ? 1 : 0)));
+    expect(tops.map((v) => frameName(q.frames, t.frame[v]))).toEqual(['f', 'g']);
+    expect(Array.from(r.match)).toEqual(frameNames(q.frames).map((n) => (n === 'f' || n === 'g' ? 1 : 0)));
   });
   it('merges the stacks through one matched node, heaviest first', () => {
     const q = profileFromText('main;a;x;y 1\nmain;a;x;z 2\nmain;b;x 5\nmain;a 9');
     const r = searchProfile(q, { text: 'x', regex: false });
     expect(r.samples).toBe(8);
-    expect(r.tops.map((p) => Array.from(p, (f) => q.frames.name[f]).join(';'))).toEqual([
+    expect(r.tops.map((p) => Array.from(p, (f) => frameName(q.frames, f)).join(';'))).toEqual([
       'main;b;x',
       'main;a;x',
     ]);

@@ -3,6 +3,7 @@
 // matched places Enter moves between — the outermost matching node of each stack, as a path of
 // frame ids from the root, heaviest first. The page only highlights and follows a path on Enter.
 
+import { frameName } from '../text/frame-text';
 import { compilePattern } from '../text/pattern.ts';
 import type { FoldedProfile } from '../types';
 
@@ -48,7 +49,8 @@ export interface SearchResult {
 export function searchProfile(p: FoldedProfile, query: SearchQuery, maxTops = 10_000): SearchResult {
   const m = compileQuery(query);
   if (!m?.ok) return { error: m?.error, match: new Uint8Array(p.frames.count), samples: 0, tops: [] };
-  const match = matchFrames(p.frames.name, m.test);
+  const match = new Uint8Array(p.frames.count);
+  for (let f = 0; f < p.frames.count; f++) if (m.test(frameName(p.frames, f))) match[f] = 1;
   const { start, frames, weight } = p.stacks;
   let samples = 0;
   // Outermost match per stack → its path (a prefix of the stack), merged by content.

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeBytes } from '../pipeline';
+import { frameName } from '../text/frame-text';
 import { firstChildOf, nextSiblingOf, pathToNode, totalOf } from './calltree';
 import { foldedTextThrough, toFoldedText } from './serialize';
 
@@ -21,7 +22,7 @@ describe('foldedTextThrough', () => {
 
   it('keeps only the stacks through a zoomed node, whole (root first)', () => {
     let img = firstChildOf(a.tree, firstChildOf(a.tree, 0));
-    while (a.profile.frames.name[a.tree.frame[img]] !== '<img src=x onerror=alert(1)>') {
+    while (frameName(a.profile.frames, a.tree.frame[img]) !== '<img src=x onerror=alert(1)>') {
       img = nextSiblingOf(a.tree, img);
     }
     const text = foldedTextThrough(a.profile, pathToNode(a.tree, img));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../test/helpers/prng';
+import { frameName } from '../text/frame-text';
 import { foldedChunks, toFoldedText } from './serialize';
 import { profileFromText } from './text-notation';
 
@@ -10,7 +11,7 @@ function naive(text: string): string {
   for (let s = 0; s < p.stacks.count; s++) {
     const parts: string[] = [];
     for (let k = p.stacks.start[s]; k < p.stacks.start[s + 1]; k++)
-      parts.push(p.frames.name[p.stacks.frames[k]]);
+      parts.push(frameName(p.frames, p.stacks.frames[k]));
     const t = parts.join(';');
     sums.set(t, (sums.get(t) ?? 0) + p.stacks.weight[s]);
   }

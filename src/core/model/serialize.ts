@@ -7,6 +7,7 @@
 
 import { escapeFoldedName } from '../text/escape.ts';
 import type { FoldedProfile } from '../types.ts';
+import { frameNames } from './frames.ts';
 
 const SEMI = 0x3b;
 
@@ -54,7 +55,7 @@ function stackText(p: FoldedProfile, names: readonly string[], s: number): strin
 
 /** The frames' names as folded text writes them (the profile's own array when none needs escaping). */
 function writtenNames(p: FoldedProfile): readonly string[] {
-  const names = p.frames.name;
+  const names = frameNames(p.frames);
   let out: string[] | null = null;
   for (let f = 0; f < names.length; f++) {
     const e = escapeFoldedName(names[f]);

@@ -3,6 +3,7 @@
 // Timed samples (a parsed profile with time stamps and perf's labels): `TIME COMM PID/TID CPU a;b;c`.
 
 import { nameOnlyLocations, StringInterner } from '../address';
+import { frameName } from '../text/frame-text';
 import { type FoldedProfile, type RawProfile, SAMPLES_COUNT, type SampleLabel } from '../types';
 import { type CallTree, firstChildOf, LIGHT_CHILDREN, nextSiblingOf, selfOf, totalOf } from './calltree';
 import { functionFrames } from './frames';
@@ -66,7 +67,7 @@ export function treeToText(tree: CallTree, p: FoldedProfile, root = 0): string {
     const [v, d] = work.pop()!;
     if (v !== 0 || root !== 0) {
       out.push(
-        `${'  '.repeat(d)}${tree.frame[v] === LIGHT_CHILDREN ? '(light children)' : p.frames.name[tree.frame[v]]} ${totalOf(tree, v)}/${selfOf(tree, v)}`,
+        `${'  '.repeat(d)}${tree.frame[v] === LIGHT_CHILDREN ? '(light children)' : frameName(p.frames, tree.frame[v])} ${totalOf(tree, v)}/${selfOf(tree, v)}`,
       );
     }
     const kids: number[] = [];

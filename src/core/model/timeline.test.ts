@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { frameName } from '../text/frame-text';
 import { ALL_TRACKS, flameChartBoxes } from './flamechart';
 import { foldProfile } from './fold';
 import { toFoldedText } from './serialize';
@@ -216,7 +217,7 @@ describe('flame chart boxes', () => {
     const b = flameChartBoxes(index, track, sampleStacks, profile.stacks, window, width);
     const out: string[] = [];
     for (let i = 0; i < b.count; i++)
-      out.push(`${b.depth[i]} ${profile.frames.name[b.frame[i]]} ${b.start[i]}-${b.end[i]}`);
+      out.push(`${b.depth[i]} ${frameName(profile.frames, b.frame[i])} ${b.start[i]}-${b.end[i]}`);
     return out.sort();
   };
 

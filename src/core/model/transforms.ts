@@ -28,7 +28,7 @@
 
 import { basename } from '../text/names';
 import { type FoldedMeta, type FoldedProfile, FrameKind, type FrameTable } from '../types';
-import { FrameRows, pickFrames } from './frames';
+import { FrameRows, isNamed, framesNamed as namedIn, pickFrames } from './frames';
 
 export type Transform =
   | { kind: 'focus-function'; name: string }
@@ -109,10 +109,7 @@ export function describeTransform(t: Transform): string {
 
 /** 1 for every frame id whose name is `name`. */
 export function framesNamed(p: FoldedProfile, name: string): Uint8Array {
-  const out = new Uint8Array(p.frames.count);
-  const names = p.frames.name;
-  for (let i = 0; i < p.frames.count; i++) if (names[i] === name) out[i] = 1;
-  return out;
+  return namedIn(p.frames, name);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,14 +131,14 @@ function focusFunction(p: FoldedProfile, name: string, sink: StackSink): FoldedP
 
 function focusSubtree(p: FoldedProfile, path: readonly string[], sink: StackSink): FoldedProfile {
   const { start, frames, weight } = p.stacks;
-  const names = p.frames.name;
+  const named = path.map((name) => isNamed(p.frames, name));
   const n = path.length;
   for (let s = 0; s < p.stacks.count; s++) {
     const b = start[s];
     const e = start[s + 1];
     if (e - b < n) continue;
     let k = 0;
-    while (k < n && names[frames[b + k]] === path[k]) k++;
+    while (k < n && named[k](frames[b + k])) k++;
     if (k < n) continue;
     sink.copy(frames, n > 0 ? b + n - 1 : b, e);
     sink.end(weight[s], s);

@@ -4,9 +4,10 @@
 // suffix is a frame's module), other names functions.
 
 import { describe, expect, it } from 'vitest';
+import { frameName } from '../text/frame-text';
 import { type FoldedProfile, FrameKind, Unnamed } from '../types';
 import { buildCallTree, type CallTree, nodeByNames } from './calltree';
-import { FrameRows } from './frames';
+import { FrameRows, frameNames } from './frames';
 import { profileFromText } from './text-notation';
 import { findZoom, zoomMessage, zoomSteps } from './zoom-across';
 
@@ -14,8 +15,8 @@ import { findZoom, zoomMessage, zoomSteps } from './zoom-across';
 function at(text: string): { p: FoldedProfile; tree: CallTree } {
   const p = profileFromText(text);
   const rows = new FrameRows();
-  p.frames.name = p.frames.name.map((n) => n.replace(/^<(.+)>$/, '[$1]'));
-  for (const name of p.frames.name) {
+  p.frames.ownName = frameNames(p.frames).map((n) => n.replace(/^<(.+)>$/, '[$1]'));
+  for (const name of frameNames(p.frames)) {
     const line = /^(.+) (\S+):(\d+)$/.exec(name);
     const addr = /^(.+)\+0x([0-9a-f]+)$/.exec(name);
     if (line)
@@ -54,12 +55,12 @@ function carry(
   to: ReturnType<typeof at>,
   granularity: 'functions' | 'lines' | 'addresses',
 ) {
-  const node = nodeByNames(from.tree, path, (f) => from.p.frames.name[f]);
+  const node = nodeByNames(from.tree, path, (f) => frameName(from.p.frames, f));
   const steps = zoomSteps(from.tree, from.p.frames, node);
   expect(steps.map((s) => s.name)).toEqual(path);
   const found = findZoom(steps, to.tree, to.p.frames);
   return {
-    at: found.node > 0 ? to.p.frames.name[to.tree.frame[found.node]] : null,
+    at: found.node > 0 ? frameName(to.p.frames, to.tree.frame[found.node]) : null,
     message: zoomMessage(steps, found, to.p.frames, to.tree, granularity),
   };
 }
@@ -81,10 +82,8 @@ const LINES = at(`
 describe('zoom across granularities', () => {
   it('lines → functions: a line frame is found as its function, and the steps label it by the file’s base name', () => {
     const from = LINES;
-    const node = nodeByNames(
-      from.tree,
-      ['main /src/main.c:10', 'parse /src/parse.c:40'],
-      (f) => from.p.frames.name[f],
+    const node = nodeByNames(from.tree, ['main /src/main.c:10', 'parse /src/parse.c:40'], (f) =>
+      frameName(from.p.frames, f),
     );
     expect(zoomSteps(from.tree, from.p.frames, node)).toEqual([
       { name: 'main /src/main.c:10', label: 'main main.c:10', fn: 'main' },

@@ -5,7 +5,7 @@
 // frame has none (an inlined function at addresses, unnamed code), the zoom stays at the deepest
 // frame found, and the message says why. Pure: no DOM.
 
-import { frameLabel, functionOf } from '../text/frame-text';
+import { frameLabel, frameName, functionOf } from '../text/frame-text';
 import type { FrameTable, Granularity } from '../types';
 import { type CallTree, firstChildOf, nextSiblingOf, pathToNode, totalOf } from './calltree';
 
@@ -22,7 +22,7 @@ export interface ZoomStep {
 /** The zoomed path from the root to `node` of `tree`, as steps another granularity can find. */
 export function zoomSteps(tree: CallTree, frames: FrameTable, node: number): ZoomStep[] {
   return pathToNode(tree, node).map((f) => ({
-    name: frames.name[f],
+    name: frameName(frames, f),
     label: frameLabel(frames, f),
     fn: functionOf(frames, f),
   }));
@@ -51,7 +51,7 @@ export function findZoom(steps: readonly ZoomStep[], tree: CallTree, frames: Fra
       for (let c = firstChildOf(tree, v); c !== -1; c = nextSiblingOf(tree, c)) {
         const f = tree.frame[c];
         if (f < 0) continue;
-        if (frames.name[f] === step.name) next.push(c);
+        if (frameName(frames, f) === step.name) next.push(c);
         else if (step.fn !== null && functionOf(frames, f) === step.fn) byFunction.push(c);
       }
     // The same frame where this granularity has it; else the frames of its function.

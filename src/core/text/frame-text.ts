@@ -7,10 +7,27 @@ import { FrameKind, type FrameTable, Unnamed } from '../types';
 import { visibleText } from './escape';
 import { basename } from './names';
 
+/**
+ * Frame f's name: its identity (zoom paths, links, transforms, search and a comparison's merge go
+ * by it) and what views show. An address frame stored without one is `MODULE+0xOFFSET` (`0x…`
+ * outside every module), as FrameNaming would have named it.
+ */
+export function frameName(t: FrameTable, f: number): string {
+  const own = t.ownName[f];
+  return own === null ? addressName(t, f) : own;
+}
+
+/** The name of an address frame stored without one (FrameTable.moduleNames). */
+function addressName(t: FrameTable, f: number): string {
+  const hex = hexOf(t.addrHi?.[f] ?? 0, t.addrLo?.[f] ?? 0);
+  const m = t.module[f];
+  return m < 0 ? `0x${hex}` : `${t.moduleNames![m]}+0x${hex}`;
+}
+
 /** The function the frame is (Function, Inlined) or is in (Line, Address in a function); null for none. */
 export function functionOf(t: FrameTable, f: number): string | null {
   const k = t.kind[f];
-  if (k === FrameKind.Function || k === FrameKind.Inlined) return t.name[f];
+  if (k === FrameKind.Function || k === FrameKind.Inlined) return frameName(t, f);
   const fn = t.func?.[f] ?? -1;
   return fn >= 0 ? t.strings[fn] : null;
 }
@@ -37,7 +54,7 @@ export function addressOf(t: FrameTable, modules: readonly string[], f: number):
  */
 export function frameLabel(t: FrameTable, f: number): string {
   const line = lineLabel(t, f);
-  return shownText(line === null ? (t.name[f] ?? '') : `${line.fn} ${line.at}`);
+  return shownText(line === null ? (frameName(t, f) ?? '') : `${line.fn} ${line.at}`);
 }
 
 /** The longest name shown whole (C++ template names run to thousands of characters; none to this). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCallTree, nodeByNames } from '../model/calltree';
 import { profileFromText } from '../model/text-notation';
+import { frameName } from '../text/frame-text';
 import {
   clampSplit,
   DEFAULT_VIEW,
@@ -206,7 +207,7 @@ describe('view schema in the URL', () => {
   it('finds the zoomed node by names, and stops at the deepest match', () => {
     const p = profileFromText('main;a;b 3\nmain;c 1');
     const t = buildCallTree(p);
-    const name = (f: number) => p.frames.name[f];
+    const name = (f: number) => frameName(p.frames, f);
     expect(name(t.frame[nodeByNames(t, ['main', 'a', 'b'], name)])).toBe('b');
     expect(name(t.frame[nodeByNames(t, ['main', 'zzz', 'b'], name)])).toBe('main');
     expect(nodeByNames(t, [], name)).toBe(0);
