@@ -115,21 +115,25 @@ export function sampledParseWithPreview(
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
 ) => RawProfile {
   return (bytes, opts) => {
-    if (bytes.length >= from) postSampledPreview(bytes, opts, parse, sample);
+    if (bytes.length >= from) postSampledPreview(() => sample(bytes), opts, parse);
     return parse(bytes);
   };
 }
 
-function postSampledPreview(
-  bytes: Uint8Array,
+/**
+ * Posts the first picture of a sample (`sample()`, timed with the picture; null: none) through
+ * `onPreview`: parsed by `parse`, folded as the file will be, weighed up by 1/share. Nothing is
+ * posted when the sample does not parse (the full parse reports what is wrong).
+ */
+export function postSampledPreview(
+  sample: () => Sampled | null,
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
   parse: (bytes: Uint8Array) => RawProfile,
-  sample: (bytes: Uint8Array) => Sampled | null,
 ): void {
   const t0 = performance.now();
   let preview: ImporterPreview;
   try {
-    const s = sample(bytes);
+    const s = sample();
     if (s === null) return;
     const raw = parse(s.text);
     const folded = (r: RawProfile) =>
@@ -230,7 +234,7 @@ function lastIndexOfAny(bytes: Uint8Array, words: readonly string[], from: numbe
 }
 
 /** How far from its end a heap profile's maps section is looked for. */
-const HEAP_MAPS_WITHIN = 16 << 20;
+export const HEAP_MAPS_WITHIN = 16 << 20;
 
 /**
  * A gperftools heap profile: its header line, then a record per line, then the maps section
