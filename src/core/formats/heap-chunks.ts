@@ -11,6 +11,7 @@ import {
   HEAP_MAPS_WITHIN,
   HEAP_PREVIEW_BYTES,
   HEAP_SAMPLING,
+  joinBytes,
   postSampledPreview,
   type Sampled,
   TEXT_PREVIEW_FROM,
@@ -75,7 +76,7 @@ export class HeapChunkStream implements ImporterChunks {
     this.sample.add(chunk, base);
     if (this.parser === null) {
       // the byte order mark is known once three bytes are in (or the file has fewer)
-      const head = this.head === null ? chunk : concat([this.head, chunk]);
+      const head = this.head === null ? chunk : joinBytes([this.head, chunk]);
       if (head.length < 3 && this.received < this.size) {
         this.head = head;
         return;
@@ -133,11 +134,11 @@ export class HeapChunkStream implements ImporterChunks {
         // the line begun in the chunks before ends at this one's first '\n', if it has one
         const nl = bytes.indexOf(10, q.pos);
         if (nl < 0) {
-          this.seam = concat([this.seam, bytes.subarray(q.pos)]);
+          this.seam = joinBytes([this.seam, bytes.subarray(q.pos)]);
           this.done();
           continue;
         }
-        const line = concat([this.seam, bytes.subarray(q.pos, nl + 1)]);
+        const line = joinBytes([this.seam, bytes.subarray(q.pos, nl + 1)]);
         this.seam = null;
         parser.lines(line, 0, line.length, this.seamBase);
         q.pos = nl + 1;
@@ -166,18 +167,6 @@ export class HeapChunkStream implements ImporterChunks {
     )
       this.release(buffer);
   }
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  n = 0;
-  for (const p of parts) {
-    out.set(p, n);
-    n += p.length;
-  }
-  return out;
 }
 
 /** One window of the sample: the file's bytes [b, a) (a: -1 while it is being copied, or to the end). */
@@ -279,13 +268,13 @@ export class HeapSampleCollector {
       const a = w.a < 0 ? (this.phase === 'rest' ? this.size : -1) : w.a;
       if (a < 0) break; // no line ends after it
       const e = Math.min(a, end);
-      const bytes = concat(w.parts).subarray(0, e - w.b);
+      const bytes = joinBytes(w.parts).subarray(0, e - w.b);
       parts.push(bytes);
       kept += bytes.length;
     }
     if (kept === 0) return null;
     parts.push(this.tail.subarray(end - this.tailBase));
-    return { text: concat(parts), share: kept / (end - this.start) };
+    return { text: joinBytes(parts), share: kept / (end - this.start) };
   }
 
   /** Lets go of what was copied. */

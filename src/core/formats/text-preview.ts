@@ -75,15 +75,20 @@ export function sampledText(
   }
   if (kept === 0) return null;
   parts.push(bytes.subarray(end));
+  return { text: joinBytes(parts), share: kept / body };
+}
+
+/** The bytes of `parts`, one after another, in one new array. */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;
   for (const p of parts) n += p.length;
-  const text = new Uint8Array(n);
+  const out = new Uint8Array(n);
   n = 0;
   for (const p of parts) {
-    text.set(p, n);
+    out.set(p, n);
     n += p.length;
   }
-  return { text, share: kept / body };
+  return out;
 }
 
 /** A sample of a file to picture it by: bytes its importer parses, and the share of its records they hold. */
