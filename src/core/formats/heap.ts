@@ -17,6 +17,7 @@ import { AddrTable, addressLocations, F64Builder, U32Builder } from '../address.
 import type { ProfileWarning, RawMeta, RawProfile, SampleType } from '../types.ts';
 import { ProfileError } from '../types.ts';
 import { parseMapsText } from './gperftools.ts';
+import { joinBytes } from './text-preview.ts';
 
 /** The value columns of a heap profile, in this order; the default is in-use bytes (index 1). */
 export const HEAP_SAMPLE_TYPES: readonly SampleType[] = [
@@ -450,11 +451,7 @@ function finished(c: F64Builder): Float64Array {
 /** Pieces of UTF-8 decoded as one text (a character split between two pieces kept whole). */
 function decodeAll(parts: readonly Uint8Array[]): string {
   if (parts.length === 0) return '';
-  if (parts.length === 1) return lineDecoder.decode(parts[0]);
-  const d = new TextDecoder('utf-8', { ignoreBOM: true });
-  let s = '';
-  for (const p of parts) s += d.decode(p, { stream: true });
-  return s + d.decode();
+  return lineDecoder.decode(parts.length === 1 ? parts[0] : joinBytes(parts));
 }
 
 function notHeap(line: number): ProfileError {
