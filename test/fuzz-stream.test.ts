@@ -1,4 +1,4 @@
-// The parse-while-reading property over 100 000 fuzzed gperftools inputs (test/fuzz/engine.ts):
+// The parse-while-reading property over 100 000 fuzzed gperftools and heap inputs (test/fuzz/engine.ts):
 // each read in random chunks as the worker reads a large file must give the same profile (or error)
 // as the file parsed whole; then the inputs the fuzzer once found failing. The seed is new on every
 // run and printed (FUZZ_SEED=N runs the same inputs again; a failure prints its FUZZ_REPRO). Apart
@@ -14,9 +14,9 @@ const FROM = 100_000;
 const STREAMED = 100_000;
 console.log(`fuzz seed ${SEED} (parse while reading): run these inputs again with FUZZ_SEED=${SEED}`);
 
-describe(`parse while reading = the whole file's parse: ${STREAMED} gperftools inputs, seed ${SEED}`, () => {
-  const gperf = fuzzFormats().filter((f) => f.preview);
-  for (const [f, n] of budget(STREAMED, gperf)) {
+describe(`parse while reading = the whole file's parse: ${STREAMED} gperftools and heap inputs, seed ${SEED}`, () => {
+  const chunked = fuzzFormats().filter((f) => f.preview || f.chunks);
+  for (const [f, n] of budget(STREAMED, chunked)) {
     it(`${f.id} × ${n}, each also read in chunks`, { timeout: 180_000 }, () => {
       const { stats, failures } = fuzzFormat(f, { seed: SEED, n, from: FROM, streamShare: 1 });
       console.log(formatStats(stats));

@@ -99,6 +99,28 @@ describe('reading dropped files in the worker', () => {
     );
   });
 
+  it('parses a heap profile from its chunks as they are read, with no buffer of its size', async () => {
+    const heap = new Uint8Array(
+      readFileSync(new URL('../../test/fixtures/heap/xz.0001.heap', import.meta.url)),
+    );
+    const [f] = await readFiles([{ name: 'xz.heap', data: new Blob([heap]) }], undefined, {
+      chunk: 1000,
+      streamFrom: 0,
+    });
+    // only the first chunk's head is kept (what tells the file's kind); the parse holds the rest
+    expect([...f.bytes]).toEqual([...heap.subarray(0, 1000)]);
+    expect(f.size).toBe(heap.length);
+    expect(f.stream).toBeDefined();
+    const view = workerViewOf({ ...DEFAULT_VIEW, granularity: 'addresses' });
+    const viaChunks = await new AnalysisSession().add([f], view);
+    const whole = await new AnalysisSession().add([{ name: 'xz.heap', bytes: heap }], view);
+    expect(viaChunks.fileBytes).toBe(heap.length);
+    expect(viaChunks.analysis!.profile.meta.mappings).toEqual(whole.analysis!.profile.meta.mappings);
+    expect(
+      treeToText(viaChunks.analysis!.tree, viaChunks.analysis!.profile as unknown as FoldedProfile),
+    ).toBe(treeToText(whole.analysis!.tree, whole.analysis!.profile as unknown as FoldedProfile));
+  });
+
   it('names a file that cannot be read', async () => {
     const broken = new Blob([new Uint8Array(10)]);
     broken.arrayBuffer = () => Promise.reject(new Error('NotReadableError: the file was moved'));

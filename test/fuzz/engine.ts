@@ -13,6 +13,7 @@ import { detectFormat, isGzip, parseProfile, streamingParse } from '../../src/co
 import { parseFolded } from '../../src/core/formats/folded.ts';
 import { GperftoolsChunkStream, scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
+import { chunkHeap } from '../../src/core/formats/heap-chunks.ts';
 import { writePprof } from '../../src/core/formats/pprof-write.ts';
 import { usableValues } from '../../src/core/formats/sanitize.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
@@ -77,6 +78,8 @@ export interface FuzzFormat {
    * only for large files and ignores its failures, so only a direct call finds them).
    */
   preview?: boolean;
+  /** Also parsed from chunks, as the worker parses a large file while reading it (a heap profile). */
+  chunks?: boolean;
 }
 
 // ─── seeds ──────────────────────────────────────────────────────────────────────────────────
@@ -719,6 +722,7 @@ function formats(): FuzzFormat[] {
       seeds: [load('heap/synthetic-v2.heap'), load('heap/allocs.0001.heap'), head('heap/xz.0001.heap', 3000)],
       mutators: TEXT,
       weight: 8,
+      chunks: true,
     },
     {
       id: 'perf-script',
@@ -949,7 +953,12 @@ export function runInput(
     // A share of the gperftools inputs (a quarter; all of them for the property's own test) are
     // also parsed as the worker parses a large file while reading it, in chunks of random sizes:
     // the same profile, or the same error.
-    const streamed = f.preview && r() < streamShare ? streamedParse(bytes, r) : null;
+    const streamed =
+      (f.preview || f.chunks) && r() < streamShare
+        ? f.chunks
+          ? heapChunkedParseOf(bytes, r)
+          : streamedParse(bytes, r)
+        : null;
     let loaded: ReturnType<typeof parse>;
     try {
       loaded = parse(bytes, fileName);
@@ -1263,6 +1272,30 @@ function chunkedParseOf(file: Uint8Array, r: () => number): { raw?: RawProfile; 
   try {
     // As the worker's: its chunked parse is finished by parseProfile, which checks the values.
     return { raw: usableValues(stream.finish(stream.finishScan())) };
+  } catch (e) {
+    if (!(e instanceof ProfileError)) throw e;
+    return { error: e.message };
+  }
+}
+
+/**
+ * A heap profile parsed from chunks of random sizes (HeapChunkStream: a line may run on into the
+ * next chunk), as the worker parses one past 256 MB; null when the file is no heap profile (the
+ * worker parses such a file whole).
+ */
+function heapChunkedParseOf(file: Uint8Array, r: () => number): { raw?: RawProfile; error?: string } | null {
+  if (file.length === 0 || isGzip(file) || detectFormat(file) !== 'heap') return null;
+  try {
+    const first = Math.min(file.length, 1 + int(r, 1 << int(r, 14)));
+    const stream = chunkHeap(file.slice(0, first), file.length);
+    if (stream === null) return null;
+    for (let at = first; at < file.length; ) {
+      const part = file.slice(at, at + Math.min(file.length - at, 1 + int(r, 1 << int(r, 14))));
+      stream.push(part);
+      at += part.length;
+    }
+    // As the worker's: its chunked parse is finished by parseProfile, which checks the values.
+    return { raw: usableValues(stream.finish({})) };
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
     return { error: e.message };

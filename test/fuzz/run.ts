@@ -1,7 +1,7 @@
 // `npm run fuzz`: the long in-process fuzz run. FUZZ_N inputs (default 1 000 000) split across
 // the formats by weight, under FUZZ_SEED (default: a new seed each run, printed first, so a run
 // that fails is run again with the same inputs); FUZZ_FORMATS=a,b limits the formats; FUZZ_STREAM
-// is the share of gperftools inputs also parsed while read, in chunks (default 0.25); FUZZ_ROUNDTRIP
+// is the share of gperftools and heap inputs also parsed while read, in chunks (default 0.25); FUZZ_ROUNDTRIP
 // the share of parsed profiles written by every writer and read back (default 0.1).
 // FUZZ_REPRO=format:seed:index runs one input again and prints what happened.
 //

@@ -37,6 +37,7 @@ import {
   withStackWeights,
 } from '../model/timeline';
 import { applyTransformsTraced } from '../model/transforms';
+import { sampledTreeShare } from '../model/tree-share';
 import {
   type Analysis,
   analyze,
@@ -179,6 +180,11 @@ export interface FlameChartReply extends FlameChartBoxes {
 
 /** Stack frames from which a new profile's tree memory is made ready by the host (32 MB of it). */
 const TREE_MEMORY_MIN_FRAMES = 8 << 20;
+/**
+ * The least share of its stacks' frames a sample of the stacks' tree has as nodes (sampledTreeShare)
+ * for the tree's memory to be made ready: a node per frame.
+ */
+const TREE_MEMORY_MIN_SHARE = 0.5;
 
 export class AnalysisSession {
   private loaded: Loaded | null = null;
@@ -350,6 +356,10 @@ export class AnalysisSession {
     const stackFrames = raw.samples.stackStart[raw.samples.count];
     if (withSymbols || raw.diffPair || stackFrames < TREE_MEMORY_MIN_FRAMES) return null;
     if (this.view.granularity !== 'addresses' && !this.view.unnamedPerAddress) return null;
+    // Stacks that share long prefixes make a tree of far fewer nodes than their frames (the 400 MB
+    // heap profile: 442k of 36M): memory for a node per frame, made resident, would go unused.
+    const { stackStart, stackLocs } = raw.samples;
+    if (sampledTreeShare(stackStart, stackLocs, raw.samples.count) < TREE_MEMORY_MIN_SHARE) return null;
     return this.host.treeMemory?.((stackFrames + 1) * 4) ?? null;
   }
 

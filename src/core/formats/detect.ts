@@ -10,6 +10,7 @@ import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
 import { chunkGperftools, parseGperftoolsWithPreview, streamGperftools } from './gperftools-preview.ts';
 import { looksLikeHeap, parseHeap } from './heap.ts';
+import { chunkHeap } from './heap-chunks.ts';
 import type {
   Importer,
   ImporterChunks,
@@ -75,6 +76,7 @@ export const IMPORTERS: readonly Importer[] = [
     sniff: looksLikeHeap,
     parse: (b) => parseHeap(b),
     parseWithPreview: sampledParseWithPreview(parseHeap, byRecords(HEAP_SAMPLING, HEAP_PREVIEW_BYTES)),
+    chunks: chunkHeap,
   },
   {
     id: 'perf-script',
@@ -218,6 +220,16 @@ export function streamingParse(bytes: Uint8Array, head: number): ImporterStream 
   const first = bytes.subarray(0, head);
   if (first.length === 0 || isGzip(first)) return null;
   return sniff(first)?.stream?.(bytes) ?? null;
+}
+
+/**
+ * Whether a large file whose first bytes are `head` can be parsed while it is read: from its
+ * chunks (chunkedParse) or on the buffer it is read into (streamingParse).
+ */
+export function parsesWhileRead(head: Uint8Array): boolean {
+  if (head.length === 0 || isGzip(head)) return false;
+  const imp = sniff(head);
+  return imp?.chunks !== undefined || streamingParse(head, head.length) !== null;
 }
 
 /**

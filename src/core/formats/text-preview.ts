@@ -75,15 +75,20 @@ export function sampledText(
   }
   if (kept === 0) return null;
   parts.push(bytes.subarray(end));
+  return { text: joinBytes(parts), share: kept / body };
+}
+
+/** The bytes of `parts`, one after another, in one new array. */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;
   for (const p of parts) n += p.length;
-  const text = new Uint8Array(n);
+  const out = new Uint8Array(n);
   n = 0;
   for (const p of parts) {
-    text.set(p, n);
+    out.set(p, n);
     n += p.length;
   }
-  return { text, share: kept / body };
+  return out;
 }
 
 /** A sample of a file to picture it by: bytes its importer parses, and the share of its records they hold. */
@@ -115,21 +120,25 @@ export function sampledParseWithPreview(
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
 ) => RawProfile {
   return (bytes, opts) => {
-    if (bytes.length >= from) postSampledPreview(bytes, opts, parse, sample);
+    if (bytes.length >= from) postSampledPreview(() => sample(bytes), opts, parse);
     return parse(bytes);
   };
 }
 
-function postSampledPreview(
-  bytes: Uint8Array,
+/**
+ * Posts the first picture of a sample (`sample()`, timed with the picture; null: none) through
+ * `onPreview`: parsed by `parse`, folded as the file will be, weighed up by 1/share. Nothing is
+ * posted when the sample does not parse (the full parse reports what is wrong).
+ */
+export function postSampledPreview(
+  sample: () => Sampled | null,
   opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
   parse: (bytes: Uint8Array) => RawProfile,
-  sample: (bytes: Uint8Array) => Sampled | null,
 ): void {
   const t0 = performance.now();
   let preview: ImporterPreview;
   try {
-    const s = sample(bytes);
+    const s = sample();
     if (s === null) return;
     const raw = parse(s.text);
     const folded = (r: RawProfile) =>
@@ -230,7 +239,7 @@ function lastIndexOfAny(bytes: Uint8Array, words: readonly string[], from: numbe
 }
 
 /** How far from its end a heap profile's maps section is looked for. */
-const HEAP_MAPS_WITHIN = 16 << 20;
+export const HEAP_MAPS_WITHIN = 16 << 20;
 
 /**
  * A gperftools heap profile: its header line, then a record per line, then the maps section
