@@ -265,7 +265,7 @@ export interface FrameTable {
   count: number;
   /**
    * The frame's name as stored: null for an address frame of unnamed code whose name is made when
-   * asked (`moduleNames`). Read names through model/frames.ts `frameName`, never here: the name,
+   * asked (`moduleNames`). Read names through text/frame-text.ts `frameName`, never here: the name,
    * e.g. `main`, `main /src/a.c:12` (a line), `main+0x1c` (an address in a function),
    * `libc.so.6+0x2724a`, `[libc.so.6]`, `0x7fff12345`, is the frame's identity and display name;
    * zoom paths, links, transforms, search and a comparison's merge go by it.
