@@ -86,7 +86,10 @@ test('damaged records leave a working start page, and Reset local data forgets t
   await expect(page.getByRole('region', { name: 'Recent profiles' })).toContainText('cxx_demangle.prof');
   expect((await kept(page)).workspaces).toBeGreaterThan(0);
   page.once('dialog', (d) => void d.accept());
+  // The reset clears the stores, then loads the page again: count once it has.
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('button', { name: 'Reset local data' }).click();
+  await reloaded;
   await expect.poll(() => kept(page)).toEqual({ workspaces: 0, contents: 0, symbols: 0 });
   await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Recent profiles' })).toHaveCount(0);

@@ -15,6 +15,7 @@ import { FlameChartPanel } from './FlameChartPanel';
 import { GraphToolbar } from './GraphToolbar';
 import { LabelControls } from './LabelControls';
 import { MainGraph } from './MainGraph';
+import { isOpening } from './opening';
 import { PanelTabs } from './PanelTabs';
 import { SandwichView } from './SandwichView';
 import { Splitter, splitStyle } from './Splitter';
@@ -62,7 +63,15 @@ export function ProfileView({ analysis, side }: { analysis: Analysis; side: Reac
         ) : mode === 'sandwich' || diffSandwich ? (
           <SandwichView onMenu={openMenu} />
         ) : (
-          <MainGraph analysis={analysis} search={search} onMenu={openMenu} />
+          // Mounted anew when the first picture replaces the opening frame (opening.ts): it measures
+          // its box then, in the layout the profile's toolbar and panels make, as a graph mounted
+          // with its profile always has; from there on it stays, as between a preview and its tree.
+          <MainGraph
+            key={isOpening(analysis) ? 'opening' : 'profile'}
+            analysis={analysis}
+            search={search}
+            onMenu={openMenu}
+          />
         )}
         <Splitter />
         <div className="lower">
