@@ -1,5 +1,7 @@
 // 64-bit addresses as (hi, lo) uint32 pairs: exact, and cheap to intern.
 
+import type { RawProfile } from './types';
+
 /** Lowercase hex without leading zeros and without 0x ("0" for zero). */
 export function hexOf(hi: number, lo: number): string {
   if (hi === 0) return lo.toString(16);
@@ -187,13 +189,7 @@ export class AddrTable {
 }
 
 /** The locations of a profile whose frames are names only (folded stacks): location i is name `locName[i]`. */
-export function nameOnlyLocations(locName: Int32Array): {
-  count: number;
-  addrHi: Uint32Array;
-  addrLo: Uint32Array;
-  hasAddr: Uint8Array;
-  locName: Int32Array;
-} {
+export function nameOnlyLocations(locName: Int32Array): RawProfile['locations'] {
   const n = locName.length;
   return {
     count: n,
@@ -205,13 +201,7 @@ export function nameOnlyLocations(locName: Int32Array): {
 }
 
 /** The locations of a profile whose locations are all addresses, from its address table. */
-export function addressLocations(addrs: AddrTable): {
-  count: number;
-  addrHi: Uint32Array;
-  addrLo: Uint32Array;
-  hasAddr: Uint8Array;
-  locName: Int32Array;
-} {
+export function addressLocations(addrs: AddrTable): RawProfile['locations'] {
   const n = addrs.count;
   return {
     count: n,
