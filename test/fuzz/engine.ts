@@ -17,6 +17,7 @@ import { chunkHeap } from '../../src/core/formats/heap-chunks.ts';
 import { writePprof } from '../../src/core/formats/pprof-write.ts';
 import { usableValues } from '../../src/core/formats/sanitize.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
+import { joinBytes } from '../../src/core/formats/text-preview.ts';
 import { toFoldedText } from '../../src/core/model/serialize.ts';
 import { fold, type Loaded, parse } from '../../src/core/pipeline.ts';
 import { readElf, vaddrToOffset } from '../../src/core/symbols/elf.ts';
@@ -115,12 +116,7 @@ function textPart(f: (t: string, r: Rng) => string): Mutator {
   };
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
+const concat = (a: Uint8Array, b: Uint8Array) => joinBytes([a, b]);
 
 const text = (f: (t: string, r: Rng) => string): Mutator => {
   return (b, r) => onText(b, (t) => f(t, r));

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { DroppedFile } from '../../src/core/formats/importer.ts';
+import { joinBytes } from '../../src/core/formats/text-preview.ts';
 
 export const PERF_DATA = new URL('../fixtures/perf-data/', import.meta.url).pathname;
 const SYSROOT = new URL('../fixtures/sysroot/usr/lib/', import.meta.url).pathname;
@@ -178,11 +179,5 @@ export function largePipeRecording(size: number): Uint8Array {
     for (const s of samples) parts.push(s);
     n += samples.reduce((a, s) => a + s.length, 0);
   }
-  const out = new Uint8Array(n);
-  n = 0;
-  for (const p of parts) {
-    out.set(p, n);
-    n += p.length;
-  }
-  return out;
+  return joinBytes(parts);
 }

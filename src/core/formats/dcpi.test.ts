@@ -4,6 +4,7 @@ import { prng } from '../../../test/helpers/prng';
 import { bigOf, hexOf } from '../address';
 import { ProfileError, type RawProfile } from '../types';
 import { looksLikeDcpi, parseDcpi, readDcpiHeader } from './dcpi';
+import { joinBytes } from './text-preview';
 
 const FIXTURES = new URL('../../../test/fixtures/dcpi/', import.meta.url);
 
@@ -476,15 +477,7 @@ describe('looksLikeDcpi', () => {
 });
 
 describe('fuzz', () => {
-  function concat(...parts: Uint8Array[]): Uint8Array {
-    const out = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
-    let at = 0;
-    for (const x of parts) {
-      out.set(x, at);
-      at += x.length;
-    }
-    return out;
-  }
+  const concat = (...parts: Uint8Array[]) => joinBytes(parts);
 
   it('every mutation of a valid file yields a RawProfile or a ProfileError', () => {
     const rnd = prng(0xdc91);
