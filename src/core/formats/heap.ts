@@ -248,38 +248,34 @@ export class HeapLineParser {
       const lineStart = pos;
       const lineEnd = nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl;
       pos = nl + 1;
-      this.lineCount++;
-      if (this.header === null) {
-        this.headerOf(bytes, lineStart, lineEnd);
-        continue;
-      }
-      if (base + lineStart >= this.estimateAt) this.sizeColumns(base + lineStart);
-      const fast = this.fast;
-      if (fast.read(bytes, lineStart, lineEnd)) {
-        this.addSample(fast.values[0], fast.values[1], fast.values[2], fast.values[3]);
-        continue;
-      }
-      if (this.otherLine(bytes, lineStart, lineEnd, false)) return pos;
+      if (this.line(bytes, lineStart, lineEnd, base, false)) return pos;
     }
     return pos;
   }
 
   /** Reads the file's last line, bytes[from, to), which no '\n' ends (a sample's frames may be lost). */
   lastLine(bytes: Uint8Array, from: number, to: number, base: number): void {
-    const lineEnd = to > from && bytes[to - 1] === 13 ? to - 1 : to;
+    this.line(bytes, from, to > from && bytes[to - 1] === 13 ? to - 1 : to, base, true);
+  }
+
+  /**
+   * One line, bytes[start, end) without its line end (`last`: the file's last, which no '\n'
+   * ends). True when the maps section begins there (see otherLine).
+   */
+  private line(bytes: Uint8Array, start: number, end: number, base: number, last: boolean): boolean {
     this.lineCount++;
     if (this.header === null) {
-      this.headerOf(bytes, from, lineEnd);
-      return;
+      this.headerOf(bytes, start, end);
+      return false;
     }
-    if (base + from >= this.estimateAt) this.sizeColumns(base + from);
+    if (base + start >= this.estimateAt) this.sizeColumns(base + start);
     const fast = this.fast;
-    if (fast.read(bytes, from, lineEnd)) {
-      this.lastLineCut = true;
+    if (fast.read(bytes, start, end)) {
+      if (last) this.lastLineCut = true;
       this.addSample(fast.values[0], fast.values[1], fast.values[2], fast.values[3]);
-      return;
+      return false;
     }
-    this.otherLine(bytes, from, lineEnd, true);
+    return this.otherLine(bytes, start, end, last);
   }
 
   /** Bytes of the maps section's text, in order (kept until finish: the caller must not reuse them). */
