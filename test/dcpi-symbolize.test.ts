@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AnalysisSession } from '../src/core/analysis/session';
 import { firstChildOf, nextSiblingOf, totalOf } from '../src/core/model/calltree';
-import { frameNames } from '../src/core/model/frames';
+import { findFrame, frameNames } from '../src/core/model/frames';
 import { frameName } from '../src/core/text/frame-text';
 import { FrameKind } from '../src/core/types';
 import { DEFAULT_VIEW, workerViewOf } from '../src/core/view/schema';
@@ -74,7 +74,7 @@ describe('DCPI with the image ELF', () => {
     const { flatFunctions } = await import('../src/table/FunctionTable');
     const a = after.analysis!;
     const flat = flatFunctions({ ...a, profile: toPageProfile(a.profile) })!;
-    expect(flat.functions!.self[frameNames(profile.frames).indexOf('spin')]).toBe(10);
+    expect(flat.functions!.self[findFrame(profile.frames, 'spin')]).toBe(10);
     // The addresses are exactly the leaves: the frames of a kind Address (`function+0x…`, `image+0x…`).
     const leaves = (x: typeof a) =>
       frameNames(x.profile.frames).filter((_, f) => x.profile.frames.kind[f] === FrameKind.Address);

@@ -15,7 +15,7 @@ import {
   totalOf,
 } from '../src/core/model/calltree';
 import { deltaOf, functionChanges } from '../src/core/model/diff';
-import { frameNames } from '../src/core/model/frames';
+import { findFrame, frameNames } from '../src/core/model/frames';
 import { toFoldedText } from '../src/core/model/serialize';
 import { analyzeDiff, runPipeline } from '../src/core/pipeline';
 import { loadDemangler } from '../src/core/symbols/demangle';
@@ -174,7 +174,7 @@ describe('diff of two real profiles', () => {
     // Inverted: the roots are leaves; the table still counts functions as the un-inverted sides do.
     const t = hidden.tree;
     for (let k = firstChildOf(t, 0); k !== -1; k = nextSiblingOf(t, k)) expect(depthOf(t, k)).toBe(1);
-    const mix = frameNames(hidden.profile.frames).indexOf('mix');
+    const mix = findFrame(hidden.profile.frames, 'mix');
     expect(hidden.diff!.baseFunctions.self[mix]).toBe(countsOfFolded(toFoldedText(A)).self.get('mix'));
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prng } from '../../test/helpers/prng';
 import { treeFunctionTable } from '../../test/helpers/tree';
 import { buildCallTree, firstChildOf, nextSiblingOf, totalOf } from './model/calltree';
-import { frameNames } from './model/frames';
+import { findFrame } from './model/frames';
 import { profileFromText } from './model/text-notation';
 import { invertProfile } from './model/views';
 import { treeAndFunctions } from './pipeline';
@@ -55,8 +55,8 @@ describe('treeAndFunctions', () => {
   it('an inverted graph gets the function table of the profile it came from', () => {
     const p = profileFromText('main;r;r 4\nmain;x 1');
     const { functions } = treeAndFunctions(invertProfile(p), { table: p });
-    expect(functions.total[frameNames(p.frames).indexOf('main')]).toBe(5);
-    expect(functions.total[frameNames(p.frames).indexOf('r')]).toBe(4);
-    expect(functions.self[frameNames(p.frames).indexOf('r')]).toBe(4);
+    expect(functions.total[findFrame(p.frames, 'main')]).toBe(5);
+    expect(functions.total[findFrame(p.frames, 'r')]).toBe(4);
+    expect(functions.self[findFrame(p.frames, 'r')]).toBe(4);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { frameNames } from '../core/model/frames';
+import { findFrame } from '../core/model/frames';
 import { analyzeBytes } from '../core/pipeline';
 import { csvField, csvRow, functionTableCsv } from './csv';
 
@@ -114,7 +114,7 @@ describe('functionTableCsv', () => {
   });
 
   it('follows a given row order', () => {
-    const mainId = frameNames(a.profile.frames).indexOf('main');
+    const mainId = findFrame(a.profile.frames, 'main');
     const rows = parseCsv(functionTableCsv(a, [mainId]));
     expect(rows.map((r) => r[0])).toEqual(['Function', 'main']);
   });

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/helpers/cli';
 import { firstChildOf, nextSiblingOf, totalOf } from '../model/calltree';
-import { frameNames } from '../model/frames';
+import { findFrame, frameNames } from '../model/frames';
 import { frameName } from '../text/frame-text';
 import { shortFunctionName } from '../text/names';
 import { FrameKind, ProfileError } from '../types';
@@ -88,14 +88,14 @@ describe('AnalysisSession', () => {
     // The frame table is kept (the page holds it already): parse is in no stack and no table row.
     const a = hidden.analysis!;
     expect(a.profile.frames).toBe(opened.analysis!.profile.frames);
-    const parse = frameNames(a.profile.frames).indexOf('parse');
+    const parse = findFrame(a.profile.frames, 'parse');
     expect(Array.from(a.tree.frame)).not.toContain(parse);
     expect(Array.from(a.functions.bySelf!)).not.toContain(parse);
     const inv = await s.apply(V({ inverted: true }));
     const t = inv.analysis!.tree;
     expect(frameName(inv.analysis!.profile.frames, t.frame[firstChildOf(t, 0)])).toBe('read');
     // The function table describes functions, not the inverted tree.
-    const main = frameNames(inv.analysis!.profile.frames).indexOf('main');
+    const main = findFrame(inv.analysis!.profile.frames, 'main');
     expect(inv.analysis!.functions.total[main]).toBe(100);
     const only = await s.apply(V({ inverted: true, mode: 'sandwich', sandwich: 'parse' }));
     expect(only.analysis).toBeNull(); // only the sandwich changed

@@ -19,7 +19,7 @@ import {
   sortStacks,
   totalOf,
 } from './calltree';
-import { frameNames } from './frames';
+import { findFrame } from './frames';
 import { functionTableOf } from './functions';
 import { profileFromText, treeToText } from './text-notation';
 
@@ -65,7 +65,7 @@ describe('buildCallTree', () => {
     const p = profileFromText('main;r;r;r 4\nmain;x;r 1\nmain 2');
     const t = buildCallTree(p);
     const f = treeFunctionTable(t, p.frames.count);
-    const id = (n: string) => frameNames(p.frames).indexOf(n);
+    const id = (n: string) => findFrame(p.frames, n);
     expect(f.total[id('r')]).toBe(5);
     expect(f.self[id('r')]).toBe(5);
     expect(f.total[id('main')]).toBe(7);

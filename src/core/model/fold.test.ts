@@ -3,7 +3,7 @@ import { addressProfile } from '../../../test/helpers/raw';
 import { parseFolded } from '../formats/folded.ts';
 import { FrameKind, type Symbolizer, Unnamed } from '../types.ts';
 import { foldProfile, simplifyFuncName } from './fold.ts';
-import { frameNames } from './frames.ts';
+import { findFrame, frameNames } from './frames.ts';
 import { FrameNaming, IdsByKey } from './naming.ts';
 import { toFoldedText } from './serialize.ts';
 
@@ -25,8 +25,8 @@ describe('foldProfile', () => {
       { start: '0x400000', end: '0x500000', offset: '0x1000', path: '/bin/demo' },
     ]);
     expect(p.modules).toEqual(['/bin/demo']);
-    expect(p.frames.module[frameNames(p.frames).indexOf('demo+0x1101')]).toBe(0);
-    expect(p.frames.module[frameNames(p.frames).indexOf('0x900000')]).toBe(-1);
+    expect(p.frames.module[findFrame(p.frames, 'demo+0x1101')]).toBe(0);
+    expect(p.frames.module[findFrame(p.frames, '0x900000')]).toBe(-1);
   });
 
   it('uses a symbolizer (inline chains outermost first) and merges addresses of one function', () => {
@@ -142,10 +142,10 @@ describe('foldProfile: short names and per-module frames', () => {
     expect(toFoldedText(p)).toBe(
       '0x900000;run;demo+0x1481 4\nlibx.so+0x10;run;Box::get 1\nlibx.so+0x20;run;Box::get 2\n',
     );
-    const get = frameNames(p.frames).indexOf('Box::get');
+    const get = findFrame(p.frames, 'Box::get');
     expect(p.frames.fullName?.[get]).toBe('Box<int>::get() const');
     // Nothing cut (unnamed code has no function): no full name.
-    expect(p.frames.fullName?.[frameNames(p.frames).indexOf('demo+0x1481')]).toBeUndefined();
+    expect(p.frames.fullName?.[findFrame(p.frames, 'demo+0x1481')]).toBeUndefined();
     expect(p.frames.fullName).toHaveLength(p.frames.count);
   });
 
@@ -157,13 +157,13 @@ describe('foldProfile: short names and per-module frames', () => {
       granularity: 'functions',
     });
     expect(toFoldedText(p)).toBe('0x900000;run;[demo] 4\n[libx.so];run;Box::get 3\n');
-    const kind = (name: string) => p.frames.kind[frameNames(p.frames).indexOf(name)];
-    const why = (name: string) => p.frames.unnamed?.[frameNames(p.frames).indexOf(name)];
+    const kind = (name: string) => p.frames.kind[findFrame(p.frames, name)];
+    const why = (name: string) => p.frames.unnamed?.[findFrame(p.frames, name)];
     expect([kind('run'), why('run')]).toEqual([FrameKind.Function, Unnamed.Named]);
     expect([kind('[demo]'), why('[demo]')]).toEqual([FrameKind.Module, Unnamed.OutsideSymbols]);
     expect([kind('[libx.so]'), why('[libx.so]')]).toEqual([FrameKind.Module, Unnamed.NoSymbolFile]);
     expect([kind('0x900000'), why('0x900000')]).toEqual([FrameKind.Address, Unnamed.NoModule]);
-    expect(p.modules[p.frames.module[frameNames(p.frames).indexOf('[libx.so]')]]).toBe('/lib/libx.so');
+    expect(p.modules[p.frames.module[findFrame(p.frames, '[libx.so]')]]).toBe('/lib/libx.so');
   });
 
   it('a flat (DCPI) profile keeps its image → function → address frames whatever the granularity', () => {
@@ -258,9 +258,9 @@ describe('foldProfile: locations that name themselves (pprof Lines)', () => {
     const p = foldProfile(raw, { fileName: 'x.pb', symbolizer });
     expect(toFoldedText(p)).toBe('far;symbolized;outer;inlined 4\n');
     expect(seen).toEqual(['400200']); // only the location without lines, at its address as written
-    const outer = frameNames(p.frames).indexOf('outer');
+    const outer = findFrame(p.frames, 'outer');
     expect(p.modules[p.frames.module[outer]]).toBe('/bin/demo');
-    expect(p.frames.module[frameNames(p.frames).indexOf('far')]).toBe(-1);
+    expect(p.frames.module[findFrame(p.frames, 'far')]).toBe(-1);
   });
 });
 

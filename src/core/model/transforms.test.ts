@@ -3,7 +3,7 @@ import { treeFunctionTable } from '../../../test/helpers/tree';
 import { frameName } from '../text/frame-text';
 import { type FoldedProfile, SAMPLES_COUNT } from '../types';
 import { buildCallTree } from './calltree';
-import { frameNames, functionFrames } from './frames';
+import { findFrame, frameNames, functionFrames } from './frames';
 import { functionsBySelf, functionTableOf } from './functions';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';
@@ -40,7 +40,7 @@ describe('focus-function', () => {
     expect(tree(q)).toBe(lines('f 7/5', '  x 2/0', '    f 2/0', '      y 2/2'));
     // Each sample counted once: the root total equals the function-table total.
     const fns = treeFunctionTable(buildCallTree(p), p.frames.count);
-    expect(fns.total[frameNames(p.frames).indexOf('f')]).toBe(7);
+    expect(fns.total[findFrame(p.frames, 'f')]).toBe(7);
   });
 
   it('keeps the frame table (frames no stack uses have no samples) and copies meta with the new total', () => {
@@ -110,7 +110,7 @@ describe('hide-function', () => {
     expect(tree(q)).toBe(lines('main 6/0', '  a 4/4', '  b 2/2'));
     expect(q.meta.totalSamples).toBe(6);
     expect(q.stacks.count).toBe(2); // main;a;malloc and main;a merged
-    const malloc = frameNames(q.frames).indexOf('malloc');
+    const malloc = findFrame(q.frames, 'malloc');
     expect(Array.from(q.stacks.frames)).not.toContain(malloc);
     expect(functionTableOf(q).total[malloc]).toBe(0);
   });
@@ -155,13 +155,13 @@ describe('merge-module', () => {
     const q = applyTransform(p, { kind: 'merge-module', module: 'libc.so.6' });
     expect(tree(q)).toBe(expected);
     expect(q.meta.totalSamples).toBe(10);
-    const id = frameNames(q.frames).indexOf('libc.so.6');
+    const id = findFrame(q.frames, 'libc.so.6');
     expect(q.modules[q.frames.module[id]]).toBe('/lib/libc.so.6');
     expect(frameNames(q.frames).filter((n) => n === 'libc.so.6')).toHaveLength(1);
     // The input's frames keep their ids; the merged frame comes after them.
     expect(frameNames(q.frames).slice(0, p.frames.count)).toEqual(frameNames(p.frames));
     expect(id).toBe(p.frames.count);
-    expect(Array.from(q.stacks.frames)).not.toContain(frameNames(q.frames).indexOf('malloc'));
+    expect(Array.from(q.stacks.frames)).not.toContain(findFrame(q.frames, 'malloc'));
   });
 
   it('matches the module by full path too, and is idempotent', () => {
@@ -319,8 +319,8 @@ describe('properties on random profiles', () => {
       const p = randomProfile(seed);
       const all = total(p);
       const fns = treeFunctionTable(buildCallTree(p), p.frames.count);
-      const fTotal = fns.total[frameNames(p.frames).indexOf('f')] || 0;
-      const onlyF = frameNames(p.frames).indexOf('f');
+      const fTotal = fns.total[findFrame(p.frames, 'f')] || 0;
+      const onlyF = findFrame(p.frames, 'f');
       let onlyFWeight = 0;
       for (let s = 0; s < p.stacks.count; s++) {
         let only = true;
@@ -345,7 +345,7 @@ describe('properties on random profiles', () => {
       }
       const sw = sandwich(p, 'f');
       expect(sw.total).toBe(fTotal);
-      expect(sw.self).toBe(fns.self[frameNames(p.frames).indexOf('f')] || 0);
+      expect(sw.self).toBe(fns.self[findFrame(p.frames, 'f')] || 0);
       expect(total(sw.callers)).toBe(fTotal);
       expect(total(sw.callees)).toBe(fTotal);
       expect(toFoldedText(invertProfile(invertProfile(p)))).toBe(toFoldedText(p));
@@ -443,9 +443,9 @@ describe('applyTransformsTraced', () => {
       lib;x;y 6
     `);
     p.modules.push('/usr/lib/libz.so');
-    const lib = frameNames(p.frames).indexOf('x');
+    const lib = findFrame(p.frames, 'x');
     p.frames.module[lib] = 0;
-    p.frames.module[frameNames(p.frames).indexOf('y')] = 0;
+    p.frames.module[findFrame(p.frames, 'y')] = 0;
     const all: Transform[] = [
       { kind: 'hide-function', name: 'c' },
       { kind: 'collapse-direct-recursion', name: 'f' },

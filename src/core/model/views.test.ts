@@ -3,7 +3,7 @@ import { treeFunctionTable } from '../../../test/helpers/tree';
 import { frameName } from '../text/frame-text';
 import type { FoldedProfile } from '../types';
 import { buildCallTree, firstChildOf, nextSiblingOf, totalOf } from './calltree';
-import { frameNames } from './frames';
+import { findFrame } from './frames';
 import { toFoldedText } from './serialize';
 import { profileFromText, treeToText } from './text-notation';
 import { applyTransform } from './transforms';
@@ -34,7 +34,7 @@ describe('invertProfile', () => {
     const fns = treeFunctionTable(buildCallTree(p), p.frames.count);
     for (let c = firstChildOf(t, 0); c !== -1; c = nextSiblingOf(t, c)) {
       const name = frameName(q.frames, t.frame[c]);
-      expect(totalOf(t, c)).toBe(fns.self[frameNames(p.frames).indexOf(name)]);
+      expect(totalOf(t, c)).toBe(fns.self[findFrame(p.frames, name)]);
     }
     expect(toFoldedText(invertProfile(q))).toBe(toFoldedText(p));
   });
@@ -78,7 +78,7 @@ describe('sandwich', () => {
       lines('f 6/0', '  f 3/0', '    x 3/3', '  g 2/0', '    f 2/0', '      main 2/2', '  main 1/1'),
     );
     const fns = treeFunctionTable(buildCallTree(p), p.frames.count);
-    const f = frameNames(p.frames).indexOf('f');
+    const f = findFrame(p.frames, 'f');
     expect(s.total).toBe(fns.total[f]);
     expect(s.self).toBe(fns.self[f]);
     expect(s.self).toBe(4);
