@@ -5,8 +5,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { makeShortRecordsProfile, makeSyntheticProfile } from '../bench/gen-synthetic';
+import { makeTextBenchInput } from '../bench/gen-text';
 import { parseGperftools } from '../src/core/formats/gperftools';
 import { PERFDATA_PREVIEW_FROM } from '../src/core/formats/perfdata-preview';
+import { TEXT_PREVIEW_FROM } from '../src/core/formats/text-preview';
 import { foldProfile } from '../src/core/model/fold';
 import { functionsBySelf, functionTableOf } from '../src/core/model/functions';
 import { samplesByMapping } from '../src/core/symbols/modules';
@@ -19,6 +21,8 @@ const PROFILE = 'test-results/raw-preview/synthetic-16mb.prof';
 const SHORT = 'test-results/raw-preview/short-records-40mb.prof';
 /** threads.pipe.data with its samples repeated past the perf.data preview's threshold. */
 const PERF_DATA = 'test-results/raw-preview/threads-32mb.pipe.data';
+/** difffolded.pl's two counts per stack, past the size whose first picture is sampled. */
+const DIFF_FOLDED = 'test-results/raw-preview/large.difffolded.txt';
 
 test.beforeAll(() => {
   mkdirSync('test-results/raw-preview', { recursive: true });
@@ -28,6 +32,7 @@ test.beforeAll(() => {
   // ~500k short records over 100k stacks (a server's profile): pictured from a sample first.
   writeFileSync(SHORT, makeShortRecordsProfile(40 << 20, 22));
   writeFileSync(PERF_DATA, largePipeRecording(PERFDATA_PREVIEW_FROM));
+  writeFileSync(DIFF_FOLDED, makeTextBenchInput('difffolded', TEXT_PREVIEW_FROM + (4 << 20)));
 });
 
 interface Paint {
@@ -274,4 +279,33 @@ test('a large gperftools profile is parsed while it is read, to the same profile
   // The worker's own workers (reader.worker.ts, prefault.worker.ts) started: the chunks were read by
   // the reader, not by the profile worker after it failed to start one.
   expect((await workers()).sort()).toEqual(['flamelens', 'flamelens-prefault', 'flamelens-reader']);
+});
+
+test('a large two-count folded file paints first as a comparison of a sample, once, then whole', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await recordPaints(page);
+  await page.getByLabel('Open profile').setInputFiles(DIFF_FOLDED);
+  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
+  const first = await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
+  expect(first.building).toBe(true);
+  expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
+  expect(first.label).toMatch(/large\.difffolded\.txt/);
+  await expect(page.getByRole('region', { name: /Differential flame graph/ })).toBeVisible();
+  // Then the whole file: the table of both sides, and the note on the sample gone.
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'drawn from 1 in' })).toHaveCount(0);
+  await expect(page.getByTestId('meta-baseline')).toContainText('large.difffolded.txt (baseline)');
+  // One sampled picture only (drawn from windows read before the file was): every paint while
+  // the progress bar said "drawn from 1 in" was of that picture.
+  const sampledLabels = await page.evaluate(() => [
+    ...new Set(
+      (window as unknown as { paints: Paint[] }).paints
+        .filter((p) => p.progress.includes('drawn from 1 in'))
+        .map((p) => p.label),
+    ),
+  ]);
+  expect(sampledLabels).toEqual([first.label]);
+  await page.screenshot({ path: `${SHOTS}/raw-preview-difffolded-final.png` });
 });

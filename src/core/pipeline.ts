@@ -8,7 +8,7 @@
 // the bench all run these functions; none of them names a format.
 
 import { parseProfile } from './formats/detect';
-import type { DroppedFile, ParseInProgress } from './formats/importer';
+import type { DroppedFile, ImporterPreview, ParseInProgress } from './formats/importer';
 import {
   buildCallTree,
   buildCoarseTree,
@@ -124,35 +124,48 @@ export function parse(bytes: Uint8Array, fileName: string, opts: ParseOptions = 
     onProgress: onProgress && ((f) => onProgress('parse', f)),
     onPreview:
       onPreview &&
-      (({ profile, baseline, maxDepth, ms, sampledEvery }) => {
-        const sampled = sampledEvery !== undefined && { sampledEvery };
-        if (baseline) {
-          baseline.meta.fileName = baselineName(fileName);
-          // drawn as the comparison will be (the session's graph: analyzeDiff of the two sides)
-          if (opts.diffView)
-            onPreview({
-              ...analyzeDiff(profile, baseline, opts.diffView, { parseMs: ms, foldMs: 0 }),
-              // the sample's counts are estimates: the table waits for the file's, as for one profile
-              functionsPending: true,
-              ...sampled,
-            });
-          return;
-        }
-        const t1 = now();
-        const tree = buildCallTree(profile);
-        tree.maxDepth = maxDepth;
-        const n = profile.frames.count;
-        onPreview({
-          profile,
-          tree,
-          functions: { count: n, self: new Float64Array(n), total: new Float64Array(n) },
-          functionsPending: true,
-          ...sampled,
-          timings: { parseMs: ms, foldMs: 0, treeMs: now() - t1 },
-        });
+      ((p) => {
+        const a = previewAnalysis(p, fileName, opts.diffView);
+        if (a) onPreview(a);
       }),
   });
   return { raw, fileName, parseMs: now() - t0 };
+}
+
+/**
+ * The analysis an importer's preview of `fileName` is shown as: its coarse tree, the function table
+ * pending; a two-count file's as the comparison it opens as (`diffView`; null without one: such a
+ * file is not previewed when it will not open as a comparison).
+ */
+export function previewAnalysis(
+  { profile, baseline, maxDepth, ms, sampledEvery }: ImporterPreview,
+  fileName: string,
+  diffView?: ParseOptions['diffView'],
+): Analysis | null {
+  const sampled = sampledEvery !== undefined && { sampledEvery };
+  if (baseline) {
+    if (!diffView) return null;
+    baseline.meta.fileName = baselineName(fileName);
+    // drawn as the comparison will be (the session's graph: analyzeDiff of the two sides)
+    return {
+      ...analyzeDiff(profile, baseline, diffView, { parseMs: ms, foldMs: 0 }),
+      // the sample's counts are estimates: the table waits for the file's, as for one profile
+      functionsPending: true,
+      ...sampled,
+    };
+  }
+  const t1 = now();
+  const tree = buildCallTree(profile);
+  tree.maxDepth = maxDepth;
+  const n = profile.frames.count;
+  return {
+    profile,
+    tree,
+    functions: { count: n, self: new Float64Array(n), total: new Float64Array(n) },
+    functionsPending: true,
+    ...sampled,
+    timings: { parseMs: ms, foldMs: 0, treeMs: now() - t1 },
+  };
 }
 
 // ─── symbolize ──────────────────────────────────────────────────────────────────────────────

@@ -5,7 +5,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeTextBenchInput } from '../../bench/gen-text';
 import { AnalysisSession } from '../core/analysis/session';
+import { TEXT_PREVIEW_FROM } from '../core/formats/text-preview';
 import { frameNames } from '../core/model/frames';
 import { ProfileError } from '../core/types';
 import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
@@ -103,5 +105,66 @@ describe('dropFiles with a folder', () => {
     );
     expect(result.symbols?.report.matched.map((m) => m.elfFile)).toEqual(['srv/bin/threads']);
     expect(note!.read).toEqual(['srv/bin/threads']);
+  });
+});
+
+describe('dropFiles with a large text profile alone', () => {
+  /**
+   * A Blob whose whole read waits for the first picture (or 20 s): `order` says which came first.
+   * Its slices read at once.
+   */
+  function heldUntilPreview(bytes: Uint8Array<ArrayBuffer>, session: AnalysisSession, order: string[]): Blob {
+    const blob = new Blob([bytes]);
+    let pictured: () => void = () => {};
+    const shown = new Promise<void>((resolve) => {
+      pictured = resolve;
+    });
+    session.onPreview = (a) => {
+      order.push(a.sampledEvery ? `sampled preview${a.diff ? ', a comparison' : ''}` : 'coarse tree');
+      pictured();
+    };
+    const whole = blob.arrayBuffer.bind(blob);
+    blob.arrayBuffer = async () => {
+      await Promise.race([shown, new Promise((r) => setTimeout(r, 20_000))]);
+      order.push('file read');
+      return whole();
+    };
+    return blob;
+  }
+
+  it('is pictured from windows of it before the whole file is read, once, then opened whole', async () => {
+    for (const [id, name, mode] of [
+      ['folded', 'big.folded', 'graph'],
+      ['difffolded', 'big.difffolded', 'graph'],
+    ] as const) {
+      const bytes = makeTextBenchInput(id, TEXT_PREVIEW_FROM + (1 << 20)).slice();
+      const session = new AnalysisSession();
+      const order: string[] = [];
+      const data = heldUntilPreview(bytes, session, order);
+      const { result } = await dropFiles(
+        session,
+        [{ name, data }],
+        workerViewOf({ ...DEFAULT_VIEW, mode }),
+        'main',
+        noProgress,
+      );
+      const want = id === 'difffolded' ? 'sampled preview, a comparison' : 'sampled preview';
+      // the importer draws no second sampled picture once the file is read
+      expect(
+        order.filter((o) => o !== 'coarse tree'),
+        id,
+      ).toEqual([want, 'file read']);
+      // the whole file opened, as a drop of its bytes does
+      const again = new AnalysisSession();
+      const { result: direct } = await dropFiles(
+        again,
+        [{ name, data: bytes.slice().buffer }],
+        workerViewOf({ ...DEFAULT_VIEW, mode }),
+        'main',
+        noProgress,
+      );
+      expect(result.analysis!.profile.meta.totalSamples, id).toBe(direct.analysis!.profile.meta.totalSamples);
+      expect(result.analysis!.tree.count, id).toBe(direct.analysis!.tree.count);
+    }
   });
 });

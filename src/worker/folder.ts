@@ -12,7 +12,7 @@ import { basename } from '../core/text/names';
 import { type Mapping, ProfileError } from '../core/types';
 import type { WorkerView } from '../core/view/schema';
 import type { FileBuffer, FolderNote } from './protocol';
-import { readFiles } from './read';
+import { blobSource, readFiles } from './read';
 
 /** The files of a folder drop to read whole for these mappings, and what to tell the user. */
 export async function chooseFromFolder(
@@ -127,10 +127,16 @@ export async function dropFiles(
   // wrong with an empty one).
   let first: SessionResult | null = null;
   if (loose.length > 0 || inFolder.length === 0) {
-    const got = await read(loose);
+    // A large text profile dropped alone is pictured from windows of it while the whole is read.
+    const alone = loose.length === 1 && inFolder.length === 0 && slot === 'main' ? loose[0].data : null;
+    const early =
+      alone instanceof Blob
+        ? session.previewUnread(loose[0].name, blobSource(alone), view)
+        : Promise.resolve(false);
+    const [got, previewed] = await Promise.all([read(loose), early]);
     loose.length = 0; // the session holds the only reference to the bytes, and releases them
     if (note !== null) got[0].warnings = [...(got[0].warnings ?? []), { message: note }];
-    first = await session.add(got, view, { progress, slot, consume: true });
+    first = await session.add(got, view, { progress, slot, consume: true, previewed });
     const found = foundAs;
     if (found && first.inputs)
       first.inputs = first.inputs.map((n) => (n.name === found.name ? { ...n, name: found.path } : n));

@@ -5,7 +5,7 @@
 
 import { chunkedParse, parsesWhileRead, streamingParse } from '../core/formats/detect';
 import { looksLikeGperftools } from '../core/formats/gperftools';
-import { sampleGperftools } from '../core/formats/gperftools-sample';
+import { type ChunkSource, sampleGperftools } from '../core/formats/gperftools-sample';
 import type { DroppedFile, ImporterChunks, ImporterStream } from '../core/formats/importer';
 import { ProfileError } from '../core/types';
 import { startHelper } from './prefault';
@@ -46,6 +46,15 @@ export const READ_LIMITS: ReadLimits = {
   chunk: CHUNK,
 };
 
+/** A file's (or a kept Blob's) bytes at any offset, each read its own slice. */
+export function blobSource(blob: Blob): ChunkSource {
+  return {
+    size: blob.size,
+    read: async (at, len) =>
+      new Uint8Array(await blob.slice(at, Math.min(blob.size, at + len)).arrayBuffer()),
+  };
+}
+
 /**
  * The files' bytes, read one after another; `onProgress` gets the fraction of all their bytes
  * read. A file that cannot be read (deleted, moved, no permission) or held (larger than the tab can
@@ -71,8 +80,7 @@ export async function readFiles(
     const blob = f.data;
     if (blob.size > maxWhole) {
       // Past what a tab holds: a gperftools profile is sampled as it is read; others cannot be.
-      const read = async (at: number, len: number) =>
-        new Uint8Array(await blob.slice(at, Math.min(blob.size, at + len)).arrayBuffer());
+      const { read } = blobSource(blob);
       const head = await read(0, 64);
       if (!looksLikeGperftools(head)) {
         throw new ProfileError(

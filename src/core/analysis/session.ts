@@ -10,6 +10,8 @@
 import type { FunctionListing, FunctionMatch } from '../disasm/disasm';
 import { type Disassembler, loadDisassembler, type Syntax } from '../disasm/engine';
 import { disasmListings } from '../disasm/listings';
+import { previewUnread } from '../formats/detect';
+import type { ChunkSource } from '../formats/gperftools-sample';
 import type { DroppedFile } from '../formats/importer';
 import { writePprof } from '../formats/pprof-write';
 import { snapshotMismatch, writeSnapshot } from '../formats/snapshot';
@@ -48,7 +50,9 @@ import {
   type FoldSpec,
   fold,
   type Loaded,
+  type ParseOptions,
   type Progress,
+  previewAnalysis,
   resolvedProfile,
   type SandwichAnalysis,
   type Symbols,
@@ -126,6 +130,23 @@ export interface AddOptions {
    * replaced by the profile's default (a link's, made for another profile).
    */
   strictSampleType?: boolean;
+  /** The new profile was pictured before it was read (previewUnread): its importer draws no other sampled picture. */
+  previewed?: boolean;
+}
+
+/** How a preview of a new profile shown with `view` names its frames and, a two-count file, compares. */
+function previewNaming(
+  view: WorkerView,
+): Pick<ParseOptions, 'granularity' | 'unnamedPerAddress' | 'names' | 'diffView'> {
+  return {
+    granularity: view.granularity,
+    unnamedPerAddress: view.unnamedPerAddress === true,
+    names: view.fullNames ? 'full' : 'short',
+    // a two-count file opens as a comparison in the graph's mode (openProfile), so previewed
+    ...((view.mode === 'graph' || view.mode === 'diff') && {
+      diffView: { transforms: view.transforms, inverted: view.inverted, width: view.diffWidth },
+    }),
+  };
 }
 
 function noProfile(): ProfileError {
@@ -259,17 +280,11 @@ export class AnalysisSession {
       // that cannot is not posted when symbol files would rename the frames (`withSymbols`), nor is
       // any when a bundle's objects would (they are unpacked after the parse).
       parse: (f, candidates, symbols, packed) => ({
+        ...previewNaming(view),
         onProgress: opts.progress,
-        onPreview: preview && candidates === 1 ? (this.onPreview ?? undefined) : undefined,
+        onPreview: preview && !opts.previewed && candidates === 1 ? (this.onPreview ?? undefined) : undefined,
         ...(packed === 0 && { foldSample: (raw: RawProfile) => this.foldSample(raw, f.name, symbols, view) }),
         withSymbols: symbols.length + packed > 0,
-        granularity: view.granularity,
-        unnamedPerAddress: view.unnamedPerAddress === true,
-        names: view.fullNames ? 'full' : 'short',
-        // a two-count file opens as a comparison in the graph's mode (openProfile), so previewed
-        ...((view.mode === 'graph' || view.mode === 'diff') && {
-          diffView: { transforms: view.transforms, inverted: view.inverted, width: view.diffWidth },
-        }),
         stream: f.stream,
       }),
       release: (f) => {
@@ -301,6 +316,23 @@ export class AnalysisSession {
       ...(newProfile ? { fileBytes: profile.bytes } : {}),
       inputs: sorted.roles,
     };
+  }
+
+  /**
+   * A first picture of a large profile dropped alone, before its file is read (`src` reads its
+   * bytes at any offset): windows of its records read and pictured (formats/detect.ts's
+   * previewUnread) and posted through `onPreview`, as its importer's preview would be once the file
+   * is read. True when posted: the file is then to be added with `previewed`.
+   */
+  async previewUnread(fileName: string, src: ChunkSource, view: WorkerView): Promise<boolean> {
+    const post = this.onPreview;
+    if (!post) return false;
+    const naming = previewNaming(view);
+    const p = await previewUnread(src, { ...naming, fileName });
+    const a = p && previewAnalysis(p, fileName, naming.diffView);
+    if (!a) return false;
+    post(a);
+    return true;
   }
 
   /** Why files with no profile among them cannot be added (throws), unless they add to one. */

@@ -9,6 +9,7 @@ import { parseDcpiWithPreview } from './dcpi-preview.ts';
 import { looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
 import { chunkGperftools, parseGperftoolsWithPreview, streamGperftools } from './gperftools-preview.ts';
+import type { ChunkSource } from './gperftools-sample.ts';
 import { looksLikeHeap, parseHeap } from './heap.ts';
 import { chunkHeap } from './heap-chunks.ts';
 import type {
@@ -18,6 +19,7 @@ import type {
   ImporterStream,
   ParseInProgress,
   ParseProfileOptions,
+  RecordSampling,
 } from './importer.ts';
 import { boundedInflate, INFLATE_LIMITS, type InflateLimits } from './inflate.ts';
 import { looksLikePerfData, parsePerfData } from './perfdata.ts';
@@ -34,7 +36,11 @@ import {
   HEAP_PREVIEW_BYTES,
   HEAP_SAMPLING,
   PERF_SCRIPT_SAMPLING,
+  previewOfSample,
+  recordSampling,
+  sampledFrom,
   sampledParseWithPreview,
+  TEXT_PREVIEW_FROM,
 } from './text-preview.ts';
 
 export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
@@ -42,6 +48,20 @@ export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
 // A new format: write formats/NAME.ts exporting looksLikeNAME(bytes) and parseNAME(bytes), then add
 // it to IMPORTERS below (text formats before 'folded', the loosest sniff). Nothing outside
 // formats/ names a format: the worker, the CLI and the bench reach importers through parseProfile.
+
+/** A text importer's previews: from its records sampled as `sampling` says, read or not yet read. */
+function byRecordsPreview(
+  parse: (bytes: Uint8Array) => RawProfile,
+  sampling: RecordSampling,
+): Pick<Importer, 'sampling' | 'parseWithPreview'> {
+  return {
+    sampling,
+    parseWithPreview: sampledParseWithPreview(
+      parse,
+      byRecords(sampling.how, sampling.budget, sampling.windows),
+    ),
+  };
+}
 
 /** In order of trust: binary magic first, the loosest text format last. */
 export const IMPORTERS: readonly Importer[] = [
@@ -75,21 +95,21 @@ export const IMPORTERS: readonly Importer[] = [
     id: 'heap',
     sniff: looksLikeHeap,
     parse: (b) => parseHeap(b),
-    parseWithPreview: sampledParseWithPreview(parseHeap, byRecords(HEAP_SAMPLING, HEAP_PREVIEW_BYTES)),
+    ...byRecordsPreview(parseHeap, recordSampling(HEAP_SAMPLING, HEAP_PREVIEW_BYTES)),
     chunks: chunkHeap,
   },
   {
     id: 'perf-script',
     sniff: looksLikePerfScript,
     parse: (b) => parsePerfScript(b),
-    parseWithPreview: sampledParseWithPreview(parsePerfScript, byRecords(PERF_SCRIPT_SAMPLING)),
+    ...byRecordsPreview(parsePerfScript, recordSampling(PERF_SCRIPT_SAMPLING)),
   },
   {
     id: 'folded',
     sniff: looksLikeFolded,
     parse: (b) => parseFolded(b),
     // a two-count file's preview is a comparison too, of its sample's two columns
-    parseWithPreview: sampledParseWithPreview(parseFolded, byRecords(FOLDED_SAMPLING)),
+    ...byRecordsPreview(parseFolded, recordSampling(FOLDED_SAMPLING)),
   },
 ];
 
@@ -244,6 +264,31 @@ export function chunkedParse(
 ): ImporterChunks | null {
   if (first.length === 0 || isGzip(first)) return null;
   return sniff(first)?.chunks?.(first, size, release) ?? null;
+}
+
+/**
+ * A first picture of a file not yet read (`src` reads its bytes at any offset), when its format's
+ * records can be sampled where they lie (Importer.sampling) and it is large enough to be previewed:
+ * windows of its records read and pictured as `parseWithPreview`'s preview pictures them from the
+ * whole bytes. Null when not: gzip, another format, too small, or the sample does not read or parse
+ * (the parse of the whole file says what is wrong).
+ */
+export async function previewUnread(
+  src: ChunkSource,
+  opts: ParseProfileOptions,
+): Promise<ImporterPreview | null> {
+  if (src.size < TEXT_PREVIEW_FROM) return null;
+  const t0 = performance.now();
+  try {
+    const head = await src.read(0, Math.min(src.size, 1 << 16));
+    const imp = isGzip(head) ? null : sniff(head);
+    if (!imp?.sampling) return null;
+    const { how, budget, windows } = imp.sampling;
+    const s = await sampledFrom(src, how, budget, windows);
+    return s && previewOfSample(s, (b) => imp.parse(b, {}), opts, t0);
+  } catch {
+    return null;
+  }
 }
 
 /**

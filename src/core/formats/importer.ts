@@ -103,6 +103,28 @@ export interface ImporterChunks extends ParseInProgress {
   push(chunk: Uint8Array, budgetMs?: number): void;
 }
 
+/** How a format's text is sampled: where its records start, and what each window needs around it. */
+export interface TextSampling {
+  /** The start of the first record at or after `from` (a line start), or -1 when none is. */
+  recordAt(bytes: Uint8Array, from: number): number;
+  /** Where records may begin (after the file's header); default 0. */
+  bodyStart?(bytes: Uint8Array): number;
+  /** Where records end (before a trailer such as a heap profile's maps); default the file's end. */
+  bodyEnd?(bytes: Uint8Array): number;
+  /**
+   * How far from the file's end `bodyEnd` looks (it is then given only those last bytes, as a
+   * file not yet read is sampled: sampledFrom).
+   */
+  tailBytes?: number;
+}
+
+/** How an importer's records are sampled for its first picture: where, and about how many bytes in how many windows. */
+export interface RecordSampling {
+  how: TextSampling;
+  budget: number;
+  windows: number;
+}
+
 export interface Importer {
   id: FormatId;
   sniff: (bytes: Uint8Array) => boolean;
@@ -112,6 +134,12 @@ export interface Importer {
     bytes: Uint8Array,
     opts: ParseProfileOptions & { onPreview: (p: ImporterPreview) => void },
   ) => RawProfile;
+  /**
+   * Optional capability: the file's records can be sampled where they lie (text-preview.ts), so a
+   * first picture can be drawn from windows read before the whole file is (sampledFrom), each
+   * window's records parsed by `parse` as a file of their own.
+   */
+  sampling?: RecordSampling;
   /**
    * The preview folds what it read through `ParseProfileOptions.foldSample`, given: it names frames
    * as the full fold does even with symbol files (`withSymbols`), and may preview such a drop.

@@ -17,9 +17,11 @@ import { frameName } from '../text/frame-text.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
 import { parseDcpi } from './dcpi.ts';
 import { parseDcpiWithPreview } from './dcpi-preview.ts';
+import { previewUnread } from './detect.ts';
 import { parseFolded } from './folded.ts';
+import type { ChunkSource } from './gperftools-sample.ts';
 import { parseHeap } from './heap.ts';
-import type { ImporterPreview } from './importer.ts';
+import type { ImporterPreview, TextSampling } from './importer.ts';
 import { parsePerfScript } from './perfscript.ts';
 import { parsePprof } from './pprof.ts';
 import { sampledPprof } from './pprof-preview.ts';
@@ -29,8 +31,10 @@ import {
   HEAP_SAMPLING,
   PERF_SCRIPT_SAMPLING,
   type Sampled,
+  sampledFrom,
   sampledParseWithPreview,
   sampledText,
+  TEXT_PREVIEW_FROM,
 } from './text-preview.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flamelens-preview-'));
@@ -286,3 +290,113 @@ describe('folded stacks', () => {
     expect(total(baseline!)).not.toBe(total(profile));
   });
 });
+
+/** `bytes` read at any offset, counting the bytes read. */
+function memorySource(bytes: Uint8Array): ChunkSource & { bytesRead: number } {
+  const src = {
+    size: bytes.length,
+    bytesRead: 0,
+    read: async (at: number, len: number) => {
+      const b = bytes.slice(at, Math.min(bytes.length, at + len));
+      src.bytesRead += b.length;
+      return b;
+    },
+  };
+  return src;
+}
+
+describe('a file not yet read (sampledFrom)', () => {
+  const enc = (t: string) => new TextEncoder().encode(t);
+  // a heap profile whose maps section runs on for more than the 1 MB looked at first
+  const mapLine =
+    '7f0000000000-7f0000001000 r-xp 00000000 08:02 173521 /usr/lib/x86_64-linux-gnu/libpadding.so\n';
+  const HEAP_LONG_MAPS = joinAll(HEAP, enc(mapLine.repeat(Math.ceil((1.5 * 2 ** 20) / mapLine.length))));
+  // folded lines longer than a window's first read (span + 16 KB)
+  const LONG_LINES = enc(
+    Array.from({ length: 120 }, (_, i) => `${`f${i % 7};`.repeat(6000 + 97 * i)}leaf${i} ${i + 1}\n`).join(
+      '',
+    ),
+  );
+  const DIFF = makeTextBenchInput('difffolded', 1 << 20);
+
+  it('reads the windows sampledText takes of the whole file, and little else', async () => {
+    for (const [label, bytes, how, budget, windows] of [
+      ['perf script', PERF, PERF_SCRIPT_SAMPLING, 128 << 10, 32],
+      ['heap', HEAP, HEAP_SAMPLING, 128 << 10, 32],
+      ['heap, long maps', HEAP_LONG_MAPS, HEAP_SAMPLING, 128 << 10, 32],
+      ['folded', FOLDED, FOLDED_SAMPLING, 64 << 10, 16],
+      ['difffolded', DIFF, FOLDED_SAMPLING, 64 << 10, 16],
+      ['long lines', LONG_LINES, FOLDED_SAMPLING, 64 << 10, 8],
+    ] as [string, Uint8Array, TextSampling, number, number][]) {
+      const whole = sampledText(bytes, how, budget, windows);
+      const src = memorySource(bytes);
+      const early = await sampledFrom(src, how, budget, windows);
+      expect(whole, label).not.toBeNull();
+      expect(early, label).not.toBeNull();
+      expect(early!.share, label).toBe(whole!.share);
+      expect(Buffer.from(early!.text).equals(Buffer.from(whole!.text)), label).toBe(true);
+      // the head, each window once with its margin (records shorter than it), and a heap's last MB
+      const span = budget / windows;
+      const reads =
+        65536 + windows * (span + Math.max(span, 16 << 10)) + (how === HEAP_SAMPLING ? 1 << 20 : 0);
+      if (label === 'long lines') expect(src.bytesRead).toBeGreaterThan(reads);
+      else if (label !== 'heap, long maps') expect(src.bytesRead, label).toBeLessThanOrEqual(reads);
+    }
+  });
+
+  it("finds a heap profile's maps section past the last 1 MB, and reads no window in it", async () => {
+    const early = await sampledFrom(memorySource(HEAP_LONG_MAPS), HEAP_SAMPLING, 128 << 10, 32);
+    const text = new TextDecoder().decode(early!.text);
+    expect(text.split('MAPPED_LIBRARIES:').length).toBe(2);
+    expect(text.endsWith(mapLine)).toBe(true);
+  });
+
+  it('samples nothing of a file too small for a sample, or whose header runs past 64 KB', async () => {
+    expect(await sampledFrom(memorySource(FOLDED), FOLDED_SAMPLING, 1 << 20, 16)).toBeNull();
+    const longHeader = joinAll(enc('x'.repeat(70_000)), HEAP);
+    expect(await sampledFrom(memorySource(longHeader), HEAP_SAMPLING, 16 << 10, 8)).toBeNull();
+  });
+
+  it('pictures a large folded file before it is read, weighed up to the file (previewUnread)', async () => {
+    // the folded input repeated past the size that is previewed, read only where it is sampled
+    const times = Math.ceil(TEXT_PREVIEW_FROM / FOLDED.length) + 1;
+    const src: ChunkSource & { bytesRead: number } = {
+      size: FOLDED.length * times,
+      bytesRead: 0,
+      read: async (at, len) => {
+        const n = Math.min(len, src.size - at);
+        const out = new Uint8Array(n);
+        for (let i = 0; i < n; ) {
+          const o = (at + i) % FOLDED.length;
+          const k = Math.min(n - i, FOLDED.length - o);
+          out.set(FOLDED.subarray(o, o + k), i);
+          i += k;
+        }
+        src.bytesRead += n;
+        return out;
+      },
+    };
+    const p = await previewUnread(src, { fileName: 'x', granularity: 'functions' });
+    expect(p).not.toBeNull();
+    expect(p!.sampledEvery).toBeGreaterThan(5);
+    const want = total(fold(parseFolded(FOLDED))) * times;
+    expect(total(p!.profile)).toBeGreaterThan(want * 0.8);
+    expect(total(p!.profile)).toBeLessThan(want * 1.25);
+    const names = new Set(frameNames(fold(parseFolded(FOLDED)).frames));
+    for (const n of frameNames(p!.profile.frames)) expect(names.has(n), n).toBe(true);
+    expect(src.bytesRead).toBeLessThan(src.size / 4);
+    // not a format sampled where it lies, or too small: no picture
+    expect(await previewUnread(memorySource(FOLDED), {})).toBeNull();
+    expect(await previewUnread({ ...src, read: async () => Uint8Array.of(0x1f, 0x8b, 8, 0) }, {})).toBeNull();
+  });
+});
+
+function joinAll(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

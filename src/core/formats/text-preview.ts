@@ -11,7 +11,8 @@
 import { foldProfile } from '../model/fold.ts';
 import { withSampleType } from '../model/sample-types.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
-import type { ImporterPreview, ParseProfileOptions } from './importer.ts';
+import type { ChunkSource } from './gperftools-sample.ts';
+import type { ImporterPreview, ParseProfileOptions, RecordSampling, TextSampling } from './importer.ts';
 
 /** Files from this size get a sampled first picture (below it the full parse is fast enough). */
 export const TEXT_PREVIEW_FROM = 32 << 20;
@@ -25,16 +26,6 @@ export const TEXT_PREVIEW_WINDOWS = 96;
  * paint, cold). 1 MB holds about the frames 3 MB of folded stacks do.
  */
 export const HEAP_PREVIEW_BYTES = 1 << 20;
-
-/** How a format's text is sampled: where its records start, and what each window needs around it. */
-export interface TextSampling {
-  /** The start of the first record at or after `from` (a line start), or -1 when none is. */
-  recordAt(bytes: Uint8Array, from: number): number;
-  /** Where records may begin (after the file's header); default 0. */
-  bodyStart?(bytes: Uint8Array): number;
-  /** Where records end (before a trailer such as a heap profile's maps); default the file's end. */
-  bodyEnd?(bytes: Uint8Array): number;
-}
 
 /** The start of the line after the first '\n' at or after `from`; -1 when there is none. */
 export function lineAfter(bytes: Uint8Array, from: number): number {
@@ -64,10 +55,7 @@ export function sampledText(
     const from = Math.max(last, start + Math.floor((w * body) / windows));
     const b = from === start ? start : how.recordAt(bytes, from);
     if (b < 0 || b >= end) break;
-    // a window ends where a record starts (or at the records' end); none found, no window
-    const a = b + span >= end ? end : how.recordAt(bytes, b + span);
-    if (a < 0) break;
-    const e = Math.min(a, end);
+    const e = windowEnd(bytes, b, span, end, how);
     if (e <= b) break;
     parts.push(bytes.subarray(b, e));
     kept += e - b;
@@ -76,6 +64,102 @@ export function sampledText(
   if (kept === 0) return null;
   parts.push(bytes.subarray(end));
   return { text: joinBytes(parts), share: kept / body };
+}
+
+/**
+ * Where a window of records begun at `b` ends: at the first record start from `b + span` on, or at
+ * the records' `end`; -1 when no record starts after the span before the bytes end.
+ */
+function windowEnd(bytes: Uint8Array, b: number, span: number, end: number, how: TextSampling): number {
+  if (b + span >= end) return end;
+  const a = how.recordAt(bytes, b + span);
+  return a < 0 ? -1 : Math.min(a, end);
+}
+
+/** A window is read with this many bytes more than its span, to find where its last record ends. */
+const WINDOW_MARGIN = 16 << 10;
+/** A window whose last record runs on past this many bytes is left out (a record that long is no record). */
+const WINDOW_MAX = 4 << 20;
+
+/**
+ * The sample of a file not yet read, as `sampledText` takes it of the whole bytes: its header, its
+ * trailer (within `how.tailBytes` of the end) and the same windows, each read at its place through
+ * `src` (a dropped file's slices: ~3 MB read in tens of ms, where the whole 100 MB file takes a few
+ * hundred). A window starts at the first record after its place (`sampledText` takes one starting
+ * at the place itself too). Null when the file is too small to sample, or its header does not end
+ * within the first 64 KB.
+ */
+export async function sampledFrom(
+  src: ChunkSource,
+  how: TextSampling,
+  budget = TEXT_PREVIEW_BYTES,
+  windows = TEXT_PREVIEW_WINDOWS,
+): Promise<Sampled | null> {
+  const headLen = Math.min(src.size, 1 << 16);
+  const head = await src.read(0, headLen);
+  const start = how.bodyStart?.(head) ?? 0;
+  if (start >= headLen && headLen < src.size) return null;
+  let end = src.size;
+  let tail: Uint8Array = new Uint8Array(0);
+  if (how.bodyEnd) {
+    // the trailer looked for in the last 1 MB first, then as far as bodyEnd looks
+    for (const within of [Math.min(1 << 20, how.tailBytes ?? src.size), how.tailBytes ?? src.size]) {
+      const n = Math.min(src.size - start, within);
+      tail = await src.read(src.size - n, n);
+      const at = how.bodyEnd(tail);
+      end = src.size - n + at;
+      if (at < n || n === src.size - start) break;
+    }
+    tail = tail.subarray(tail.length - (src.size - end));
+  }
+  const body = end - start;
+  if (body <= budget * 2) return null;
+  const span = Math.max(1, Math.floor(budget / windows));
+  const places = Array.from({ length: windows }, (_, w) => start + Math.floor((w * body) / windows));
+  const found = await Promise.all(places.map((at) => recordsAt(src, at, at === start, span, end, how)));
+  const parts: Uint8Array[] = [head.subarray(0, start)];
+  let kept = 0;
+  let last = start;
+  for (let w = 0; w < windows; w++) {
+    const got = found[w];
+    if (got === null || got.at < last) continue;
+    parts.push(got.bytes);
+    kept += got.bytes.length;
+    last = got.at + got.bytes.length;
+  }
+  if (kept === 0) return null;
+  parts.push(tail);
+  return { text: joinBytes(parts), share: kept / body };
+}
+
+/**
+ * The window of whole records at `place`, read from `src`: the bytes and where they are; null when
+ * none fits. Its first record is the one `how.recordAt` finds at `place` in the whole file (the
+ * record starting there when `isStart`, the body's first): the slice starts a byte before it, all
+ * `recordAt` looks at. So the windows are those `sampledText` takes of the same file.
+ */
+async function recordsAt(
+  src: ChunkSource,
+  place: number,
+  isStart: boolean,
+  span: number,
+  end: number,
+  how: TextSampling,
+): Promise<{ at: number; bytes: Uint8Array } | null> {
+  const base = isStart ? place : place - 1;
+  for (let margin = Math.max(span, WINDOW_MARGIN); ; margin *= 4) {
+    const len = Math.min(end - base, span + margin);
+    const bytes = await src.read(base, len);
+    const whole = base + len === end;
+    const b = isStart ? 0 : how.recordAt(bytes, 1);
+    if (b >= 0 && b < len) {
+      // short of the records' end, a window must end within what was read
+      const e = windowEnd(bytes, b, span, whole ? len : len + 1, how);
+      if (e > b && e <= len) return { at: base + b, bytes: bytes.subarray(b, e) };
+      if (e === -1 && whole) return null;
+    } else if (whole) return null;
+    if (span + margin > WINDOW_MAX) return null;
+  }
 }
 
 /** The bytes of `parts`, one after another, in one new array. */
@@ -102,6 +186,13 @@ export const byRecords =
   (how: TextSampling, budget = TEXT_PREVIEW_BYTES, windows = TEXT_PREVIEW_WINDOWS) =>
   (bytes: Uint8Array): Sampled | null =>
     sampledText(bytes, how, budget, windows);
+
+/** Records sampled by `how`, TEXT_PREVIEW_BYTES in TEXT_PREVIEW_WINDOWS windows unless said. */
+export const recordSampling = (
+  how: TextSampling,
+  budget = TEXT_PREVIEW_BYTES,
+  windows = TEXT_PREVIEW_WINDOWS,
+): RecordSampling => ({ how, budget, windows });
 
 /**
  * An importer's preview capability from a sample of the file: when the file is large, a first
@@ -140,20 +231,33 @@ export function postSampledPreview(
   try {
     const s = sample();
     if (s === null) return;
-    const raw = parse(s.text);
-    const folded = (r: RawProfile) =>
-      foldProfile(r, {
-        fileName: opts.fileName ?? '',
-        granularity: opts.granularity,
-        unnamedPerAddress: opts.unnamedPerAddress,
-        names: opts.names,
-      });
-    const baseline = raw.diffPair ? folded(withSampleType(raw, 0)) : undefined;
-    preview = weighedUp(folded(raw), s.share, Math.max(2, Math.round(1 / s.share)), t0, baseline);
+    preview = previewOfSample(s, parse, opts, t0);
   } catch {
     return; // only a preview: the parse reports what is wrong with the file
   }
   opts.onPreview(preview);
+}
+
+/**
+ * The first picture of a sample: parsed by `parse` (which throws on what does not parse), folded
+ * as the file will be (`opts`' granularity and names), weighed up by 1/share; begun at `t0`.
+ */
+export function previewOfSample(
+  s: Sampled,
+  parse: (bytes: Uint8Array) => RawProfile,
+  opts: ParseProfileOptions,
+  t0: number,
+): ImporterPreview {
+  const raw = parse(s.text);
+  const folded = (r: RawProfile) =>
+    foldProfile(r, {
+      fileName: opts.fileName ?? '',
+      granularity: opts.granularity,
+      unnamedPerAddress: opts.unnamedPerAddress,
+      names: opts.names,
+    });
+  const baseline = raw.diffPair ? folded(withSampleType(raw, 0)) : undefined;
+  return weighedUp(folded(raw), s.share, Math.max(2, Math.round(1 / s.share)), t0, baseline);
 }
 
 /**
@@ -248,6 +352,7 @@ export const HEAP_MAPS_WITHIN = 16 << 20;
  */
 export const HEAP_SAMPLING: TextSampling = {
   recordAt: FOLDED_SAMPLING.recordAt,
+  tailBytes: HEAP_MAPS_WITHIN,
   bodyStart(bytes) {
     let p = 0;
     while (p < bytes.length && (bytes[p] === 10 || bytes[p] === 13 || bytes[p] === 32 || bytes[p] === 9)) p++;
