@@ -8,7 +8,6 @@
 
 import { U32Builder } from '../address.ts';
 import type { FoldedProfile, RawProfile, Symbolizer } from '../types.ts';
-import type { FoldedStacks } from './fold.ts';
 import { pushFlatFrames } from './fold-slots.ts';
 import { rememberFunctionTable } from './functions.ts';
 import { SymbolNaming } from './granularity.ts';
@@ -52,7 +51,10 @@ export function foldFlat(
   naming: FrameNaming,
   symbolizer: Symbolizer | undefined,
   sampleStacks: Int32Array | null,
-): { folded: FoldedStacks; table: FlatTable } {
+): {
+  folded: { stacks: FoldedProfile['stacks']; total: number; droppedSamples: 0; droppedWeight: 0 };
+  table: FlatTable;
+} {
   const { count: n, stackStart, stackLocs, weight: rawWeight } = raw.samples;
   const symbols = new SymbolNaming(naming, raw, symbolizer);
   naming.reserve(n + 1024);

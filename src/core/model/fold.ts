@@ -416,7 +416,7 @@ function foldFilters(raw: RawProfile, opts: FoldOptions, naming: FrameNaming): F
 }
 
 /** A fold's stacks, their total weight, and what the label filters left out. */
-export interface FoldedStacks {
+interface FoldedStacks {
   stacks: FoldedProfile['stacks'];
   total: number;
   droppedSamples: number;
