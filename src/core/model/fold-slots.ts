@@ -155,22 +155,37 @@ export class FoldSlots {
 
   /** A flat (DCPI) location: [module, function (if symbolized), MODULE+0xOFFSET]. */
   private nameFlat(loc: number): void {
-    const { raw, naming, seqs } = this;
-    const locs = raw.locations;
-    if (!locs.hasAddr[loc]) {
-      const n = locs.locName[loc];
-      seqs.push(n >= 0 ? naming.functionFrame(raw.strings[n], -1) : naming.intern('[unknown]', -1));
-      return;
-    }
-    const hi = locs.addrHi[loc];
-    const lo = locs.addrLo[loc];
-    const m = naming.index.find(hi, lo);
-    if (m >= 0) seqs.push(naming.moduleFrame(m));
-    const found = this.symbols.any ? this.symbols.answer(hi, lo) : null;
-    if (found !== null) this.symbols.push(found, hi, lo, m, seqs);
-    else if (locs.locName[loc] >= 0)
-      seqs.push(naming.functionFrame(raw.strings[locs.locName[loc]], naming.moduleOf(m)));
-    // The address level stays per address whatever the granularity: DCPI's shape.
-    seqs.push(naming.exactAddressFrame(hi, lo, m));
+    pushFlatFrames(this.raw, this.naming, this.symbols, loc, this.seqs, false);
   }
+}
+
+/**
+ * A flat (DCPI) location's frames pushed to `out`: [module, function (if symbolized),
+ * MODULE+0xOFFSET]. `distinct`: no frame was made for its address yet (a flat profile's addresses
+ * are distinct: fold-flat.ts), so its address frame is made without a lookup.
+ */
+export function pushFlatFrames(
+  raw: RawProfile,
+  naming: FrameNaming,
+  symbols: SymbolNaming,
+  loc: number,
+  out: U32Builder,
+  distinct: boolean,
+): void {
+  const locs = raw.locations;
+  if (!locs.hasAddr[loc]) {
+    const n = locs.locName[loc];
+    out.push(n >= 0 ? naming.functionFrame(raw.strings[n], -1) : naming.intern('[unknown]', -1));
+    return;
+  }
+  const hi = locs.addrHi[loc];
+  const lo = locs.addrLo[loc];
+  const m = naming.index.find(hi, lo);
+  if (m >= 0) out.push(naming.moduleFrame(m));
+  const found = symbols.any ? symbols.answer(hi, lo) : null;
+  if (found !== null) symbols.push(found, hi, lo, m, out);
+  else if (locs.locName[loc] >= 0)
+    out.push(naming.functionFrame(raw.strings[locs.locName[loc]], naming.moduleOf(m)));
+  // The address level stays per address whatever the granularity: DCPI's shape.
+  out.push(distinct ? naming.newAddressFrame(hi, lo, m) : naming.exactAddressFrame(hi, lo, m));
 }

@@ -14,6 +14,7 @@ import { mappingInfo } from '../symbols/modules.ts';
 import { compilePattern, type Pattern } from '../text/pattern.ts';
 import type { FoldedMeta, FoldedProfile, LabelFilter, RawProfile, Symbolizer } from '../types.ts';
 import { rememberSortedStacks, type SortedStacks } from './calltree.ts';
+import { type FlatTable, foldFlat, foldsFlat } from './fold-flat.ts';
 import { foldStacksInPlace } from './fold-in-place.ts';
 import { FoldSlots, SEVERAL_FRAMES } from './fold-slots.ts';
 import { rememberFunctionTable } from './functions.ts';
@@ -350,8 +351,12 @@ function expandStack(
 /** Folds a RawProfile into unique root-first stacks of named frames. */
 export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   const naming = new FrameNaming(raw.meta.mappings, opts);
-  const slots = new FoldSlots(raw, naming, opts.symbolizer);
   const filters = foldFilters(raw, opts, naming);
+  if (!filters.active && foldsFlat(raw)) {
+    const flat = foldFlat(raw, naming, opts.symbolizer, opts.sampleStacks ?? null);
+    return finishFold(raw, opts, naming, filters, flat.folded, flat.table);
+  }
+  const slots = new FoldSlots(raw, naming, opts.symbolizer);
   const uses = slots.inAddressOrder ? slots.nameInAddressOrder(filters.keep) : null;
   let table = new TableBuilder();
   const sampleStacks = opts.sampleStacks ?? null;
@@ -629,7 +634,7 @@ function finishFold(
   naming: FrameNaming,
   filters: FoldFilters,
   folded: FoldedStacks,
-  table: TableBuilder,
+  table: TableBuilder | FlatTable,
 ): FoldedProfile {
   const meta = foldedMeta(raw, opts.fileName, folded.total);
   for (const message of filters.warnings) meta.warnings.push({ message });

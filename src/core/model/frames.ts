@@ -248,6 +248,16 @@ export class FrameRows {
     );
   }
 
+  /** Whether row `r` (added here) stores its name (else frameName makes it). */
+  named(r: number): boolean {
+    return this.names[r] !== null;
+  }
+
+  /** Room for `n` rows in all, made at once rather than by doublings (each a copy of every column). */
+  reserve(n: number): void {
+    if (n > this.cap) this.resize(n);
+  }
+
   /** Row `r`'s kind (added here). */
   kindOf(r: number): FrameKind {
     return this.cols.kind![r] as FrameKind;
@@ -273,7 +283,10 @@ export class FrameRows {
   }
 
   private grow(): void {
-    const cap = this.cap * 2;
+    this.resize(this.cap * 2);
+  }
+
+  private resize(cap: number): void {
     for (const name of COLUMN_NAMES) {
       const old = this.cols[name];
       if (old === undefined) continue;

@@ -130,6 +130,8 @@ export class FrameNaming {
   private readonly idsByOffset: IdsByKey[] = [];
   /** Whether address frames are in `ids` too (once a name was interned that one could have). */
   private addressesByName = false;
+  /** Whether newAddressFrame made frames that are in no `idsByOffset` table. */
+  private unkeptAddresses = false;
   /** Full name → short name, with short names. */
   private readonly shortOf: Map<string, string> | null;
   private readonly perModule: boolean;
@@ -198,11 +200,16 @@ export class FrameNaming {
    */
   private nameAddresses(): void {
     this.addressesByName = true;
-    for (const byOffset of this.idsByOffset)
-      for (const id of byOffset?.ids() ?? []) {
-        const module = this.rows.moduleOf(id);
-        (this.ids[module + 1] ??= new Map()).set(this.rows.rowName(id), id);
-      }
+    const byName = (id: number) => {
+      const module = this.rows.moduleOf(id);
+      (this.ids[module + 1] ??= new Map()).set(this.rows.rowName(id), id);
+    };
+    for (const byOffset of this.idsByOffset) for (const id of byOffset?.ids() ?? []) byName(id);
+    // newAddressFrame's, in no table by offset: every address frame that stores no name (those
+    // in the tables again: set to the same id)
+    if (this.unkeptAddresses)
+      for (let id = 0; id < this.rows.count; id++)
+        if (this.rows.kindOf(id) === FrameKind.Address && !this.rows.named(id)) byName(id);
   }
 
   /** A function's name as frames show it: shortened with short names. */
@@ -306,6 +313,25 @@ export class FrameNaming {
       return id;
     }
     return this.keep(named, module, id);
+  }
+
+  /**
+   * exactAddressFrame of an address no frame was made for (a flat profile's, whose addresses are
+   * distinct): made without a lookup, and kept in no table by offset (a 400 MB DCPI profile's 8.75M
+   * would take a table of 2^25 slots, 400 MB); `unkeptAddresses` says nameAddresses must find them.
+   */
+  newAddressFrame(hi: number, lo: number, m = this.index.find(hi, lo)): number {
+    const key = this.addressesByName ? -1 : this.index.offsetKey(m, hi, lo);
+    if (key < 0) return this.exactAddressFrame(hi, lo, m);
+    const why = this.unnamedKind(hi, lo, m);
+    this.index.offsetIn(m, hi, lo);
+    this.unkeptAddresses = true;
+    return this.rows.add(null, this.moduleOf(m), FrameKind.Address, why, -1, -1, 0, OFFSET[0], OFFSET[1]);
+  }
+
+  /** Room for `n` frames in all, made at once (a flat profile's: about one per address). */
+  reserve(n: number): void {
+    this.rows.reserve(n);
   }
 
   /** A flat (DCPI) profile's image level: the mapping's file as one frame. */
