@@ -29,6 +29,7 @@ import {
   byRecords,
   FOLDED_SAMPLING,
   HEAP_SAMPLING,
+  joinBytes,
   PERF_SCRIPT_SAMPLING,
   type Sampled,
   sampledFrom,
@@ -310,7 +311,7 @@ describe('a file not yet read (sampledFrom)', () => {
   // a heap profile whose maps section runs on for more than the 1 MB looked at first
   const mapLine =
     '7f0000000000-7f0000001000 r-xp 00000000 08:02 173521 /usr/lib/x86_64-linux-gnu/libpadding.so\n';
-  const HEAP_LONG_MAPS = joinAll(HEAP, enc(mapLine.repeat(Math.ceil((1.5 * 2 ** 20) / mapLine.length))));
+  const HEAP_LONG_MAPS = joinBytes([HEAP, enc(mapLine.repeat(Math.ceil((1.5 * 2 ** 20) / mapLine.length)))]);
   // folded lines longer than a window's first read (span + 16 KB)
   const LONG_LINES = enc(
     Array.from({ length: 120 }, (_, i) => `${`f${i % 7};`.repeat(6000 + 97 * i)}leaf${i} ${i + 1}\n`).join(
@@ -353,7 +354,7 @@ describe('a file not yet read (sampledFrom)', () => {
 
   it('samples nothing of a file too small for a sample, or whose header runs past 64 KB', async () => {
     expect(await sampledFrom(memorySource(FOLDED), FOLDED_SAMPLING, 1 << 20, 16)).toBeNull();
-    const longHeader = joinAll(enc('x'.repeat(70_000)), HEAP);
+    const longHeader = joinBytes([enc('x'.repeat(70_000)), HEAP]);
     expect(await sampledFrom(memorySource(longHeader), HEAP_SAMPLING, 16 << 10, 8)).toBeNull();
   });
 
@@ -390,13 +391,3 @@ describe('a file not yet read (sampledFrom)', () => {
     expect(await previewUnread({ ...src, read: async () => Uint8Array.of(0x1f, 0x8b, 8, 0) }, {})).toBeNull();
   });
 });
-
-function joinAll(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
