@@ -113,7 +113,7 @@ export interface TextSampling {
   bodyEnd?(bytes: Uint8Array): number;
   /**
    * How far from the file's end `bodyEnd` looks (it is then given only those last bytes, as a
-   * file not yet read is sampled: sampledFrom).
+   * file not yet read is sampled: sampledFrom); default 1 MB.
    */
   tailBytes?: number;
 }

@@ -85,9 +85,8 @@ const WINDOW_MAX = 4 << 20;
  * The sample of a file not yet read, as `sampledText` takes it of the whole bytes: its header, its
  * trailer (within `how.tailBytes` of the end) and the same windows, each read at its place through
  * `src` (a dropped file's slices: ~3 MB read in tens of ms, where the whole 100 MB file takes a few
- * hundred). A window starts at the first record after its place (`sampledText` takes one starting
- * at the place itself too). Null when the file is too small to sample, or its header does not end
- * within the first 64 KB.
+ * hundred), so the sample is the one `sampledText` takes of the whole bytes. Null when the file is
+ * too small to sample, or its header does not end within the first 64 KB.
  */
 export async function sampledFrom(
   src: ChunkSource,
@@ -103,7 +102,8 @@ export async function sampledFrom(
   let tail: Uint8Array = new Uint8Array(0);
   if (how.bodyEnd) {
     // the trailer looked for in the last 1 MB first, then as far as bodyEnd looks
-    for (const within of [Math.min(1 << 20, how.tailBytes ?? src.size), how.tailBytes ?? src.size]) {
+    const far = how.tailBytes ?? 1 << 20;
+    for (const within of [Math.min(1 << 20, far), far]) {
       const n = Math.min(src.size - start, within);
       tail = await src.read(src.size - n, n);
       const at = how.bodyEnd(tail);
