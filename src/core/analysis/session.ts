@@ -328,8 +328,13 @@ export class AnalysisSession {
     const post = this.onPreview;
     if (!post) return false;
     const naming = previewNaming(view);
-    const p = await previewUnread(src, { ...naming, fileName });
-    const a = p && previewAnalysis(p, fileName, naming.diffView);
+    let a: Analysis | null;
+    try {
+      const p = await previewUnread(src, { ...naming, fileName });
+      a = p && previewAnalysis(p, fileName, naming.diffView);
+    } catch {
+      return false; // only a picture: the open itself says what is wrong with the file
+    }
     if (!a) return false;
     post(a);
     return true;
