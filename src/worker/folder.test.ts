@@ -132,6 +132,20 @@ describe('dropFiles with a large text profile alone', () => {
     return blob;
   }
 
+  it('opens as before when its windows cannot be read: the importer pictures it once read', async () => {
+    const bytes = makeTextBenchInput('folded', TEXT_PREVIEW_FROM + (1 << 20)).slice();
+    const session = new AnalysisSession();
+    const order: string[] = [];
+    const data = new Blob([bytes]);
+    data.slice = () => {
+      throw new Error('no slices of this file');
+    };
+    session.onPreview = (a) => order.push(a.sampledEvery ? 'sampled preview' : 'coarse tree');
+    const { result } = await dropFiles(session, [{ name: 'big.folded', data }], V, 'main', noProgress);
+    expect(order.filter((o) => o !== 'coarse tree')).toEqual(['sampled preview']);
+    expect(result.analysis!.profile.meta.fileName).toBe('big.folded');
+  });
+
   it('is pictured from windows of it before the whole file is read, once, then opened whole', async () => {
     for (const [id, name, mode] of [
       ['folded', 'big.folded', 'graph'],
