@@ -2,7 +2,7 @@
 // that symbolize the open profile are chosen by core/symbols/pick.ts from their paths and, for
 // name candidates, their first 64 KB; only those are read whole. A 2 GB sysroot costs a few reads.
 
-import type { AnalysisSession, SessionResult } from '../core/analysis/session';
+import { type AnalysisSession, type SessionResult, treeMemoryMayHelp } from '../core/analysis/session';
 import { gunzipHead } from '../core/bundle/bundle';
 import { detectFormat, isGzip } from '../core/formats/detect';
 import type { Progress } from '../core/pipeline';
@@ -107,7 +107,8 @@ export async function dropFiles(
   let inFolder = files.filter((f) => f.inFolder !== undefined);
   const loose = files.filter((f) => f.inFolder === undefined);
   files.length = 0;
-  const read = (list: readonly FileBuffer[]) => readFiles(list, (f) => progress('read', f));
+  const read = (list: readonly FileBuffer[]) =>
+    readFiles(list, (f) => progress('read', f), {}, treeMemoryMayHelp(view));
   let note: string | null = null;
   /** A profile found in the folder goes to the session by its base name; its path, said back. */
   let foundAs: { name: string; path: string } | null = null;

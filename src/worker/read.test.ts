@@ -1,12 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeSyntheticProfile } from '../../bench/gen-synthetic';
 import { AnalysisSession } from '../core/analysis/session';
 import { treeToText } from '../core/model/text-notation';
 import type { FoldedProfile } from '../core/types';
 import { ProfileError } from '../core/types';
 import { DEFAULT_VIEW, workerViewOf } from '../core/view/schema';
+import { startHelper } from './prefault';
 import { readFiles } from './read';
+
+// Counts the starts of the helper that makes a large tree's memory ready.
+vi.mock('./prefault', async (real) => {
+  const actual = await real<typeof import('./prefault')>();
+  return { ...actual, startHelper: vi.fn() };
+});
 
 describe('reading dropped files in the worker', () => {
   it('reads Blobs in chunks into one buffer with progress, and keeps buffers as they are', async () => {
@@ -119,6 +126,17 @@ describe('reading dropped files in the worker', () => {
     expect(
       treeToText(viaChunks.analysis!.tree, viaChunks.analysis!.profile as unknown as FoldedProfile),
     ).toBe(treeToText(whole.analysis!.tree, whole.analysis!.profile as unknown as FoldedProfile));
+  });
+
+  it('starts the tree memory helper for a large file only when the view may ask for that memory', async () => {
+    const large = { name: 'big.folded', data: new Blob([new Uint8Array(64 << 20)]) };
+    vi.mocked(startHelper).mockClear();
+    await readFiles([large], undefined, {}, false);
+    expect(startHelper).not.toHaveBeenCalled();
+    await readFiles([{ name: 'small', data: new Blob([new Uint8Array(1 << 20)]) }], undefined, {}, true);
+    expect(startHelper).not.toHaveBeenCalled();
+    await readFiles([large], undefined, {}, true);
+    expect(startHelper).toHaveBeenCalledTimes(1);
   });
 
   it('names a file that cannot be read', async () => {

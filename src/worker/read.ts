@@ -58,18 +58,22 @@ export function blobSource(blob: Blob): ChunkSource {
 /**
  * The files' bytes, read one after another; `onProgress` gets the fraction of all their bytes
  * read. A file that cannot be read (deleted, moved, no permission) or held (larger than the tab can
- * allocate) is a ProfileError naming it.
+ * allocate) is a ProfileError naming it. `treeMemory`: the view may ask for a large tree's memory
+ * (AnalysisSession's `treeMemoryMayHelp`), so the helper that makes it ready is started.
  */
 export async function readFiles(
   files: readonly FileBuffer[],
   onProgress?: (fraction: number) => void,
   limits: Partial<ReadLimits> = {},
+  treeMemory = true,
 ): Promise<DroppedFile[]> {
   const { maxWhole, sampledBudget, oneRead, streamFrom, chunk } = { ...READ_LIMITS, ...limits };
   const total = files.reduce((t, f) => t + (f.data instanceof Blob ? f.data.size : 0), 0);
-  // A large profile's tree will want memory made ready by a helper worker, which starts only while
-  // this worker is idle: now, while it waits for the reads (worker/prefault.ts).
-  if (total >= PREFAULT_FROM_BYTES) startHelper();
+  // A large profile's tree may want memory made ready by a helper worker, which starts only while
+  // this worker is idle: now, while it waits for the reads (worker/prefault.ts). Not for a view
+  // that never asks for it (the default one): a worker started for nothing takes CPU from the read
+  // and the first picture, on two cores.
+  if (treeMemory && total >= PREFAULT_FROM_BYTES) startHelper();
   let done = 0;
   const out: DroppedFile[] = [];
   for (const f of files) {

@@ -134,6 +134,14 @@ export interface AddOptions {
   previewed?: boolean;
 }
 
+/**
+ * Whether a profile opened with `view` may ask for its tree's memory (askTreeMemory): only a view
+ * of a frame per address, whose tree can have a node per stack frame.
+ */
+export function treeMemoryMayHelp(view: WorkerView): boolean {
+  return view.granularity === 'addresses' || view.unnamedPerAddress === true;
+}
+
 /** How a preview of a new profile shown with `view` names its frames and, a two-count file, compares. */
 function previewNaming(
   view: WorkerView,
@@ -392,7 +400,7 @@ export class AnalysisSession {
     const raw = loaded.raw;
     const stackFrames = raw.samples.stackStart[raw.samples.count];
     if (withSymbols || raw.diffPair || stackFrames < TREE_MEMORY_MIN_FRAMES) return null;
-    if (this.view.granularity !== 'addresses' && !this.view.unnamedPerAddress) return null;
+    if (!treeMemoryMayHelp(this.view)) return null;
     // Stacks that share long prefixes make a tree of far fewer nodes than their frames (the 400 MB
     // heap profile: 442k of 36M): memory for a node per frame, made resident, would go unused.
     const { stackStart, stackLocs } = raw.samples;
