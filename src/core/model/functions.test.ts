@@ -5,7 +5,7 @@ import { analyzeBytes, fold, parse } from '../pipeline';
 import type { FoldedProfile } from '../types';
 import { buildCallTree } from './calltree';
 import { frameNames } from './frames';
-import { functionTableOf } from './functions';
+import { functionTableOf, HAND_OVER_ROWS, rememberFunctionTable } from './functions';
 import { profileFromText } from './text-notation';
 import { invertProfile } from './views';
 
@@ -56,17 +56,40 @@ describe('the table the fold sums as it goes', () => {
     expect(Array.from(a.self)).toEqual(Array.from(b.self));
   });
 
-  it('is handed over once, not copied; a later call sums its own (the page detaches what it is sent)', () => {
-    const loaded = parse(new Uint8Array(readFileSync('test/fixtures/gperf/threads.prof')), 'threads.prof');
-    const p = fold(loaded).profile;
+  it('a small one is a copy each time: the page detaches what it is sent', () => {
+    const p = fold(
+      parse(new Uint8Array(readFileSync('test/fixtures/gperf/threads.prof')), 'threads.prof'),
+    ).profile;
+    expect(p.frames.count).toBeLessThan(HAND_OVER_ROWS);
     const a = functionTableOf(p);
-    const kept = { self: Array.from(a.self), total: Array.from(a.total) };
     structuredClone(a.total, { transfer: [a.total.buffer] });
     expect(a.total.length).toBe(0);
+    expect(functionTableOf(p).total.length).toBe(p.frames.count);
+  });
+
+  it('a large one is handed over once, not copied; a later call sums its own from the stacks', () => {
+    const n = HAND_OVER_ROWS;
+    // n frames, the stack [0, n − 1] of weight 2: self 2 at n − 1, total 2 at both.
+    const p = {
+      frames: { count: n },
+      stacks: {
+        count: 1,
+        start: Uint32Array.from([0, 2]),
+        frames: Uint32Array.from([0, n - 1]),
+        weight: Float64Array.from([2]),
+      },
+    } as unknown as FoldedProfile;
+    const made = { count: n, self: new Float64Array(n), total: new Float64Array(n) };
+    made.self[n - 1] = 2;
+    made.total[0] = made.total[n - 1] = 2;
+    rememberFunctionTable(p, made);
+    const a = functionTableOf(p);
+    expect(a === made).toBe(true);
+    structuredClone(a.total, { transfer: [a.total.buffer] });
     const b = functionTableOf(p);
-    expect(b === a).toBe(false);
-    expect(Array.from(b.self)).toEqual(kept.self);
-    expect(Array.from(b.total)).toEqual(kept.total);
-    expect(b.total.length).toBe(p.frames.count);
+    expect(b.total.length).toBe(n);
+    expect([b.self[n - 1], b.total[0], b.total[n - 1]]).toEqual([2, 2, 2]);
+    expect(b.self.reduce((x, y) => x + y, 0)).toBe(2);
+    expect(b.total.reduce((x, y) => x + y, 0)).toBe(4);
   });
 });
