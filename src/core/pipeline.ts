@@ -370,7 +370,8 @@ export function derive(base: FoldedProfile, view: ViewSpec): { graph: FoldedProf
  * inverted graph came from: inversion keeps frame ids, so one table serves both). With `preview`,
  * a large graph first yields a coarse tree (the nodes at least 1/4096 of the total: all a
  * full-width paint can draw), built from the same sorted stack order in tens of ms, while the
- * full tree of millions of nodes is still to come.
+ * full tree of millions of nodes is still to come. The preview is given the very table the result
+ * returns (no copy): a caller that transfers it with the preview must not send it again.
  */
 export function treeAndFunctions(
   graph: FoldedProfile,
@@ -383,18 +384,13 @@ export function treeAndFunctions(
 ): { tree: CallTree; functions: FunctionTable } {
   const wantPreview = opts.preview && graph.stacks.frames.length >= PREVIEW_MIN_FRAMES;
   const functions = functionTableOf(opts.table ?? graph);
-  // Sorted here, before the coarse tree goes out with a copy: the page would sort it otherwise.
+  // Sorted here, before the coarse tree goes out with it: the page would sort it otherwise.
   functions.bySelf = functionsBySelf(functions);
   const order = sortedStackOrder(graph);
-  if (wantPreview) {
-    const copy = {
-      count: functions.count,
-      self: functions.self.slice(),
-      total: functions.total.slice(),
-      bySelf: functions.bySelf.slice(),
-    };
-    opts.preview!(buildCoarseTree(graph, order, graph.meta.totalSamples * PREVIEW_FRACTION), copy);
-  }
+  // The table itself, not a copy (the worker transfers it with the preview, and the result that
+  // follows leaves it out: a 400 MB DCPI profile's is 175 MB).
+  if (wantPreview)
+    opts.preview!(buildCoarseTree(graph, order, graph.meta.totalSamples * PREVIEW_FRACTION), functions);
   const tree = buildCallTree(graph, order, undefined, opts.frameBuffer);
   return { tree, functions };
 }

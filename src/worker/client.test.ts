@@ -190,4 +190,44 @@ describe('ProfileWorkerClient frame tables', () => {
     // A half with a table of its own keeps it.
     expect(callees.profile.frames.name).toEqual(['g']);
   });
+
+  it("puts back the function table a drop's result left out (its preview's), and fails a result that left out one never sent", async () => {
+    const { c, workers } = client();
+    const profile = {
+      meta: {},
+      frames: { count: 2, name: ['main', 'f'], module: Int32Array.from([-1, -1]) },
+      modules: [],
+      stackCount: 1,
+    };
+    const table = {
+      count: 2,
+      self: Float64Array.from([0, 3]),
+      total: Float64Array.from([3, 3]),
+      bySelf: Int32Array.from([1, 0]),
+    };
+    const left = { count: 0, self: new Float64Array(0), total: new Float64Array(0) };
+    const result = (analysis: unknown) =>
+      ({ analysis, symbols: null, newProfile: true, mode: 'flame' }) as never;
+    const previews: unknown[] = [];
+    const drop = c.drop([], view, undefined, (a) => previews.push(a.functions), true);
+    const id = workers[0].sent[0].id;
+    workers[0].reply({ type: 'preview', id, analysis: { profile, tree: {}, functions: table } as never });
+    workers[0].reply({
+      type: 'result',
+      id,
+      reply: { kind: 'view', result: result({ profile, tree: {}, functions: left, sameFunctions: true }) },
+    });
+    const { analysis } = await drop;
+    expect(previews).toEqual([table]);
+    expect(analysis?.functions).toBe(table);
+    expect(analysis).not.toHaveProperty('sameFunctions');
+    // A view job with no preview: a result that says it left the table out is the worker's error.
+    const bad = c.apply(view);
+    workers[0].reply({
+      type: 'result',
+      id: workers[0].sent[1].id,
+      reply: { kind: 'view', result: result({ profile, tree: {}, functions: left, sameFunctions: true }) },
+    });
+    await expect(bad).rejects.toThrow(/left out a function table it never sent/);
+  });
 });

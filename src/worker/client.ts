@@ -68,6 +68,8 @@ interface Pending {
   reject: (e: Error) => void;
   onProgress?: Progress;
   onPreview?: Preview;
+  /** The function table of the request's last preview: its result may leave it out (sameFunctions). */
+  previewFunctions?: PageAnalysis['functions'];
 }
 
 export class ProfileWorkerClient {
@@ -93,10 +95,16 @@ export class ProfileWorkerClient {
     return { ...rest, profile: { ...rest.profile, ...this.frames } };
   }
 
-  /** A view's analysis, its frame table restored, or remembered when it came with one. */
-  private fromWire(a: WireAnalysis): PageAnalysis {
+  /**
+   * A view's analysis, its frame table restored, or remembered when it came with one; its function
+   * table `previewFunctions` when the worker left it out (sameFunctions: its preview's).
+   */
+  private fromWire(a: WireAnalysis, previewFunctions?: PageAnalysis['functions']): PageAnalysis {
     if (!a.sameFrames || !this.frames) this.frames = { frames: a.profile.frames, modules: a.profile.modules };
-    return this.withFrames(a);
+    const { sameFunctions, ...rest } = a;
+    return this.withFrames(
+      sameFunctions && previewFunctions ? { ...rest, functions: previewFunctions } : rest,
+    );
   }
 
   /** A sandwich's halves, their frame tables restored (see WireGraph). */
@@ -165,15 +173,22 @@ export class ProfileWorkerClient {
       case 'progress':
         p.onProgress?.(msg.phase, msg.fraction);
         return;
-      case 'preview':
-        p.onPreview?.(this.fromWire(msg.analysis));
+      case 'preview': {
+        const a = this.fromWire(msg.analysis);
+        p.previewFunctions = a.functions;
+        p.onPreview?.(a);
         return;
+      }
       case 'result':
         this.pending.delete(msg.id);
         if (msg.reply.kind === 'view') {
           const { analysis, sandwich } = msg.reply.result;
+          if (analysis?.sameFunctions && !p.previewFunctions) {
+            p.reject(new WorkerFailure('internal error: the result left out a function table it never sent'));
+            return;
+          }
           // The analysis first: a new one brings the frame table its sandwich may leave out.
-          const restored = analysis && this.fromWire(analysis);
+          const restored = analysis && this.fromWire(analysis, p.previewFunctions);
           p.resolve({
             kind: 'view',
             result: {

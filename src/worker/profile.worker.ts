@@ -15,6 +15,7 @@ import { faultedBuffer, faultedWithin } from './prefault';
 import {
   type FolderNote,
   type FromWorker,
+  noFunctions,
   type PageProfile,
   type Reply,
   type ToWorker,
@@ -54,6 +55,19 @@ function onWire<T extends { profile: FoldedProfile }>(
 }
 
 const toWire = (a: Analysis): WireAnalysis => onWire(a, true);
+
+/**
+ * The function table the current job's coarse preview transferred to the page: the full tree's
+ * analysis has the same one (treeAndFunctions), its buffers now detached, and leaves it out.
+ */
+let previewFunctions: Analysis['functions'] | null = null;
+
+/** The job's result for the wire: its function table left out when its preview carried it. */
+function resultToWire(a: Analysis): WireAnalysis {
+  const wire = toWire(a);
+  if (a.functions !== previewFunctions) return wire;
+  return { ...wire, functions: noFunctions(), sameFunctions: true };
+}
 
 const toWireSandwich = (s: SandwichAnalysis): WireSandwich => ({
   ...s,
@@ -104,6 +118,7 @@ async function handle(msg: ToWorker): Promise<void> {
         session.onPreview = (a) => {
           const analysis = toWire(a);
           post({ type: 'preview', id, analysis }, analysisBuffers(analysis));
+          previewFunctions = a.functions;
         };
         try {
           ({ result, folder } = await dropFiles(session, msg.files, msg.view, msg.slot, progress));
@@ -121,7 +136,7 @@ async function handle(msg: ToWorker): Promise<void> {
         result: {
           ...rest,
           ...(folder && { folder }),
-          analysis: result.analysis && toWire(result.analysis),
+          analysis: result.analysis && resultToWire(result.analysis),
           ...(sandwich !== undefined && { sandwich: sandwich && toWireSandwich(sandwich) }),
         },
       };
@@ -134,6 +149,8 @@ async function handle(msg: ToWorker): Promise<void> {
       const m = e instanceof Error ? e.message : String(e);
       post({ type: 'error', id, message: `internal error while reading the file: ${m}` });
     }
+  } finally {
+    previewFunctions = null;
   }
 }
 

@@ -45,14 +45,24 @@ export function toPageProfile(p: FoldedProfile): PageProfile {
 /**
  * On the wire, a view whose frame table is the one the page already has (an inverted view, most
  * transforms) leaves it out: 64k names cost tens of ms to copy into the page. `sameFrames` marks it.
+ * A result whose function table its job's coarse preview carried (transferred, not copied: a
+ * 400 MB DCPI profile's is 175 MB) leaves that out too, `sameFunctions`: the page puts the
+ * preview's back.
  */
-export type WireAnalysis = PageAnalysis & { sameFrames?: true };
+export type WireAnalysis = PageAnalysis & { sameFrames?: true; sameFunctions?: true };
 /** A sandwich half on the wire: one that keeps the page's frame table leaves it out too. */
 export type WireGraph = PageGraph & { sameFrames?: true };
 export type WireSandwich = Omit<PageSandwich, 'callers' | 'callees'> & {
   callers: WireGraph;
   callees: WireGraph;
 };
+
+/** The function table left out on the wire (the page has its job's preview's: see WireAnalysis). */
+export const noFunctions = (): PageAnalysis['functions'] => ({
+  count: 0,
+  self: new Float64Array(0),
+  total: new Float64Array(0),
+});
 
 /** A profile's frame table left out on the wire (the page has it: see WireAnalysis). */
 export function withoutFrames(p: PageProfile): PageProfile {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { treeFunctionTable } from '../../../test/helpers/tree';
-import { analyzeBytes } from '../pipeline';
+import { analyzeBytes, fold, parse } from '../pipeline';
 import type { FoldedProfile } from '../types';
 import { buildCallTree } from './calltree';
 import { frameNames } from './frames';
-import { functionTableOf } from './functions';
+import { functionTableOf, HAND_OVER_ROWS, rememberFunctionTable } from './functions';
 import { profileFromText } from './text-notation';
 import { invertProfile } from './views';
 
@@ -35,8 +35,10 @@ describe('the table the fold sums as it goes', () => {
   ];
   for (const f of fixtures) {
     it(`${f}: equals the one summed from the unique stacks, to the bit`, () => {
-      const p = analyzeBytes(new Uint8Array(readFileSync(`test/fixtures/${f}`)), { fileName: f }).profile;
-      const a = functionTableOf(p);
+      // The analysis's table is the fold's, handed over (functionTableOf gives it once).
+      const { profile: p, functions: a } = analyzeBytes(new Uint8Array(readFileSync(`test/fixtures/${f}`)), {
+        fileName: f,
+      });
       const b = fromStacks(p);
       expect(Array.from(a.self)).toEqual(Array.from(b.self));
       expect(Array.from(a.total)).toEqual(Array.from(b.total));
@@ -45,21 +47,49 @@ describe('the table the fold sums as it goes', () => {
 
   it('weights that are not integers: summed from the unique stacks (sums in another order could differ)', () => {
     const text = 'main;a;b 0.1\nmain;a;c 0.2\nmain;b 0.3\nmain;a;b 0.7\nmain;b;a 0.2\n';
-    const p = analyzeBytes(new TextEncoder().encode(text), { fileName: 'x.folded' }).profile;
+    const { profile: p, functions: a } = analyzeBytes(new TextEncoder().encode(text), {
+      fileName: 'x.folded',
+    });
     expect(p.stacks.weight.some((w) => !Number.isInteger(w))).toBe(true);
-    const a = functionTableOf(p);
     const b = fromStacks(p);
     expect(Array.from(a.total)).toEqual(Array.from(b.total));
     expect(Array.from(a.self)).toEqual(Array.from(b.self));
   });
 
-  it('is a copy each time: the page detaches what it is sent', () => {
-    const p = analyzeBytes(new Uint8Array(readFileSync('test/fixtures/gperf/threads.prof')), {
-      fileName: 'threads.prof',
-    }).profile;
+  it('a small one is a copy each time: the page detaches what it is sent', () => {
+    const p = fold(
+      parse(new Uint8Array(readFileSync('test/fixtures/gperf/threads.prof')), 'threads.prof'),
+    ).profile;
+    expect(p.frames.count).toBeLessThan(HAND_OVER_ROWS);
     const a = functionTableOf(p);
     structuredClone(a.total, { transfer: [a.total.buffer] });
     expect(a.total.length).toBe(0);
     expect(functionTableOf(p).total.length).toBe(p.frames.count);
+  });
+
+  it('a large one is handed over once, not copied; a later call sums its own from the stacks', () => {
+    const n = HAND_OVER_ROWS;
+    // n frames, the stack [0, n − 1] of weight 2: self 2 at n − 1, total 2 at both.
+    const p = {
+      frames: { count: n },
+      stacks: {
+        count: 1,
+        start: Uint32Array.from([0, 2]),
+        frames: Uint32Array.from([0, n - 1]),
+        weight: Float64Array.from([2]),
+      },
+    } as unknown as FoldedProfile;
+    const made = { count: n, self: new Float64Array(n), total: new Float64Array(n) };
+    made.self[n - 1] = 2;
+    made.total[0] = made.total[n - 1] = 2;
+    rememberFunctionTable(p, made);
+    const a = functionTableOf(p);
+    expect(a === made).toBe(true);
+    structuredClone(a.total, { transfer: [a.total.buffer] });
+    const b = functionTableOf(p);
+    expect(b.total.length).toBe(n);
+    expect([b.self[n - 1], b.total[0], b.total[n - 1]]).toEqual([2, 2, 2]);
+    expect(b.self.reduce((x, y) => x + y, 0)).toBe(2);
+    expect(b.total.reduce((x, y) => x + y, 0)).toBe(4);
   });
 });
