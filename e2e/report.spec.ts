@@ -30,7 +30,7 @@ async function exportAs(page: Page, item: string): Promise<{ name: string; path:
  * A new browser context with the network gone (offline, and any request that is not for the
  * report's own file aborted and recorded), with the report opened from file://.
  */
-async function openOffline(context: BrowserContext, path: string) {
+async function openOffline(context: BrowserContext, path: string, hash = '') {
   const tried: string[] = [];
   await context.setOffline(true);
   const fileUrl = `file://${resolve(path)}`;
@@ -50,7 +50,7 @@ async function openOffline(context: BrowserContext, path: string) {
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  await page.goto(fileUrl);
+  await page.goto(fileUrl + hash);
   return { page, tried, errors };
 }
 
@@ -273,13 +273,18 @@ test('the installed app makes a report offline: the service worker keeps the tem
 
 test("a report's worker starts its own workers from the code inlined in the report", async ({ browser }) => {
   test.setTimeout(60_000);
-  // From 64 MB (read.ts PREFAULT_FROM_BYTES) the worker starts its memory helper
-  // (prefault.worker.ts, inlined by ?worker&inline): a classic worker from a Blob URL, made by a
-  // worker that is itself one, in a page from file://.
+  // From 64 MB (read.ts PREFAULT_FROM_BYTES), in a view of a frame per address (the one that asks
+  // for a large tree's memory), the worker starts its memory helper (prefault.worker.ts, inlined
+  // by ?worker&inline): a classic worker from a Blob URL, made by a worker that is itself one, in
+  // a page from file://.
   const big = join(OUT, 'synthetic-66mb.prof');
   writeFileSync(big, makeSyntheticProfile(66 << 20, 24));
   const context = await browser.newContext();
-  const { page, tried, errors } = await openOffline(context, join(DIST, 'report-template.html'));
+  const { page, tried, errors } = await openOffline(
+    context,
+    join(DIST, 'report-template.html'),
+    '#gran=addresses',
+  );
   const workers = recordWorkerNames(page);
   await page.getByLabel('Open profile').setInputFiles(big);
   await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 45_000 });
