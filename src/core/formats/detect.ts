@@ -41,6 +41,7 @@ import {
   sampledFrom,
   sampledParseWithPreview,
   TEXT_PREVIEW_FROM,
+  UNREAD_HEAD,
 } from './text-preview.ts';
 
 export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
@@ -280,11 +281,11 @@ export async function previewUnread(
   if (src.size < TEXT_PREVIEW_FROM) return null;
   const t0 = performance.now();
   try {
-    const head = await src.read(0, Math.min(src.size, 1 << 16));
+    const head = await src.read(0, Math.min(src.size, UNREAD_HEAD));
     const imp = isGzip(head) ? null : sniff(head);
     if (!imp?.sampling) return null;
     const { how, budget, windows } = imp.sampling;
-    const s = await sampledFrom(src, how, budget, windows);
+    const s = await sampledFrom(src, how, budget, windows, head);
     return s && previewOfSample(s, (b) => imp.parse(b, {}), opts, t0);
   } catch {
     return null;

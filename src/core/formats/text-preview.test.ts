@@ -352,6 +352,15 @@ describe('a file not yet read (sampledFrom)', () => {
     expect(text.endsWith(mapLine)).toBe(true);
   });
 
+  it('looks for a trailer without tailBytes in the last 1 MB, read once', async () => {
+    expect(PERF.length).toBeGreaterThan(2 << 20);
+    const how: TextSampling = { recordAt: PERF_SCRIPT_SAMPLING.recordAt, bodyEnd: (b) => b.length };
+    const src = memorySource(PERF);
+    const early = await sampledFrom(src, how, 128 << 10, 32);
+    expect(early).toEqual(sampledText(PERF, PERF_SCRIPT_SAMPLING, 128 << 10, 32));
+    expect(src.bytesRead).toBeLessThanOrEqual(65536 + 32 * (4096 + (16 << 10)) + (1 << 20));
+  });
+
   it('samples nothing of a file too small for a sample, or whose header runs past 64 KB', async () => {
     expect(await sampledFrom(memorySource(FOLDED), FOLDED_SAMPLING, 1 << 20, 16)).toBeNull();
     const longHeader = joinBytes([enc('x'.repeat(70_000)), HEAP]);

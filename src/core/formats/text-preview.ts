@@ -76,6 +76,8 @@ function windowEnd(bytes: Uint8Array, b: number, span: number, end: number, how:
   return a < 0 ? -1 : Math.min(a, end);
 }
 
+/** The bytes at a file's start that sampledFrom reads for its header (and a format's sniff). */
+export const UNREAD_HEAD = 1 << 16;
 /** A window is read with this many bytes more than its span, to find where its last record ends. */
 const WINDOW_MARGIN = 16 << 10;
 /** A window whose last record runs on past this many bytes is left out (a record that long is no record). */
@@ -86,16 +88,18 @@ const WINDOW_MAX = 4 << 20;
  * trailer (within `how.tailBytes` of the end) and the same windows, each read at its place through
  * `src` (a dropped file's slices: ~3 MB read in tens of ms, where the whole 100 MB file takes a few
  * hundred), so the sample is the one `sampledText` takes of the whole bytes. Null when the file is
- * too small to sample, or its header does not end within the first 64 KB.
+ * too small to sample, or its header does not end within the first 64 KB. `head`: the file's first
+ * 64 KB (or all of it), when the caller has read them already.
  */
 export async function sampledFrom(
   src: ChunkSource,
   how: TextSampling,
   budget = TEXT_PREVIEW_BYTES,
   windows = TEXT_PREVIEW_WINDOWS,
+  head?: Uint8Array,
 ): Promise<Sampled | null> {
-  const headLen = Math.min(src.size, 1 << 16);
-  const head = await src.read(0, headLen);
+  const headLen = Math.min(src.size, UNREAD_HEAD);
+  head ??= await src.read(0, headLen);
   const start = how.bodyStart?.(head) ?? 0;
   if (start >= headLen && headLen < src.size) return null;
   let end = src.size;
@@ -103,7 +107,7 @@ export async function sampledFrom(
   if (how.bodyEnd) {
     // the trailer looked for in the last 1 MB first, then as far as bodyEnd looks
     const far = how.tailBytes ?? 1 << 20;
-    for (const within of [Math.min(1 << 20, far), far]) {
+    for (const within of far > 1 << 20 ? [1 << 20, far] : [far]) {
       const n = Math.min(src.size - start, within);
       tail = await src.read(src.size - n, n);
       const at = how.bodyEnd(tail);
