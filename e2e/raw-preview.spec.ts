@@ -66,6 +66,12 @@ async function recordPaints(page: Page): Promise<void> {
   });
 }
 
+/** The first paint recordPaints saw, once there is one. */
+async function firstPaint(page: Page): Promise<Paint> {
+  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
+  return page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
+}
+
 test('the flame graph paints before the function table is built', async ({ page }) => {
   // One frame per address (the synthetic profile has no binaries: per module it would be a few frames).
   await page.goto('./#gran=addresses');
@@ -73,8 +79,7 @@ test('the flame graph paints before the function table is built', async ({ page 
   await page.getByLabel('Open profile').setInputFiles(PROFILE);
 
   // The first paint: the graph is drawn, the table is still being built.
-  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
-  const first = await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
+  const first = await firstPaint(page);
   expect(first.building).toBe(true);
   expect(first.label).toMatch(/of synthetic-16mb\.prof: [\d,]+ samples/);
 
@@ -118,8 +123,7 @@ async function openingSynthetic(page: Page): Promise<void> {
   await page.goto('./#gran=addresses');
   await recordPaints(page);
   await page.getByLabel('Open profile').setInputFiles(PROFILE);
-  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
-  expect(await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0].building)).toBe(true);
+  expect((await firstPaint(page)).building).toBe(true);
 }
 
 /** The synthetic opened to the end, with no error. */
@@ -205,8 +209,7 @@ test('a profile of many short records paints first from a sample of them, and sa
   await page.goto('./');
   await recordPaints(page);
   await page.getByLabel('Open profile').setInputFiles(SHORT);
-  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
-  const first = await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
+  const first = await firstPaint(page);
   expect(first.building).toBe(true);
   expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
   // The picture weighs the sample up to the file's total: the final graph's label says the same.
@@ -228,8 +231,7 @@ test('a large perf.data dropped with its program paints first from a sample, sym
   await recordPaints(page);
   const PD = `${FIXTURES}/perf-data`;
   await page.getByLabel('Open profile').setInputFiles([PERF_DATA, `${PD}/bin/threads`, `${PD}/kallsyms.txt`]);
-  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
-  const first = await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
+  const first = await firstPaint(page);
   expect(first.building).toBe(true);
   expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
   expect(first.label).toMatch(/of threads-32mb\.pipe\.data: /);
@@ -287,8 +289,7 @@ test('a large two-count folded file paints first as a comparison of a sample, on
   await page.goto('./');
   await recordPaints(page);
   await page.getByLabel('Open profile').setInputFiles(DIFF_FOLDED);
-  await page.waitForFunction(() => (window as unknown as { paints: Paint[] }).paints.length > 0);
-  const first = await page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
+  const first = await firstPaint(page);
   expect(first.building).toBe(true);
   expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
   expect(first.label).toMatch(/large\.difffolded\.txt/);

@@ -110,8 +110,7 @@ export async function readFiles(
     let streams = false;
     if (blob.size >= streamFrom) {
       try {
-        const head = new Uint8Array(await blob.slice(0, 1 << 16).arrayBuffer());
-        streams = parsesWhileRead(head);
+        streams = parsesWhileRead(await blobSource(blob).read(0, 1 << 16));
       } catch (e) {
         throw failed(0, e);
       }
