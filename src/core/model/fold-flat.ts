@@ -2,14 +2,14 @@
 // sample's stack ([module, function if symbolized, MODULE+0xOFFSET]) ends in an address frame of its
 // own, so every stack is new. The stacks are written in sample order, stack s for sample s, with no
 // table of unique stacks, no per-location slots (one use each) and no lookup of the address frames
-// (FrameNaming.newAddressFrame); the function table is summed after, in exact-size arrays. The
-// usual fold's working arrays for the 8.75M addresses of a 400 MB profile (the slots, the offset and
-// stack tables, the table's per-frame sums grown by doublings) were ~1 GB at its peak.
+// (FrameNaming.newAddressFrame); no function table is kept: functionTableOf sums the stacks when
+// asked, in the same order. The usual fold's working arrays for the 8.75M addresses of a 400 MB
+// profile (the slots, the offset and stack tables, the table's per-frame sums grown by doublings)
+// were ~1 GB at its peak.
 
 import { U32Builder } from '../address.ts';
 import type { FoldedProfile, RawProfile, Symbolizer } from '../types.ts';
 import { pushFlatFrames } from './fold-slots.ts';
-import { rememberFunctionTable } from './functions.ts';
 import { SymbolNaming } from './granularity.ts';
 import type { FrameNaming } from './naming.ts';
 
@@ -37,11 +37,6 @@ export function foldsFlat(raw: RawProfile): boolean {
   return true;
 }
 
-/** The function table's sums of a flat fold (finishFold gives it the profile). */
-export interface FlatTable {
-  finish(p: FoldedProfile): void;
-}
-
 /**
  * Folds a profile foldsFlat accepts: stack s is sample s's frames, of its weight. `sampleStacks`,
  * when given, gets s for sample s.
@@ -51,10 +46,7 @@ export function foldFlat(
   naming: FrameNaming,
   symbolizer: Symbolizer | undefined,
   sampleStacks: Int32Array | null,
-): {
-  folded: { stacks: FoldedProfile['stacks']; total: number; droppedSamples: 0; droppedWeight: 0 };
-  table: FlatTable;
-} {
+): { stacks: FoldedProfile['stacks']; total: number; droppedSamples: 0; droppedWeight: 0 } {
   const { count: n, stackStart, stackLocs, weight: rawWeight } = raw.samples;
   const symbols = new SymbolNaming(naming, raw, symbolizer);
   naming.reserve(n + 1024);
@@ -63,7 +55,6 @@ export function foldFlat(
   const start = new Uint32Array(n + 1);
   const weight = new Float64Array(n);
   let total = 0;
-  let integral = true;
   for (let s = 0; s < n; s++) {
     if (frames.data.length - frames.length < 64)
       frames.growTo(Math.ceil(((frames.length + 2) / (s + 1)) * n * 1.05) + 64);
@@ -72,47 +63,12 @@ export function foldFlat(
     const w = rawWeight[s];
     weight[s] = w;
     total += w;
-    if (!Number.isInteger(w)) integral = false;
   }
   if (sampleStacks !== null) for (let s = 0; s < n; s++) sampleStacks[s] = s;
-  const stackFrames = frames.finish();
   return {
-    folded: {
-      stacks: { count: n, start, frames: stackFrames, weight },
-      total,
-      droppedSamples: 0,
-      droppedWeight: 0,
-    },
-    table: {
-      // Summed in sample order as the usual fold sums them, and only when its sums are exact.
-      finish: (p) => {
-        if (integral) rememberFunctionTable(p, flatSums(p.frames.count, start, stackFrames, weight, n));
-      },
-    },
+    stacks: { count: n, start, frames: frames.finish(), weight },
+    total,
+    droppedSamples: 0,
+    droppedWeight: 0,
   };
-}
-
-/** Per frame, the weight of the stacks ending in it (self) and of those holding it (total, once per stack). */
-function flatSums(
-  frameCount: number,
-  start: Uint32Array,
-  frames: Uint32Array,
-  weight: Float64Array,
-  n: number,
-): { count: number; self: Float64Array; total: Float64Array } {
-  const self = new Float64Array(frameCount);
-  const total = new Float64Array(frameCount);
-  for (let s = 0; s < n; s++) {
-    const a = start[s];
-    const b = start[s + 1];
-    const w = weight[s];
-    self[frames[b - 1]] += w;
-    for (let k = a; k < b; k++) {
-      const f = frames[k];
-      let seen = false;
-      for (let j = a; j < k && !seen; j++) seen = frames[j] === f;
-      if (!seen) total[f] += w;
-    }
-  }
-  return { count: frameCount, self, total };
 }

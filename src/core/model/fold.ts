@@ -14,7 +14,7 @@ import { mappingInfo } from '../symbols/modules.ts';
 import { compilePattern, type Pattern } from '../text/pattern.ts';
 import type { FoldedMeta, FoldedProfile, LabelFilter, RawProfile, Symbolizer } from '../types.ts';
 import { rememberSortedStacks, type SortedStacks } from './calltree.ts';
-import { type FlatTable, foldFlat, foldsFlat } from './fold-flat.ts';
+import { foldFlat, foldsFlat } from './fold-flat.ts';
 import { foldStacksInPlace } from './fold-in-place.ts';
 import { FoldSlots, SEVERAL_FRAMES } from './fold-slots.ts';
 import { rememberFunctionTable } from './functions.ts';
@@ -353,8 +353,9 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   const naming = new FrameNaming(raw.meta.mappings, opts);
   const filters = foldFilters(raw, opts, naming);
   if (!filters.active && foldsFlat(raw)) {
+    // no table kept: functionTableOf sums the flat stacks when asked, in the same order
     const flat = foldFlat(raw, naming, opts.symbolizer, opts.sampleStacks ?? null);
-    return finishFold(raw, opts, naming, filters, flat.folded, flat.table);
+    return finishFold(raw, opts, naming, filters, flat, null);
   }
   const slots = new FoldSlots(raw, naming, opts.symbolizer);
   const uses = slots.inAddressOrder ? slots.nameInAddressOrder(filters.keep) : null;
@@ -627,14 +628,14 @@ class StackBuffer {
   }
 }
 
-/** The folded profile of these stacks: its metadata, frames and function table. */
+/** The folded profile of these stacks: its metadata, frames and function table (`table`'s, when kept). */
 function finishFold(
   raw: RawProfile,
   opts: FoldOptions,
   naming: FrameNaming,
   filters: FoldFilters,
   folded: FoldedStacks,
-  table: TableBuilder | FlatTable,
+  table: TableBuilder | null,
 ): FoldedProfile {
   const meta = foldedMeta(raw, opts.fileName, folded.total);
   for (const message of filters.warnings) meta.warnings.push({ message });
@@ -646,7 +647,7 @@ function finishFold(
   }
   if (opts.groupBy !== undefined) meta.groupBy = opts.groupBy;
   const profile: FoldedProfile = { meta, ...naming.finish(), stacks: folded.stacks };
-  table.finish(profile);
+  table?.finish(profile);
   return profile;
 }
 
