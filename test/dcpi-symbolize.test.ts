@@ -81,6 +81,11 @@ describe('DCPI with the image ELF', () => {
     const marked = (x: typeof a, m: Uint8Array) => frameNames(x.profile.frames).filter((_, f) => m[f] === 1);
     expect(marked(a, flat.addresses)).toEqual(leaves(a));
     expect(leaves(a).length).toBeGreaterThan(3);
+    // Inverted (addresses at the roots, the image at the leaves), the table's rows are the same.
+    const inverted = (await s.apply(workerViewOf({ ...DEFAULT_VIEW, inverted: true }))).analysis!;
+    const flatInv = flatFunctions({ ...inverted, profile: toPageProfile(inverted.profile) })!;
+    expect(marked(inverted, flatInv.addresses)).toEqual(leaves(inverted));
+    expect(flatInv.functions!.self[findFrame(inverted.profile.frames, 'spin')]).toBe(10);
     const before2 = await s.add([dcpi], workerViewOf(DEFAULT_VIEW));
     const b = before2.analysis!;
     const flatB = flatFunctions({ ...b, profile: toPageProfile(b.profile) })!;

@@ -16,6 +16,7 @@ import {
   type WeightUnit,
   weightUnit,
 } from '../core/text/units';
+import { FrameKind } from '../core/types';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import type { SortKey, TableSort } from './sortState';
 import { useTableRows } from './useTableRows';
@@ -132,29 +133,25 @@ export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
 
 /**
  * For flat (DCPI) profiles, whose stacks are [image, address] or [image, function, address]: the
- * leaf address frames (shown on demand), and the table's functions with their addresses' samples
- * as their self (a function's samples are all at its own addresses). Without function frames (no
+ * address frames (shown on demand), and the table's functions with their addresses' samples as
+ * their self (a function's samples are all at its own addresses). Without function frames (no
  * image ELF dropped) the addresses are where the samples are: the table shows them by default.
+ * Read from the frames' kinds, not the tree: one pass over the frame column (a DCPI profile has
+ * millions, and this runs on the page's thread), and the same rows however the graph is shown
+ * (inverted, the image frame is a leaf).
  */
 export function flatFunctions(
   a: Analysis,
 ): { addresses: Uint8Array; functions: Analysis['functions'] | null } | null {
   if (a.profile.meta.format !== 'dcpi') return null;
-  const addresses = new Uint8Array(a.profile.frames.count);
-  const { frame, chains } = a.tree;
+  const { kind, count } = a.profile.frames;
+  const addresses = new Uint8Array(count);
   let self: Float64Array | null = null;
-  // Chain by chain (a node's depth and children without a search for its chain: a DCPI tree has
-  // millions of nodes, and this runs on the page's thread).
-  for (let c = 0; c < chains.count; c++) {
-    const first = chains.start[c];
-    const end = chains.end[c];
-    for (let v = first + Math.max(0, 2 - chains.depth[c]); v < end; v++) {
-      // only a chain's last node may have no child
-      if (v === end - 1 && chains.firstChild[c] === -1) addresses[frame[v]] = 1;
-      else {
-        self ??= a.functions.self.slice();
-        self[frame[v]] = a.functions.total[frame[v]];
-      }
+  for (let f = 0; f < count; f++) {
+    if (kind[f] === FrameKind.Address) addresses[f] = 1;
+    else if (kind[f] !== FrameKind.Module) {
+      self ??= a.functions.self.slice();
+      self[f] = a.functions.total[f];
     }
   }
   return { addresses, functions: self ? { ...a.functions, self, bySelf: undefined } : null };
