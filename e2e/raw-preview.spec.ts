@@ -72,6 +72,23 @@ async function firstPaint(page: Page): Promise<Paint> {
   return page.evaluate(() => (window as unknown as { paints: Paint[] }).paints[0]);
 }
 
+/** Opens `file` at the default view: its first paint, a sampled picture while the table is built. */
+async function openSampled(page: Page, file: string): Promise<Paint> {
+  await page.goto('./');
+  await recordPaints(page);
+  await page.getByLabel('Open profile').setInputFiles(file);
+  const first = await firstPaint(page);
+  expect(first.building).toBe(true);
+  expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
+  return first;
+}
+
+/** The whole file's table in, and the progress bar's note on the sample gone. */
+async function wholeFileShown(page: Page, timeout: number): Promise<void> {
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout });
+  await expect(page.getByRole('status').filter({ hasText: 'drawn from 1 in' })).toHaveCount(0);
+}
+
 test('the flame graph paints before the function table is built', async ({ page }) => {
   // One frame per address (the synthetic profile has no binaries: per module it would be a few frames).
   await page.goto('./#gran=addresses');
@@ -206,16 +223,10 @@ test('Cancel while a profile is being built keeps the profile shown before, or t
 
 test('a profile of many short records paints first from a sample of them, and says so', async ({ page }) => {
   // The default granularity: one frame per module for unnamed code.
-  await page.goto('./');
-  await recordPaints(page);
-  await page.getByLabel('Open profile').setInputFiles(SHORT);
-  const first = await firstPaint(page);
-  expect(first.building).toBe(true);
-  expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
+  const first = await openSampled(page, SHORT);
   // The picture weighs the sample up to the file's total: the final graph's label says the same.
   const label = first.label;
-  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 20_000 });
-  await expect(page.getByRole('status').filter({ hasText: 'drawn from 1 in' })).toHaveCount(0);
+  await wholeFileShown(page, 20_000);
   const canvas = await paintedGraph(page);
   await expect(canvas).toHaveAttribute('aria-label', label);
   await expect(page.getByRole('region', { name: 'Function table' }).getByRole('row').nth(1)).toContainText(
@@ -286,17 +297,11 @@ test('a large gperftools profile is parsed while it is read, to the same profile
 test('a large two-count folded file paints first as a comparison of a sample, once, then whole', async ({
   page,
 }) => {
-  await page.goto('./');
-  await recordPaints(page);
-  await page.getByLabel('Open profile').setInputFiles(DIFF_FOLDED);
-  const first = await firstPaint(page);
-  expect(first.building).toBe(true);
-  expect(first.progress).toMatch(/the graph so far is drawn from 1 in \d+ records/);
+  const first = await openSampled(page, DIFF_FOLDED);
   expect(first.label).toMatch(/large\.difffolded\.txt/);
   await expect(page.getByRole('region', { name: /Differential flame graph/ })).toBeVisible();
   // Then the whole file: the table of both sides, and the note on the sample gone.
-  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9][\d,]* functions$/, { timeout: 30_000 });
-  await expect(page.getByRole('status').filter({ hasText: 'drawn from 1 in' })).toHaveCount(0);
+  await wholeFileShown(page, 30_000);
   await expect(page.getByTestId('meta-baseline')).toContainText('large.difffolded.txt (baseline)');
   // One sampled picture only (drawn from windows read before the file was): every paint while
   // the progress bar said "drawn from 1 in" was of that picture.
