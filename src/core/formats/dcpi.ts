@@ -359,6 +359,11 @@ class HeavyCandidates {
   readonly counts = new F64Builder(4096);
   constructor(readonly fraction: number) {}
 
+  keep(offset: number, count: number): void {
+    this.offsets.push(offset);
+    this.counts.push(count);
+  }
+
   /** The kept counts of at least `fraction` of `total`, in the order scanned. */
   heavy(total: number): { offsets: Float64Array; counts: Float64Array } {
     const threshold = total * this.fraction;
@@ -556,6 +561,7 @@ function scanChunks(
   let nonZero = 0;
   let total = 0;
   let outside = 0;
+  const fraction = candidates?.fraction ?? 2; // above 1: no count is a candidate
   while (p < footerPos) {
     if (footerPos - p < 8) {
       fail(
@@ -595,16 +601,33 @@ function scanChunks(
       );
     }
     const q = p + 8;
-    const fraction = candidates?.fraction ?? 2; // above 1: no count is a candidate
-    for (let k = 0; k < num; k++) {
-      const c = dv.getUint32(q + 4 * k, true);
+    const end = q + 4 * num;
+    // Most counts are zero (a chunk spans the text between sampled addresses): two at a time, a
+    // pair of zeros is one test (100 MB, node: 24–33 ms against 41–44 one at a time; the floor's
+    // plain sum is 29–31 ms). A count is kept when at least `fraction` of the samples so far:
+    // every count heavy in the end is (the total only grows), and few others are.
+    let r = q;
+    for (; r + 8 <= end; r += 8) {
+      const a = dv.getUint32(r, true);
+      const b = dv.getUint32(r + 4, true);
+      if ((a | b) === 0) continue;
+      if (a !== 0) {
+        nonZero++;
+        total += a;
+        if (a >= total * fraction) candidates!.keep(off + (r - q) / 4, a);
+      }
+      if (b !== 0) {
+        nonZero++;
+        total += b;
+        if (b >= total * fraction) candidates!.keep(off + (r - q) / 4 + 1, b);
+      }
+    }
+    if (r < end) {
+      const c = dv.getUint32(r, true);
       if (c !== 0) {
         nonZero++;
         total += c;
-        if (c >= total * fraction) {
-          candidates!.offsets.push(off + k);
-          candidates!.counts.push(c);
-        }
+        if (c >= total * fraction) candidates!.keep(off + num - 1, c);
       }
     }
     // the counts beyond the text segment (usually none: only a chunk that runs past it is read again)
@@ -615,7 +638,7 @@ function scanChunks(
     lastOff = off;
     lastEnd = off + num;
     lastChunkPos = p;
-    p = q + 4 * num;
+    p = end;
   }
   if (chunks > 0 && tstart + BigInt(lastEnd - 1) > MAX_U64) {
     fail('The last chunk reaches addresses beyond 64 bits (tstart + offset).', { offset: lastChunkPos });
