@@ -214,7 +214,7 @@ async function openInWorker(
   buffers: FileBuffer[],
   files: Given[],
   view?: ViewState,
-  forOpen = false,
+  forOpen: boolean | Promise<boolean> = false,
 ): Promise<boolean> {
   dispatch({ type: 'sent', id });
   // Sizes before the buffers are transferred; the worker says which file was the profile.
@@ -288,9 +288,16 @@ export async function openFiles(files: File[], inFolder: readonly FolderFile[] =
   // Only a drop that surely holds a profile (a loose file that is no ELF file) stops an open still
   // running or makes a restore give up. Binaries, and a folder's files (listed, not read: "Add a
   // folder…" while a large profile opens), are for the profile being opened or shown.
+  if (!life.shown && !life.opening) {
+    // Nothing to stop or to add to: the worker starts at once, while the files are sniffed (a
+    // slice read each, 5–30 ms before the worker could begin its read). Whether they were only
+    // binaries matters to a drop made while this one runs, which leaves binaries be.
+    await openInWorker(begin(), buffers, all, undefined, files.length === 0 || symbolFilesOnly(files));
+    return;
+  }
   const forOpen = files.length === 0 || (await symbolFilesOnly(files));
-  if (!forOpen || (!life.shown && !life.opening)) {
-    await openInWorker(begin(), buffers, all, undefined, forOpen);
+  if (!forOpen) {
+    await openInWorker(begin(), buffers, all, undefined, false);
     return;
   }
   await addFiles(buffers, all);

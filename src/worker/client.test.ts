@@ -138,6 +138,36 @@ describe('ProfileWorkerClient faults', () => {
     await expect(next).resolves.toEqual({ analysis: null });
     await expect(forOpen).resolves.toEqual({ analysis: null });
   });
+
+  it('a drop sent before its files are sniffed is an open until they prove to be binaries only', async () => {
+    const { c, workers } = client();
+    const bin = { name: 'prog', data: new ArrayBuffer(8) };
+    const answerOf = (w: FakeWorker, i: number) =>
+      w.reply({
+        type: 'result',
+        id: w.sent[i].id,
+        reply: { kind: 'view', result: { analysis: null } },
+      } as FromWorker);
+    // Sniffed as binaries only: a profile dropped while it runs leaves it be, and queues.
+    let sniffed!: (only: boolean) => void;
+    const binaries = c.drop([bin], view, undefined, undefined, new Promise<boolean>((r) => (sniffed = r)));
+    expect(workers[0].sent).toHaveLength(1); // sent before the sniff answered
+    sniffed(true);
+    await new Promise((r) => setTimeout(r)); // the sniff's answer reached the client
+    const profile = c.drop([bin], view);
+    expect(workers[0].terminated).toBe(false);
+    answerOf(workers[0], 0);
+    answerOf(workers[0], 1);
+    await expect(binaries).resolves.toEqual({ analysis: null });
+    await expect(profile).resolves.toEqual({ analysis: null });
+    // Not yet sniffed, or sniffed as a profile: a newer drop makes it moot.
+    const pending = c.drop([bin], view, undefined, undefined, new Promise<boolean>(() => {}));
+    const newer = c.drop([bin], view);
+    expect(await pending.catch((x: unknown) => x)).toBeInstanceOf(CancelledError);
+    expect(workers[0].terminated).toBe(true);
+    answerOf(workers[1], 0);
+    await expect(newer).resolves.toEqual({ analysis: null });
+  });
 });
 
 describe('ProfileWorkerClient frame tables', () => {

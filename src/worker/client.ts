@@ -233,12 +233,13 @@ export class ProfileWorkerClient {
     view: WorkerView,
     onProgress?: Progress,
     onPreview?: Preview,
-    forOpen = false,
+    forOpen: boolean | Promise<boolean> = false,
   ): Promise<ViewResult> {
-    if (!forOpen && [...this.pending.values()].some((p) => p.opens)) this.cancel();
+    if (forOpen === false && [...this.pending.values()].some((p) => p.opens)) this.cancel();
     const transfer = buffersOf(files);
     const msg: ToWorker = { type: 'drop', id: 0, files, view, slot: 'main' };
-    return this.view(msg, transfer, onProgress, onPreview, !forOpen);
+    const opens = forOpen instanceof Promise ? forOpen.then((only) => !only) : !forOpen;
+    return this.view(msg, transfer, onProgress, onPreview, opens);
   }
 
   /** Files with a profile to compare the open one with (its baseline); queued like a view. */
@@ -325,27 +326,32 @@ export class ProfileWorkerClient {
     transfer: ArrayBuffer[],
     onProgress?: Progress,
     onPreview?: Preview,
-    opens = false,
+    opens: boolean | Promise<boolean> = false,
   ): Promise<ViewResult> {
     const r = await this.send(msg, transfer, onProgress, onPreview, opens);
     if (r.kind !== 'view') throw new WorkerFailure('unexpected reply from the worker');
     return r.result;
   }
 
-  /** `opens`: the request may open a new profile (a drop), which a newer drop makes moot. */
+  /**
+   * `opens`: the request may open a new profile (a drop), which a newer drop makes moot; when
+   * still being found out (a promise), it counts as one until found not to be.
+   */
   private send(
     msg: ToWorker,
     transfer: ArrayBuffer[],
     onProgress?: Progress,
     onPreview?: Preview,
-    opens = false,
+    opens: boolean | Promise<boolean> = false,
   ): Promise<Reply> {
     if (!this.worker) this.worker = this.spawn();
     const id = this.nextId++;
     if (this.pending.size === 0) this.lastHeard = performance.now();
     this.startWatchdog();
     return new Promise<Reply>((resolve, reject) => {
-      this.pending.set(id, { opens, resolve, reject, onProgress, onPreview });
+      const pending: Pending = { opens: opens !== false, resolve, reject, onProgress, onPreview };
+      if (opens instanceof Promise) void opens.then((o) => void (pending.opens = o));
+      this.pending.set(id, pending);
       this.worker!.postMessage({ ...msg, id }, transfer);
     });
   }
