@@ -151,6 +151,47 @@ async function openedSynthetic(page: Page): Promise<void> {
   await paintedGraph(page);
 }
 
+test('the profile view waits for the dropped file to be read, then shows while it is parsed', async ({
+  page,
+}) => {
+  // The page's layout of a profile view would slow the worker's read on two cores (opening.ts).
+  await page.goto('./#gran=addresses');
+  await page.evaluate(() => {
+    const w = window as unknown as { before: string[]; first: unknown };
+    w.before = [];
+    new MutationObserver(() => {
+      if (w.first) return;
+      const progress = document.querySelector('.progress span')?.textContent ?? '';
+      const view = document.querySelector('main.profile');
+      if (!view) {
+        if (progress && !w.before.includes(progress)) w.before.push(progress);
+        return;
+      }
+      w.first = {
+        progress,
+        bar: document.querySelector('.progress progress')?.getAttribute('value') ?? null,
+        building: view.textContent?.includes('Building the function table…') ?? false,
+      };
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  await page.getByLabel('Open profile').setInputFiles(PROFILE);
+  await page.waitForFunction(() => (window as unknown as { first: unknown }).first !== undefined);
+  const { before, first } = await page.evaluate(() => {
+    const w = window as unknown as {
+      before: string[];
+      first: { progress: string; bar: string | null; building: boolean };
+    };
+    return { before: w.before, first: w.first };
+  });
+  // While the file was read, the progress bar said so, on the start page.
+  expect(before.some((p) => / — read\b/.test(p))).toBe(true);
+  // Shown once the read was done: the read's bar full, or a later phase.
+  if (/ — read\b/.test(first.progress)) expect(first.bar).toBe('100');
+  // It is the frame the first picture fills: the table is still being built.
+  expect(first.building).toBe(true);
+  await openedSynthetic(page);
+});
+
 test('a binary dropped while a profile opens is for it: the open goes on', async ({ page }) => {
   await openingSynthetic(page);
   await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/bin/tiny`); // another program's

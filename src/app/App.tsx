@@ -27,10 +27,12 @@ export function App() {
   const analysis = useStore((s) => s.analysis);
   const status = useStore((s) => s.status);
   const loadingName = useStore((s) => s.loadingName);
-  // A first profile opening: its view is mounted now, and the first picture fills it (opening.ts).
+  const reading = useStore((s) => s.progress?.phase === 'read' && s.progress.fraction < 1);
+  // A first profile opening: its view is mounted once its files are read, and the first picture
+  // fills it (opening.ts).
   const opening = useMemo(
-    () => (status === 'loading' && loadingName !== null ? openingAnalysis(loadingName) : null),
-    [status, loadingName],
+    () => (status === 'loading' && loadingName !== null && !reading ? openingAnalysis(loadingName) : null),
+    [status, loadingName, reading],
   );
   const shown = analysis ?? opening;
   useEffect(() => {

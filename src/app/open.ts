@@ -224,7 +224,9 @@ async function openInWorker(
     status: 'loading',
     loadingName: names,
     loadingBytes: buffers.reduce((t, f) => t + sizeOf(f), 0),
-    progress: { phase: 'parse', fraction: 0 },
+    // Files the worker reads itself (not bytes in hand) are read first: the opening frame waits
+    // for the read's end (App).
+    progress: { phase: buffers.some((f) => f.data instanceof Blob) ? 'read' : 'parse', fraction: 0 },
     error: null,
   });
   const asked = view ?? freshView(undefined);
