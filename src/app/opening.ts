@@ -1,5 +1,5 @@
 // The profile view's frame while a first profile opens. App mounts ProfileView with it once the
-// worker has read the dropped files (at once for bytes in hand: a download, a kept workspace's),
+// worker has read the files it was given (a drop's, a kept workspace's; a download's at once),
 // so the page's own work for a profile (React mounting the toolbar, the tabs, the graph's canvas
 // and the table, the browser's style and layout of them, the graph's measure of its box) is done
 // while the worker parses, and the first picture only fills a view already on screen. Not during
