@@ -225,8 +225,9 @@ export class ProfileWorkerClient {
    * An earlier drop still running is abandoned (with the worker: a parse may take seconds); other
    * jobs (a view, a search) finish first: the files may be binaries for the open profile, which
    * a new worker would not have. `forOpen` (the files are for the profile being opened or open:
-   * symbol files, a folder's files) abandons nothing. A large new profile first arrives coarse
-   * through `onPreview`.
+   * symbol files, a folder's files) abandons nothing; still being found out (a promise: nothing
+   * runs that it could abandon), the drop is an open until it says so. A large new profile first
+   * arrives coarse through `onPreview`.
    */
   drop(
     files: FileBuffer[],
