@@ -183,7 +183,8 @@ export function diffTree(
 ): { tree: CallTree; sides: Pick<DiffTotals, 'comp' | 'base'> } {
   const p = m.profile;
   const leaf = new Uint32Array(p.stacks.count);
-  const tree = buildCallTree(p, sortedStackOrder(p), leaf);
+  // children ordered once: by the tree's own weights (both sides), else by the side's (reweighTree)
+  const tree = buildCallTree(p, sortedStackOrder(p), leaf, null, width === 'both');
   const side = (w: Float64Array): SideTotals => {
     const n = tree.chains.count;
     const total = new Float64Array(n);
