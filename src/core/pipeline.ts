@@ -143,25 +143,39 @@ export function previewAnalysis(
   diffView?: ParseOptions['diffView'],
 ): Analysis | null {
   const sampled = sampledEvery !== undefined && { sampledEvery };
+  // the sample's counts are estimates: the function table waits for the file's (no rows until then)
+  const pending = (p: FoldedProfile): FunctionTable => {
+    const n = p.frames.count;
+    return { count: n, self: new Float64Array(n), total: new Float64Array(n) };
+  };
+  const t1 = now();
   if (baseline) {
     if (!diffView) return null;
     baseline.meta.fileName = baselineName(fileName);
-    // drawn as the comparison will be (the session's graph: analyzeDiff of the two sides)
+    // drawn as the comparison will be (the session's graph: analyzeDiff's of the two sides)
+    const g = diffGraph(profile, baseline, diffView);
+    const functions = pending(g.profile);
     return {
-      ...analyzeDiff(profile, baseline, diffView, { parseMs: ms, foldMs: 0 }),
-      // the sample's counts are estimates: the table waits for the file's, as for one profile
+      profile: g.profile,
+      tree: g.tree,
+      functions,
+      diff: {
+        ...g.sides,
+        compFunctions: functions,
+        baseFunctions: pending(g.profile),
+        baseMeta: baseline.meta,
+      },
       functionsPending: true,
       ...sampled,
+      timings: { parseMs: ms, foldMs: 0, treeMs: now() - t1 },
     };
   }
-  const t1 = now();
   const tree = buildCallTree(profile);
   tree.maxDepth = maxDepth;
-  const n = profile.frames.count;
   return {
     profile,
     tree,
-    functions: { count: n, self: new Float64Array(n), total: new Float64Array(n) },
+    functions: pending(profile),
     functionsPending: true,
     ...sampled,
     timings: { parseMs: ms, foldMs: 0, treeMs: now() - t1 },
@@ -436,6 +450,28 @@ export function analyzeDiff(
   timings: Omit<Timings, 'treeMs'> = { parseMs: 0, foldMs: 0 },
 ): Analysis {
   const t0 = now();
+  const g = diffGraph(comp, base, view);
+  const compFunctions = functionsIn(g.merged, g.tables.comp);
+  return {
+    profile: g.profile,
+    tree: g.tree,
+    functions: compFunctions,
+    diff: {
+      ...g.sides,
+      compFunctions,
+      baseFunctions: functionsIn(g.merged, g.tables.base),
+      baseMeta: base.meta,
+    },
+    timings: { ...timings, treeMs: now() - t0 },
+  };
+}
+
+/**
+ * The graph of a comparison (analyzeDiff's, without its function tables): the merged profile
+ * weighed by `view.width` (`profile`; `merged`, with the sum of both sides), its tree and each
+ * side's totals, and each side's profile its function table is of.
+ */
+function diffGraph(comp: FoldedProfile, base: FoldedProfile, view: ViewSpec & { width: DiffWidth }) {
   const c = derive(comp, view);
   const b = derive(base, view);
   const merged = mergeSides(c.graph, b.graph);
@@ -450,14 +486,7 @@ export function analyzeDiff(
     meta: { ...comp.meta, totalSamples: whole },
     stacks: { ...p.stacks, weight },
   };
-  const compFunctions = functionsIn(p, c.table);
-  return {
-    profile,
-    tree,
-    functions: compFunctions,
-    diff: { ...sides, compFunctions, baseFunctions: functionsIn(p, b.table), baseMeta: base.meta },
-    timings: { ...timings, treeMs: now() - t0 },
-  };
+  return { profile, merged: p, tree, sides, tables: { comp: c.table, base: b.table } };
 }
 
 export interface SandwichAnalysis {

@@ -191,10 +191,14 @@ export function FunctionTable({
     () => (flat?.functions && !perAddress ? { ...analysis, functions: flat.functions } : analysis),
     [analysis, flat, perAddress],
   );
-  const changes = useMemo(() => changesOf(shown, normalized), [shown, normalized]);
+  // none for a preview, whose table has no rows yet
+  const changes = useMemo(
+    () => (shown.functionsPending ? null : changesOf(shown, normalized)),
+    [shown, normalized],
+  );
   const order = useMemo(
     () =>
-      // A preview's counts are not the file's (a comparison's sample has some): no rows until they are.
+      // A preview's table is not the file's (it counts nothing): no rows until the file's comes.
       shown.functionsPending
         ? new Int32Array(0)
         : sortFunctions(shown, {

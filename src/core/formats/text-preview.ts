@@ -2,13 +2,13 @@
 // sample of its records, before the whole file is parsed and folded: windows of whole records
 // evenly spread over the file, parsed and folded as the file would be (the same importer, the
 // same naming), their weights scaled up to the file's size; a file of two counts per record
-// (difffolded) pictured as it opens, as a comparison: the sample's two columns each folded. The
-// gperftools importer's preview
+// (difffolded) pictured as it opens, as a comparison of the sample's two columns (one fold, each
+// column's weights on its stacks). The gperftools importer's preview
 // does the same for a file of many short records (gperftools-preview.ts's sampledScan); here the
 // parse itself is what costs (a 100 MB `perf script` file: ~0.5–1.2 s in Chromium for the parse
 // and fold, against ~0.1 s for this picture).
 
-import { foldProfile } from '../model/fold.ts';
+import { foldOtherWeights, foldProfile } from '../model/fold.ts';
 import { withSampleType } from '../model/sample-types.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
 import type { ChunkSource } from './gperftools-sample.ts';
@@ -203,8 +203,9 @@ export const recordSampling = (
  * picture of `sample(bytes)` (parsed by `parse`, folded as the file will be, weighed up by
  * 1/share; posted through `onPreview`, said to be from one record in about 1/share), then the
  * full parse. Returns what `parse` gives of the whole file. A sample of two counts per record
- * (difffolded: `diffPair`) is folded once per column, the comparison as `profile` and the
- * baseline as `baseline`, as the file opens: as a comparison of the two.
+ * (difffolded: `diffPair`) gives the comparison as `profile` and the baseline as `baseline`, the
+ * same stacks with each column's weights (folded once: foldOtherWeights), as the file opens: as a
+ * comparison of the two.
  */
 export function sampledParseWithPreview(
   parse: (bytes: Uint8Array) => RawProfile,
@@ -253,15 +254,18 @@ export function previewOfSample(
   t0: number,
 ): ImporterPreview {
   const raw = parse(s.text);
-  const folded = (r: RawProfile) =>
-    foldProfile(r, {
-      fileName: opts.fileName ?? '',
-      granularity: opts.granularity,
-      unnamedPerAddress: opts.unnamedPerAddress,
-      names: opts.names,
-    });
-  const baseline = raw.diffPair ? folded(withSampleType(raw, 0)) : undefined;
-  return weighedUp(folded(raw), s.share, Math.max(2, Math.round(1 / s.share)), t0, baseline);
+  // A two-count sample's baseline (its first column) has the comparison's stacks: summed again
+  // from where the fold put each sample, not folded twice.
+  const sampleStacks = raw.diffPair ? new Int32Array(raw.samples.count) : undefined;
+  const profile = foldProfile(raw, {
+    fileName: opts.fileName ?? '',
+    granularity: opts.granularity,
+    unnamedPerAddress: opts.unnamedPerAddress,
+    names: opts.names,
+    sampleStacks,
+  });
+  const baseline = sampleStacks && foldOtherWeights(profile, withSampleType(raw, 0), sampleStacks);
+  return weighedUp(profile, s.share, Math.max(2, Math.round(1 / s.share)), t0, baseline);
 }
 
 /**

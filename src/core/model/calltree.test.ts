@@ -14,6 +14,7 @@ import {
   parentOf,
   pathToNode,
   ROW,
+  reweighTree,
   selfOf,
   sortedStackOrder,
   sortStacks,
@@ -202,6 +203,28 @@ function checkLinks(t: CallTree): void {
   // Chains are numbered in the order of their first nodes (chainOf's binary search needs it).
   for (let c = 1; c < t.chains.count; c++) expect(t.chains.start[c]).toBe(t.chains.end[c - 1]);
 }
+
+describe('reweighTree', () => {
+  it('orders children as a tree built by the new weights does, from a tree ordered or not', () => {
+    const rnd = prng(5);
+    // one node of 300 children (ordered natively) and small groups; many ties among few weights
+    const lines: string[] = [];
+    for (let s = 0; s < 900; s++) {
+      const kid = s < 600 ? `k${s % 300}` : `m${s % 7}`;
+      const deeper = rnd() < 0.5 ? `;d${Math.floor(rnd() * 4)}` : '';
+      lines.push(`main;${kid}${deeper} ${1 + Math.floor(rnd() * 3)}`);
+    }
+    const p = profileFromText(lines.join('\n'));
+    const other = Float64Array.from(p.stacks.weight, (_, s) => (s * 7919) % 5);
+    const want = buildCallTree({ ...p, stacks: { ...p.stacks, weight: other } });
+    expect(Math.max(...want.chains.children)).toBe(307);
+    for (const byWeight of [true, false]) {
+      const t = buildCallTree(p, undefined, undefined, null, byWeight);
+      reweighTree(t, want.chains.total, want.chains.self);
+      expect(t).toEqual(want);
+    }
+  });
+});
 
 describe('buildCoarseTree', () => {
   it('is the full tree with the light children of each node as one child (LIGHT_CHILDREN)', async () => {

@@ -148,13 +148,16 @@ export function treeBuffers(t: CallTree): ArrayBuffer[] {
  * split in two (node ids do not change, only which chain holds them). So the work is per stack
  * and per chain, plus one memcpy of each new suffix's frames and one `fill` of chain ids.
  * `leafOut`, when given, receives each stack's last node (node ids never change). `frameBuffer`:
- * zeroed memory for the nodes' frames, used when large enough (worker/prefault.ts).
+ * zeroed memory for the nodes' frames, used when large enough (worker/prefault.ts). `byWeight`
+ * false leaves each node's children in the order of their first nodes, for reweighTree to order
+ * by other weights.
  */
 export function buildCallTree(
   p: FoldedProfile,
   sortedStacks?: SortedStacks,
   leafOut?: Uint32Array,
   frameBuffer?: ArrayBuffer | null,
+  byWeight = true,
 ): CallTree {
   const { start, frames, weight } = p.stacks;
   const n = p.stacks.count;
@@ -275,7 +278,7 @@ export function buildCallTree(
     top--;
   }
   cTotal[0] = acc[0];
-  orderChildrenByWeight(branching, cFirst, cNext, cTotal, cStart, count);
+  if (byWeight) orderChildrenByWeight(branching, cFirst, cNext, cTotal, cStart, count);
 
   // Chains renumbered in the order of their first nodes (a split makes a chain that starts inside
   // an older one), so that a node's chain is a binary search away; links are node ids already.
@@ -682,21 +685,32 @@ export function nodeByNames(
 
 /**
  * Sets every chain's total and self to other weights of the same stacks (a diff's comparison or
- * baseline) and re-orders each node's children heaviest first by them.
+ * baseline) and re-orders each node's children heaviest first by them (ties: lower node id first,
+ * as buildCallTree orders them).
  */
 export function reweighTree(t: CallTree, total: Float64Array, self: Float64Array): void {
   const c = t.chains;
   c.total.set(total);
   c.self.set(self);
+  // chains are numbered in the order of their first nodes: by chain, ties by node
+  const byWeight = (a: number, b: number) => total[b] - total[a] || a - b;
   const kids: number[] = [];
   for (let p = 0; p < c.count; p++) {
-    if (c.firstChild[p] === -1) continue;
+    if (c.children[p] < 2) continue;
+    // the child chains (a child is its chain's first node)
     kids.length = 0;
-    for (let k = c.firstChild[p]; k !== -1; k = c.nextSibling[chainOf(t, k)]) kids.push(k);
-    if (kids.length < 2) continue;
-    kids.sort((a, b) => c.total[chainOf(t, b)] - c.total[chainOf(t, a)] || a - b);
-    c.firstChild[p] = kids[0];
-    for (let i = 0; i + 1 < kids.length; i++) c.nextSibling[chainOf(t, kids[i])] = kids[i + 1];
-    c.nextSibling[chainOf(t, kids[kids.length - 1])] = -1;
+    for (let k = chainOf(t, c.firstChild[p]); ; k = chainOf(t, c.nextSibling[k])) {
+      kids.push(k);
+      if (c.nextSibling[k] === -1) break;
+    }
+    if (kids.length >= 256) {
+      // by chain, then stably by weight (natively, as buildCallTree orders many children)
+      const ids = Int32Array.from(kids).sort();
+      stableByWeightDescending(ids, total);
+      for (let i = 0; i < ids.length; i++) kids[i] = ids[i];
+    } else kids.sort(byWeight);
+    c.firstChild[p] = c.start[kids[0]];
+    for (let i = 0; i + 1 < kids.length; i++) c.nextSibling[kids[i]] = c.start[kids[i + 1]];
+    c.nextSibling[kids[kids.length - 1]] = -1;
   }
 }

@@ -20,7 +20,7 @@ import {
 import { FrameRows } from './frames';
 import { functionTableOf } from './functions';
 import { isTimeUnit } from './sample-types';
-import { StackSink } from './transforms';
+import { metaWithTotal, StackSink } from './transforms';
 
 export type DiffWidth = 'comparison' | 'baseline' | 'both';
 
@@ -65,6 +65,8 @@ export function comparisonMismatch(comp: SampleType, base: SampleType): string |
 
 /** Merges the comparison's and the baseline's stacks by frame names (and module names). */
 export function mergeSides(comp: FoldedProfile, base: FoldedProfile): MergedSides {
+  const same = sameStacks(comp, base);
+  if (same) return same;
   // Baseline frames map to the comparison's by name and module; the others become extra frames.
   const ids = new Map<string, number>();
   for (let f = 0; f < comp.frames.count; f++) ids.set(frameKey(comp, f), f);
@@ -132,6 +134,46 @@ export function mergeSides(comp: FoldedProfile, base: FoldedProfile): MergedSide
 }
 
 /**
+ * Both sides merged, when they are the same stacks of one frame table with other weights (a
+ * two-count file's columns folded once: fold.ts foldOtherWeights): the stacks as they are
+ * (unique, as every FoldedProfile's), each side's weight its column, as the merge by names sums
+ * them, without naming every frame of both sides and writing and hashing every stack again. A
+ * frame is itself on both sides: the merge by names gives the same, as a fold names one frame per
+ * name and module (two modules of one base name aside, whose frames the merge by names would
+ * mix up between sides that are the same). Null when they are not, or when a stack is empty or
+ * a frame unused (the merge leaves those out).
+ */
+function sameStacks(comp: FoldedProfile, base: FoldedProfile): MergedSides | null {
+  const { count, start, frames } = comp.stacks;
+  if (base.frames !== comp.frames || base.modules !== comp.modules) return null;
+  if (base.stacks.start !== start || base.stacks.frames !== frames) return null;
+  for (let s = 0; s < count; s++) if (start[s + 1] <= start[s]) return null;
+  const used = new Uint8Array(comp.frames.count);
+  for (let i = start[0]; i < start[count]; i++) used[frames[i]] = 1;
+  if (used.indexOf(0) >= 0) return null;
+  const c = comp.stacks.weight;
+  const b = base.stacks.weight;
+  const weight = new Float64Array(count);
+  const compW = new Float64Array(count);
+  const baseW = new Float64Array(count);
+  let total = 0;
+  for (let s = 0; s < count; s++) {
+    // as the merge sums them: each side's column from 0, the stack's weight the comparison's plus the baseline's
+    compW[s] = 0 + c[s];
+    baseW[s] = 0 + b[s];
+    weight[s] = c[s] + b[s];
+    total += weight[s];
+  }
+  const profile: FoldedProfile = {
+    meta: metaWithTotal(comp.meta, total),
+    frames: comp.frames,
+    modules: comp.modules.slice(),
+    stacks: { count, start, frames, weight },
+  };
+  return { profile, comp: compW, base: baseW };
+}
+
+/**
  * The merged call tree with both sides' totals per chain, its widths taken from `width`. The tree's structure comes from both sides together, so a chain's nodes
  * share their totals on each side.
  */
@@ -141,7 +183,8 @@ export function diffTree(
 ): { tree: CallTree; sides: Pick<DiffTotals, 'comp' | 'base'> } {
   const p = m.profile;
   const leaf = new Uint32Array(p.stacks.count);
-  const tree = buildCallTree(p, sortedStackOrder(p), leaf);
+  // children ordered once: by the tree's own weights (both sides), else by the side's (reweighTree)
+  const tree = buildCallTree(p, sortedStackOrder(p), leaf, null, width === 'both');
   const side = (w: Float64Array): SideTotals => {
     const n = tree.chains.count;
     const total = new Float64Array(n);

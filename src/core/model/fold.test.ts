@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { addressProfile } from '../../../test/helpers/raw';
 import { parseFolded } from '../formats/folded.ts';
 import { FrameKind, type Symbolizer, Unnamed } from '../types.ts';
-import { foldProfile, simplifyFuncName } from './fold.ts';
+import { foldOtherWeights, foldProfile, simplifyFuncName } from './fold.ts';
 import { findFrame, frameNames } from './frames.ts';
 import { FrameNaming, IdsByKey } from './naming.ts';
+import { withSampleType } from './sample-types.ts';
 import { toFoldedText } from './serialize.ts';
 
 describe('foldProfile', () => {
@@ -322,5 +323,49 @@ describe('sampleStacks', () => {
       if (sampleStacks[s] >= 0) sums[sampleStacks[s]] += raw.samples.weight[s];
     expect([...sums]).toEqual([...p.stacks.weight]);
     expect(toFoldedText(p)).toBe('main;a 2\nmain;b 3\nmain;c 1\n');
+  });
+});
+
+describe('foldOtherWeights', () => {
+  const text = (lines: string[]) => new TextEncoder().encode(`${lines.join('\n')}\n`);
+
+  it("is the fold of another column of the same samples, to the bit, sharing the first fold's frames and stacks", () => {
+    // two counts per line (baseline, comparison): zeros on either side, repeats, fractions, −0
+    const raw = parseFolded(
+      text([
+        'main;a;b 3 0',
+        'main;c 0 2.5',
+        'main;a;b 0.1 7',
+        'main;a 1e-300 1',
+        'main;c 0.2 0',
+        'main;d -0 3',
+        'main;a;b 0.7 0',
+      ]),
+    );
+    expect(raw.diffPair).toBe(true);
+    const opts = { fileName: 'x.txt' };
+    const sampleStacks = new Int32Array(raw.samples.count);
+    const comp = foldProfile(raw, { ...opts, sampleStacks });
+    const base = foldOtherWeights(comp, withSampleType(raw, 0), sampleStacks);
+    const reference = foldProfile(withSampleType(raw, 0), opts);
+    expect(base).toEqual(reference);
+    expect(Object.is(base.stacks.weight[3], -0)).toBe(Object.is(reference.stacks.weight[3], -0));
+    expect(base.meta.sampleType).toEqual({ type: 'baseline', unit: 'count' });
+    expect(base.frames).toBe(comp.frames);
+    expect(base.stacks.frames).toBe(comp.stacks.frames);
+    expect(base.stacks.start).toBe(comp.stacks.start);
+    expect(base.stacks.weight).not.toBe(comp.stacks.weight);
+  });
+
+  it('keeps the label filters and counts what they dropped in the other column', () => {
+    const raw = parseFolded(text(['main;a 2 5', 'main;b 3 1', 'main;a 4 9', 'main;c 1 2']));
+    raw.labels = [{ key: 'k', kind: 'number', value: Float64Array.of(1, 1, 2, 1) }];
+    const opts = { fileName: 'x', labelFilters: [{ key: 'k', op: 'ignore' as const, values: ['2'] }] };
+    const sampleStacks = new Int32Array(raw.samples.count);
+    const comp = foldProfile(raw, { ...opts, sampleStacks });
+    const base = foldOtherWeights(comp, withSampleType(raw, 0), sampleStacks);
+    expect(base).toEqual(foldProfile(withSampleType(raw, 0), opts));
+    expect(base.meta.labelDropped).toEqual({ samples: 1, weight: 4 });
+    expect(comp.meta.labelDropped).toEqual({ samples: 1, weight: 9 });
   });
 });

@@ -381,6 +381,48 @@ export function foldProfile(raw: RawProfile, opts: FoldOptions): FoldedProfile {
   return finishFold(raw, opts, naming, filters, folded, table);
 }
 
+/**
+ * The fold of `other` — the samples `folded` was folded from (with `sampleStacks`, FoldOptions's:
+ * where each went), weighed by another of their columns (withSampleType) — made from `folded`
+ * rather than folded again: the same frames and stacks (shared, not copied), each stack's weight
+ * summed from its samples in sample order, as foldProfile sums them, so the two agree to the bit.
+ * A two-count file's sample is pictured so: its second column's fold was a second fold of the
+ * same stacks. `folded`'s own options (naming, filters, group-by) hold for it: its metadata is
+ * `other`'s, with `folded`'s warnings and filters and the label filters' dropped weight in
+ * `other`'s column.
+ */
+export function foldOtherWeights(
+  folded: FoldedProfile,
+  other: RawProfile,
+  sampleStacks: Int32Array,
+): FoldedProfile {
+  const { stackStart, weight: w } = other.samples;
+  const weight = new Float64Array(folded.stacks.count);
+  let next = 0; // stacks are made in the order of their first samples
+  let total = 0;
+  let droppedWeight = 0;
+  for (let s = 0; s < other.samples.count; s++) {
+    const id = sampleStacks[s];
+    if (id < 0) {
+      // left out: a label filter's (counted as dropped), or a sample with no stack (not counted)
+      if (stackStart[s + 1] > stackStart[s]) droppedWeight += w[s];
+      continue;
+    }
+    if (id === next) {
+      weight[id] = w[s];
+      next++;
+    } else weight[id] += w[s];
+    total += w[s];
+  }
+  const own = folded.meta;
+  const meta = foldedMeta(other, own.fileName, total);
+  meta.warnings = own.warnings.slice();
+  if (own.labelFilters) meta.labelFilters = own.labelFilters;
+  if (own.labelDropped) meta.labelDropped = { samples: own.labelDropped.samples, weight: droppedWeight };
+  if (own.groupBy !== undefined) meta.groupBy = own.groupBy;
+  return { ...folded, meta, stacks: { ...folded.stacks, weight } };
+}
+
 /** What drop_frames, the label filters and the group-by do to the samples (foldFilters). */
 interface FoldFilters {
   dropTest: DropTest | null;

@@ -32,7 +32,7 @@ describe('stableByWeightDescending', () => {
       ['negative weights (the comparator)', (r) => Math.floor(r * 9) - 4],
     ];
     for (const [form, weightOf] of forms) {
-      for (const n of [0, 1, 7, 255, 256, 3000]) {
+      for (const n of [0, 1, 7, 255, 256, 3000, 40_000]) {
         const weight = Float64Array.from({ length: n + 10 }, () => weightOf(rand()));
         const ids = Int32Array.from({ length: n }, (_, i) => (i * 7919) % (n + 10));
         const expected = reference(ids, weight);

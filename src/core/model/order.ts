@@ -63,37 +63,50 @@ function radixByKey(ids: Int32Array, weight: Float64Array, max: number): void {
 }
 
 /**
+ * Below this many ids a radix pass takes 8-bit digits (256 counters), from it 16-bit ones: a pass
+ * costs about its counters plus twice the ids, so 16-bit digits (half the passes) pay only past
+ * ~32k ids. Cold, the 65,536 counters' prefix sums were most of the cost: a two-count preview's
+ * node of 311 children took 6–12 ms to order by fractional weights (four passes) in a fresh node
+ * process, under 1 ms with 8-bit digits.
+ */
+const WIDE_DIGITS_FROM = 1 << 15;
+
+/**
  * A least-significant-digit radix sort of `ids` by the unsigned key whose 32-bit words, least
- * significant first, are `words` (one per id each): passes of 16 bits, a pass skipped where every
- * id has the same digit; stable, so ties keep their order (~10× the native sort of 2.2M packed
- * keys).
+ * significant first, are `words` (one per id each): passes of 8 or 16 bits (WIDE_DIGITS_FROM), a
+ * pass skipped where every id has the same digit; stable, so ties keep their order (~10× the
+ * native sort of 2.2M packed keys).
  */
 function radixSort(ids: Int32Array, words: [Uint32Array] | [Uint32Array, Uint32Array]): void {
   const n = ids.length;
+  const bits = n < WIDE_DIGITS_FROM ? 8 : 16;
+  const digits = 1 << bits;
+  const mask = digits - 1;
+  const perWord = 32 / bits;
   let from: Int32Array = ids;
   let to: Int32Array = new Int32Array(n);
   let wordsFrom: Uint32Array[] = words;
   let wordsTo: Uint32Array[] = words.map(() => new Uint32Array(n));
-  const count = new Int32Array(65537);
-  for (let pass = 0; pass < words.length * 2; pass++) {
-    const key = wordsFrom[pass >> 1];
-    const shift = (pass & 1) * 16;
+  const count = new Int32Array(digits + 1);
+  for (let pass = 0; pass < words.length * perWord; pass++) {
+    const key = wordsFrom[(pass / perWord) | 0];
+    const shift = (pass % perWord) * bits;
     count.fill(0);
-    for (let i = 0; i < n; i++) count[((key[i] >>> shift) & 0xffff) + 1]++;
-    if (count[1 + ((key[0] >>> shift) & 0xffff)] === n) continue; // one digit: in order already
-    for (let d = 0; d < 65536; d++) count[d + 1] += count[d];
+    for (let i = 0; i < n; i++) count[((key[i] >>> shift) & mask) + 1]++;
+    if (count[1 + ((key[0] >>> shift) & mask)] === n) continue; // one digit: in order already
+    for (let d = 0; d < digits; d++) count[d + 1] += count[d];
     // One loop per word count: a loop over the words inside this one cost a third more.
     const [k0, k1] = wordsFrom;
     const [t0, t1] = wordsTo;
     if (k1 === undefined) {
       for (let i = 0; i < n; i++) {
-        const at = count[(key[i] >>> shift) & 0xffff]++;
+        const at = count[(key[i] >>> shift) & mask]++;
         to[at] = from[i];
         t0[at] = k0[i];
       }
     } else {
       for (let i = 0; i < n; i++) {
-        const at = count[(key[i] >>> shift) & 0xffff]++;
+        const at = count[(key[i] >>> shift) & mask]++;
         to[at] = from[i];
         t0[at] = k0[i];
         t1[at] = k1[i];
