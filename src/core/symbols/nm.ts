@@ -70,11 +70,11 @@ function decodeHead(bytes: Uint8Array, max: number): string {
  */
 export function looksLikeNm(bytes: Uint8Array): boolean {
   if (bytes.length === 0) return false;
+  // NUL and other binary bytes: no listing (looked at before a string is made of them, as every
+  // binary profile dropped is asked)
+  const n = Math.min(bytes.length, 8192);
+  for (let i = 0; i < n; i++) if (bytes[i] < 9) return false;
   const head = decodeHead(bytes, 8192);
-  for (let i = 0; i < head.length; i++) {
-    const c = head.charCodeAt(i);
-    if (c < 9) return false; // NUL and other binary bytes
-  }
   const lines = head.split('\n');
   if (bytes.length > 8192) lines.pop(); // maybe cut in the middle
   let seen = 0;
