@@ -1,6 +1,6 @@
 // The page: toolbar, progress, messages, and either the open profile or the start page.
 
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { installLaunchQueue } from '../pwa/launchQueue';
 import { DropZone } from './DropZone';
 import { Messages } from './Messages';
@@ -27,7 +27,7 @@ export function App() {
   const analysis = useStore((s) => s.analysis);
   const status = useStore((s) => s.status);
   const loadingName = useStore((s) => s.loadingName);
-  const reading = useStore((s) => s.progress?.phase === 'read' && s.progress.fraction < 1);
+  const reading = useReadWait(useStore((s) => s.progress?.phase === 'read' && s.progress.fraction < 1));
   // A first profile opening: its view is mounted once its files are read, and the first picture
   // fills it (opening.ts).
   const opening = useMemo(
@@ -74,4 +74,22 @@ export function App() {
       )}
     </DropZone>
   );
+}
+
+/**
+ * How long the opening frame waits for the files' read: a read of seconds (a large file's) shows
+ * it then, rather than the progress bar alone on an empty page.
+ */
+const READ_WAIT_MS = 300;
+
+/** Whether the files are still being read, until READ_WAIT_MS have passed. */
+function useReadWait(reading: boolean): boolean {
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    setWaited(false);
+    if (!reading) return;
+    const t = setTimeout(() => setWaited(true), READ_WAIT_MS);
+    return () => clearTimeout(t);
+  }, [reading]);
+  return reading && !waited;
 }

@@ -5,7 +5,8 @@
 // while the worker parses, and the first picture only fills a view already on screen. Not during
 // the read: on two cores that work (50–90 ms) slowed the read it ran beside (100 MB DCPI: read
 // 105–154 ms against 158–180 ms, first paint 190–246 ms against 233–269 ms). A picture that comes
-// before the read's end (a large text file's, drawn from slices) mounts the view itself.
+// before the read's end (a large text file's, drawn from slices) mounts the view itself; a read
+// longer than 300 ms (App's READ_WAIT_MS: a large file's, seconds) shows the frame then.
 // It is an analysis of no samples whose table is "being built"; its graph paints nothing and does
 // not count as the first paint (MainGraph), and the details panel waits for the real profile.
 
