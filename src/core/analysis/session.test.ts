@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/helpers/cli';
-import { firstChildOf, nextSiblingOf, totalOf } from '../model/calltree';
+import { type FunctionTable, firstChildOf, nextSiblingOf, totalOf } from '../model/calltree';
 import { findFrame, frameNames } from '../model/frames';
 import { frameName } from '../text/frame-text';
 import { shortFunctionName } from '../text/names';
@@ -79,6 +79,37 @@ describe('AnalysisSession', () => {
     );
     await expect(s.add([file('gperf/bin/tiny')], V())).rejects.toThrow(/no profile/);
     await expect(s.add([file('bad/empty.prof')], V())).rejects.toBeInstanceOf(ProfileError);
+  });
+
+  it("opens a two-count file as a comparison of its columns: each side's functions those of the file difffolded.pl made it from", async () => {
+    // workload.difffolded.txt is difffolded.pl's of the two collapsed files (make_difffolded_fixtures.sh)
+    const totals = (
+      a: NonNullable<Awaited<ReturnType<AnalysisSession['add']>>['analysis']>,
+      t: FunctionTable,
+    ) => {
+      const out = new Map<string, [number, number]>();
+      for (let f = 0; f < t.count; f++)
+        if (t.total[f] !== 0) out.set(frameName(a.profile.frames, f), [t.self[f], t.total[f]]);
+      return out;
+    };
+    const own = async (path: string) => {
+      const a = (await new AnalysisSession().add([file(path)], V())).analysis!;
+      return totals(a, a.functions);
+    };
+    const a0 = await own('diff/workload_a.pprof-collapsed.txt');
+    const b0 = await own('diff/workload_b.pprof-collapsed.txt');
+    expect(a0.size).toBeGreaterThan(5);
+    const s = new AnalysisSession();
+    const opened = await s.add([file('diff/workload.difffolded.txt')], V({ mode: 'diff' }));
+    // then a view that folds again (a frame per line) and one that only derives (inverted)
+    const again = [V({ mode: 'diff', granularity: 'lines' }), V({ mode: 'diff', inverted: true })];
+    const results = [opened];
+    for (const v of again) results.push(await s.apply(v));
+    for (const r of results) {
+      const a = r.analysis!;
+      expect(totals(a, a.diff!.baseFunctions)).toEqual(a0);
+      expect(totals(a, a.diff!.compFunctions)).toEqual(b0);
+    }
   });
 
   it('derives views (transforms, invert) and the sandwich from the kept profile', async () => {

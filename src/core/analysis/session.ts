@@ -17,6 +17,7 @@ import { writePprof } from '../formats/pprof-write';
 import { snapshotMismatch, writeSnapshot } from '../formats/snapshot';
 import { comparisonMismatch, mergeSides } from '../model/diff';
 import { type FlameChartBoxes, flameChartBoxes } from '../model/flamechart';
+import { foldOtherWeights } from '../model/fold';
 import { type LabelSummary, labelKeepMask, labelSummary } from '../model/labels';
 import { matchSources, type SourceListing, sourceListing } from '../model/lines';
 import { sampleCount, sampleTypeIndex, withSampleType } from '../model/sample-types';
@@ -557,7 +558,17 @@ export class AnalysisSession {
     const loaded = this.loaded!;
     // With time stamps, each sample's folded stack is kept: a time range reweighs the stacks.
     const reason = noTimeReason(loaded.raw);
-    const sampleStacks = reason === null ? new Int32Array(loaded.raw.samples.count) : undefined;
+    // A two-count file's baseline is its other column of the same samples: its weights are summed
+    // onto the comparison's stacks (foldOtherWeights: equal to a second fold, 60–80 ms less at
+    // 100 MB), which then merge as they are (mergeSides). Not when symbols name either side.
+    const base = this.loadedBase;
+    const sameStacks =
+      base !== null &&
+      loaded.raw.diffPair === true &&
+      base.raw.diffPair === true &&
+      !this.symbols &&
+      !this.baseSymbols;
+    const sampleStacks = reason === null || sameStacks ? new Int32Array(loaded.raw.samples.count) : undefined;
     const r = fold(loaded, {
       ...(sampleStacks && { sampleStacks }),
       ...spec,
@@ -570,15 +581,20 @@ export class AnalysisSession {
     });
     this.base = r.profile;
     this.foldMs = r.foldMs;
-    this.timedSamples = sampleStacks
-      ? { sampleStacks, weight: this.weighed().raw.samples.weight, reason, index: null, by: null }
-      : null;
+    this.timedSamples =
+      sampleStacks && reason === null
+        ? { sampleStacks, weight: this.weighed().raw.samples.weight, reason, index: null, by: null }
+        : null;
     this.baseFolded = null;
-    if (this.loadedBase)
-      this.baseFolded = fold(this.loadedBase, {
+    if (base && sameStacks && sampleStacks) {
+      const other = withSampleType(base.raw, sampleTypeIndex(base.raw, v.baseSampleType));
+      this.baseFolded = foldOtherWeights(r.profile, other, sampleStacks);
+      this.baseFolded.meta.fileName = base.fileName;
+    } else if (base)
+      this.baseFolded = fold(base, {
         ...spec,
         symbols: this.baseSymbols,
-        consume: !this.loadedBase.raw.diffPair,
+        consume: !base.raw.diffPair,
         sampleType: v.baseSampleType,
       }).profile;
   }
