@@ -3,7 +3,6 @@
 // its format allows (no buffer of its size), else into one buffer of its size. Bytes already in
 // memory (a fetched link) are used as they are.
 
-import { looksLikeDcpi } from '../core/formats/dcpi';
 import { chunkedParse, parsesWhileRead, streamingParse } from '../core/formats/detect';
 import { looksLikeGperftools } from '../core/formats/gperftools';
 import { type ChunkSource, sampleGperftools } from '../core/formats/gperftools-sample';
@@ -18,8 +17,6 @@ import { release } from './release';
 const CHUNK = 16 << 20;
 /** Files from this size may make a tree large enough for prefault.ts's helper (8M frames: 64 MB). */
 const PREFAULT_FROM_BYTES = 64 << 20;
-/** What looksLikeDcpi reads of a file's head. */
-const DCPI_SNIFF = 8192;
 
 export interface ReadLimits {
   /** Files up to this size are read whole (the 2 GB bench profile opens in 3.5 GB of RSS). */
@@ -59,25 +56,6 @@ export function blobSource(blob: Blob): ChunkSource {
 }
 
 /**
- * Whether the files' tree may want memory made ready (worker/prefault.ts): not when each is a DCPI
- * profile, whose tree is two levels (its image, then its addresses: 35 MB of node frames for a
- * 400 MB file, ~17 ms of page faults, where the helper's start costs the read more). Reads the
- * head of each file, beside its read; a head that cannot be read is no DCPI profile.
- */
-export async function treeMemoryWanted(files: readonly FileBuffer[]): Promise<boolean> {
-  const heads = await Promise.all(
-    files.map((f) =>
-      f.data instanceof Blob
-        ? blobSource(f.data)
-            .read(0, DCPI_SNIFF)
-            .catch(() => new Uint8Array(0))
-        : new Uint8Array(f.data, 0, Math.min(f.data.byteLength, DCPI_SNIFF)),
-    ),
-  );
-  return heads.some((h) => !looksLikeDcpi(h));
-}
-
-/**
  * The files' bytes, read one after another; `onProgress` gets the fraction of all their bytes
  * read. A file that cannot be read (deleted, moved, no permission) or held (larger than the tab can
  * allocate) is a ProfileError naming it. `treeMemory`: the view may ask for a large tree's memory
@@ -93,10 +71,9 @@ export async function readFiles(
   const total = files.reduce((t, f) => t + (f.data instanceof Blob ? f.data.size : 0), 0);
   // A large profile's tree may want memory made ready by a helper worker, which starts only while
   // this worker is idle: now, while it waits for the reads (worker/prefault.ts). Not for a view
-  // that never asks for it (the default one), nor for a DCPI profile (treeMemoryWanted): a worker
-  // started for nothing takes CPU from the read and the first picture, on two cores.
-  if (treeMemory && total >= PREFAULT_FROM_BYTES)
-    void treeMemoryWanted(files).then((wanted) => wanted && startHelper());
+  // that never asks for it (the default one): a worker started for nothing takes CPU from the read
+  // and the first picture, on two cores.
+  if (treeMemory && total >= PREFAULT_FROM_BYTES) startHelper();
   let done = 0;
   const out: DroppedFile[] = [];
   for (const f of files) {
