@@ -19,7 +19,7 @@ import type {
   ImporterStream,
   ParseInProgress,
   ParseProfileOptions,
-  RecordSampling,
+  TextSampling,
 } from './importer.ts';
 import { boundedInflate, INFLATE_LIMITS, type InflateLimits } from './inflate.ts';
 import { looksLikePerfData, parsePerfData } from './perfdata.ts';
@@ -37,10 +37,11 @@ import {
   HEAP_SAMPLING,
   PERF_SCRIPT_SAMPLING,
   previewOfSample,
-  recordSampling,
   sampledFrom,
   sampledParseWithPreview,
+  TEXT_PREVIEW_BYTES,
   TEXT_PREVIEW_FROM,
+  TEXT_PREVIEW_WINDOWS,
   UNREAD_HEAD,
 } from './text-preview.ts';
 
@@ -50,17 +51,19 @@ export type { Importer, ImporterPreview, ImporterStream, ParseProfileOptions };
 // it to IMPORTERS below (text formats before 'folded', the loosest sniff). Nothing outside
 // formats/ names a format: the worker, the CLI and the bench reach importers through parseProfile.
 
-/** A text importer's previews: from its records sampled as `sampling` says, read or not yet read. */
+/**
+ * A text importer's previews, read or not yet read: from its records sampled by `how`, about
+ * `budget` bytes in `windows` windows.
+ */
 function byRecordsPreview(
   parse: (bytes: Uint8Array) => RawProfile,
-  sampling: RecordSampling,
+  how: TextSampling,
+  budget = TEXT_PREVIEW_BYTES,
+  windows = TEXT_PREVIEW_WINDOWS,
 ): Pick<Importer, 'sampling' | 'parseWithPreview'> {
   return {
-    sampling,
-    parseWithPreview: sampledParseWithPreview(
-      parse,
-      byRecords(sampling.how, sampling.budget, sampling.windows),
-    ),
+    sampling: { how, budget, windows },
+    parseWithPreview: sampledParseWithPreview(parse, byRecords(how, budget, windows)),
   };
 }
 
@@ -96,21 +99,21 @@ export const IMPORTERS: readonly Importer[] = [
     id: 'heap',
     sniff: looksLikeHeap,
     parse: (b) => parseHeap(b),
-    ...byRecordsPreview(parseHeap, recordSampling(HEAP_SAMPLING, HEAP_PREVIEW_BYTES)),
+    ...byRecordsPreview(parseHeap, HEAP_SAMPLING, HEAP_PREVIEW_BYTES),
     chunks: chunkHeap,
   },
   {
     id: 'perf-script',
     sniff: looksLikePerfScript,
     parse: (b) => parsePerfScript(b),
-    ...byRecordsPreview(parsePerfScript, recordSampling(PERF_SCRIPT_SAMPLING)),
+    ...byRecordsPreview(parsePerfScript, PERF_SCRIPT_SAMPLING),
   },
   {
     id: 'folded',
     sniff: looksLikeFolded,
     parse: (b) => parseFolded(b),
     // a two-count file's preview is a comparison too, of its sample's two columns
-    ...byRecordsPreview(parseFolded, recordSampling(FOLDED_SAMPLING)),
+    ...byRecordsPreview(parseFolded, FOLDED_SAMPLING),
   },
 ];
 

@@ -12,7 +12,7 @@ import { foldOtherWeights, foldProfile } from '../model/fold.ts';
 import { withSampleType } from '../model/sample-types.ts';
 import type { FoldedProfile, RawProfile } from '../types.ts';
 import type { ChunkSource } from './gperftools-sample.ts';
-import type { ImporterPreview, ParseProfileOptions, RecordSampling, TextSampling } from './importer.ts';
+import type { ImporterPreview, ParseProfileOptions, TextSampling } from './importer.ts';
 
 /** Files from this size get a sampled first picture (below it the full parse is fast enough). */
 export const TEXT_PREVIEW_FROM = 32 << 20;
@@ -190,13 +190,6 @@ export const byRecords =
   (how: TextSampling, budget = TEXT_PREVIEW_BYTES, windows = TEXT_PREVIEW_WINDOWS) =>
   (bytes: Uint8Array): Sampled | null =>
     sampledText(bytes, how, budget, windows);
-
-/** Records sampled by `how`, TEXT_PREVIEW_BYTES in TEXT_PREVIEW_WINDOWS windows unless said. */
-export const recordSampling = (
-  how: TextSampling,
-  budget = TEXT_PREVIEW_BYTES,
-  windows = TEXT_PREVIEW_WINDOWS,
-): RecordSampling => ({ how, budget, windows });
 
 /**
  * An importer's preview capability from a sample of the file: when the file is large, a first
