@@ -131,6 +131,45 @@ describe('buildCallTree', () => {
       expect(buildCallTree(p, undefined, undefined, small).frame.buffer).not.toBe(small);
     }
   });
+  it('builds a flat profile’s tree (a node per stack, millions of children) as the naive trie does', () => {
+    const rnd = prng(11);
+    // One frame a stack or an image frame above it (DCPI's shape), frames numbered in stack order
+    // (ranges in order already, no chain split or re-sorted) or not, heavy and light children.
+    for (const shape of ['one frame', 'under an image'] as const)
+      for (const numbered of ['in order', 'shuffled'] as const) {
+        const n = 700;
+        const ids = Array.from({ length: n }, (_, i) => i);
+        if (numbered === 'shuffled') ids.sort(() => rnd() - 0.5);
+        const lines = ids.map(
+          (i) => `${shape === 'under an image' ? 'img;' : ''}a${i} ${1 + Math.floor(rnd() * 5)}`,
+        );
+        // frame names interned in line order: a0 first when in order
+        const p = profileFromText(numbered === 'in order' ? lines.join('\n') : lines.sort().join('\n'));
+        const t = buildCallTree(p);
+        expect(treeToText(t, p)).toBe(naiveTreeText(p));
+        checkLinks(t);
+        expect(childCountOf(t, shape === 'one frame' ? 0 : 1)).toBe(n);
+      }
+  });
+
+  it('orders hundreds of children of split chains as the naive trie does', () => {
+    const rnd = prng(5);
+    for (let round = 0; round < 4; round++) {
+      const lines: string[] = [];
+      // long shared chains, split at random depths, each branch point with up to ~600 children
+      for (let s = 0; s < 2000; s++) {
+        const depth = 1 + Math.floor(rnd() * 6);
+        const path = Array.from({ length: depth }, (_, d) => `c${d}`);
+        path.push(`leaf${Math.floor(rnd() * 600)}`);
+        if (rnd() < 0.3) path.push(`deep${Math.floor(rnd() * 3)}`);
+        lines.push(`${path.join(';')} ${1 + Math.floor(rnd() * 9)}`);
+      }
+      const p = profileFromText(lines.join('\n'));
+      const t = buildCallTree(p);
+      expect(treeToText(t, p)).toBe(naiveTreeText(p));
+      checkLinks(t);
+    }
+  });
 });
 
 /** The tree as text from a map-based trie, children heaviest first then first seen. */

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../../test/helpers/prng';
 import { treeFunctionTable } from '../../../test/helpers/tree';
 import { analyzeBytes, fold, parse } from '../pipeline';
 import type { FoldedProfile } from '../types';
 import { buildCallTree } from './calltree';
 import { frameNames } from './frames';
-import { functionTableOf, HAND_OVER_ROWS, rememberFunctionTable } from './functions';
+import { functionsBySelf, functionTableOf, HAND_OVER_ROWS, rememberFunctionTable } from './functions';
 import { profileFromText } from './text-notation';
 import { invertProfile } from './views';
 
@@ -91,5 +92,29 @@ describe('the table the fold sums as it goes', () => {
     expect([b.self[n - 1], b.total[0], b.total[n - 1]]).toEqual([2, 2, 2]);
     expect(b.self.reduce((x, y) => x + y, 0)).toBe(2);
     expect(b.total.reduce((x, y) => x + y, 0)).toBe(4);
+  });
+});
+
+describe('functionsBySelf', () => {
+  /** By self, then total, heaviest first, then by id: the rows with samples. */
+  const sorted = (self: number[], total: number[]) =>
+    total
+      .map((_, f) => f)
+      .filter((f) => total[f] > 0)
+      .sort((a, b) => self[b] - self[a] || total[b] - total[a] || a - b);
+  it('orders rows as one sort by self, total and id does: flat tables with few others, and not', () => {
+    const rnd = prng(3);
+    for (const others of [0, 1, 5, 40, 300]) {
+      const n = 1500;
+      const self = Array.from({ length: n }, () => (rnd() < 0.1 ? 0 : Math.floor(rnd() * 50)));
+      const total = self.slice();
+      // rows whose total is more than their self (callers: a flat profile's image), some past 2^32
+      for (let k = 0; k < others; k++) {
+        const f = Math.floor(rnd() * n);
+        total[f] = self[f] + (rnd() < 0.5 ? 1 + Math.floor(rnd() * 50) : 2 ** 32 + Math.floor(rnd() * 9));
+      }
+      const t = { count: n, self: Float64Array.from(self), total: Float64Array.from(total) };
+      expect(Array.from(functionsBySelf(t))).toEqual(sorted(self, total));
+    }
   });
 });
