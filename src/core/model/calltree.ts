@@ -472,6 +472,8 @@ export interface SortedStacks {
 
 /** Ranges this small are sorted by comparing whole stacks. */
 const SMALL_RANGE = 12;
+/** From this many stacks a range whose keys are at most twice as many is sorted by counting. */
+const COUNTING_FROM = 256;
 /** How many root-side frames of each stack StackRows hold. */
 export const ROW = 12;
 
@@ -545,6 +547,9 @@ export function sortStacks(
   if (n < 2) return { order, lcp };
   const keys = new Float64Array(n);
   const moved = new Uint32Array(n);
+  /** A counting sort's counters (frame ids + 2), and its keys in their new order: made when first needed. */
+  let counts = new Int32Array(0);
+  let movedKeys: Uint32Array | null = null;
   // Work: ranges [lo, hi) of `order` whose stacks share their first d frames.
   const work: number[] = [0, n, 0];
   while (work.length > 0) {
@@ -574,6 +579,21 @@ export function sortStacks(
     }
     if (inOrder) {
       // kv holds the keys in sorted order, and order stays (a stable sort would not move them)
+    } else if (size >= COUNTING_FROM && maxKey <= 2 * size) {
+      // Few distinct keys for the range's size (the root's frames of a large profile): a counting
+      // sort, stable, in two passes over the range and one over the counters.
+      if (counts.length < maxKey + 2) counts = new Int32Array(Math.max(maxKey + 2, 2 * counts.length));
+      else counts.fill(0, 0, maxKey + 2);
+      movedKeys ??= new Uint32Array(n);
+      for (let i = 0; i < size; i++) counts[kv[i] + 1]++;
+      for (let k = 1; k <= maxKey + 1; k++) counts[k] += counts[k - 1];
+      for (let i = 0; i < size; i++) {
+        const at = counts[kv[i]]++;
+        moved[at] = order[lo + i];
+        movedKeys[at] = kv[i];
+      }
+      order.set(moved.subarray(0, size), lo);
+      kv.set(movedKeys.subarray(0, size));
     } else if ((maxKey + 1) * size < 2 ** 53) {
       for (let i = 0; i < size; i++) kv[i] = kv[i] * size + i;
       kv.sort();
