@@ -268,8 +268,9 @@ export function buildCallTree(
     cSelf[z] = w;
     // A short suffix by hand: a view per stack to copy one frame cost more than the copy (a flat
     // profile's 8.75M stacks at 400 MB: ~0.4 s, and as much again of collection).
-    if (len - common < 16) for (let i = b + common; i < b + len; i++) frame[next + i - b - common] = frames[i];
-    else frameU32.set(frames.subarray(b + common, b + len), next);
+    if (len - common < 16) {
+      for (let i = b + common, j = next; i < b + len; i++, j++) frame[j] = frames[i];
+    } else frameU32.set(frames.subarray(b + common, b + len), next);
     next += len - common;
     if (leafOut) leafOut[s] = next - 1;
     addChild(x, z);
