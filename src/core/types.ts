@@ -268,7 +268,8 @@ export interface FrameTable {
    * asked (`moduleNames`). Read names through text/frame-text.ts `frameName`, never here: the name,
    * e.g. `main`, `main /src/a.c:12` (a line), `main+0x1c` (an address in a function),
    * `libc.so.6+0x2724a`, `[libc.so.6]`, `0x7fff12345`, is the frame's identity and display name;
-   * zoom paths, links, transforms, search and a comparison's merge go by it.
+   * zoom paths, links, transforms, search and a comparison's merge go by it. It ends at the last
+   * frame that stores a name: the frames past it store none (`ownNames` pads it).
    */
   ownName: (string | null)[];
   /**

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { frameName } from '../text/frame-text';
+import type { FrameTable } from '../types';
 import { FrameKind, Unnamed } from '../types';
-import { FrameRows, findFrame, frameNames, framesNamed, functionFrames, isNamed, pickFrames } from './frames';
+import {
+  FrameRows,
+  findFrame,
+  frameNames,
+  framesNamed,
+  functionFrames,
+  isNamed,
+  ownNames,
+  pickFrames,
+} from './frames';
+
+/** The stored names of the picked rows. */
+const picked = (t: FrameTable, ids: number[]) => pickFrames(t, ids).ownName;
 
 describe('frame tables', () => {
   it('leave out a field column every frame has the default of: functions carry none', () => {
@@ -80,6 +93,29 @@ describe('frame tables', () => {
     const after = new FrameRows({ after: t });
     after.add('main', -1, FrameKind.Function);
     expect(frameNames(after.finish())).toEqual([...names, 'main']);
+  });
+
+  it('end the stored names at the last named frame (a flat profile sends no array of nulls)', () => {
+    const rows = new FrameRows({ moduleNames: ['app'] });
+    rows.add('app', 0, FrameKind.Module);
+    for (let i = 0; i < 4; i++)
+      rows.add(null, 0, FrameKind.Address, Unnamed.NoSymbolFile, -1, -1, 0, 0, 0x10 + i);
+    const t = rows.finish();
+    expect(t.ownName).toEqual(['app']);
+    const names = ['app', 'app+0x10', 'app+0x11', 'app+0x12', 'app+0x13'];
+    expect(frameNames(t)).toEqual(names);
+    expect(ownNames(t)).toEqual(['app', null, null, null, null]);
+    expect(rows.rowName(3)).toBe('app+0x12');
+    expect([rows.named(0), rows.named(4)]).toEqual([true, false]);
+    for (let f = 0; f < names.length; f++) expect(findFrame(t, names[f])).toBe(f);
+    expect([...framesNamed(t, 'app+0x13')]).toEqual([0, 0, 0, 0, 1]);
+    expect([picked(t, [4, 0]), picked(t, [2])]).toEqual([[null, 'app'], [null]]);
+    // Rows after it: its unnamed frames stay unnamed, the new ones follow them.
+    const after = new FrameRows({ after: t });
+    after.add('main', -1, FrameKind.Function);
+    const both = after.finish();
+    expect(both.ownName).toEqual(['app', null, null, null, null, 'main']);
+    expect(frameNames(both)).toEqual([...names, 'main']);
   });
 
   it('store every name of a table made without module names', () => {

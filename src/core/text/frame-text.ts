@@ -13,7 +13,7 @@ import { basename } from './names';
  * outside every module), as FrameNaming would have named it.
  */
 export function frameName(t: FrameTable, f: number): string {
-  const own = t.ownName[f];
+  const own = t.ownName[f] ?? null;
   return own === null ? addressName(t, f) : own;
 }
 
