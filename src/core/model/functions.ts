@@ -19,17 +19,21 @@ export function functionsBySelf(t: FunctionTable): Int32Array {
   // Rows whose total is their self (all of a flat profile's but its image's: 8.75M at 400 MB) are
   // ordered by self alone, and the few others put where the sort by both would put them: one sort
   // of the many, not two (at 400 MB the image's total passes 2^32: that sort took ~0.7 s).
-  const flat = new Int32Array(others > n >> 4 ? n : n - others);
-  const rest = new Int32Array(n - flat.length);
+  const merge = others > 0 && others <= n >> 4;
+  const flat = new Int32Array(merge ? n - others : n);
+  const rest = new Int32Array(merge ? others : 0);
   for (let f = 0, i = 0, j = 0; f < t.count; f++) {
     if (!(total[f] > 0)) continue;
-    if (rest.length === 0 || self[f] === total[f]) flat[i++] = f;
-    else rest[j++] = f;
+    if (merge && self[f] !== total[f]) rest[j++] = f;
+    else flat[i++] = f;
   }
   // By id, then stably by total, then by self: self, total, id.
-  if (rest.length === 0 && others > 0) stableByWeightDescending(flat, total);
+  if (!merge) {
+    if (others > 0) stableByWeightDescending(flat, total);
+    stableByWeightDescending(flat, self);
+    return flat;
+  }
   stableByWeightDescending(flat, self);
-  if (rest.length === 0) return flat;
   stableByWeightDescending(rest, total);
   stableByWeightDescending(rest, self);
   const before = (a: number, b: number) =>
