@@ -4,6 +4,9 @@
 //        ─ render (35) ─ draw (25) ─ fill (25); layout (10)
 //        + 5 self
 
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { dropFile, FIXTURES, hoverName, paintedGraph, pixelAt, ROW, SHOTS } from './helpers';
 
@@ -203,4 +206,22 @@ test('a deep graph replaced by a shallow one: every paint is drawn where the box
     expect(p, 'a paint drawn for another scroll than the box shows').toBe(p.replace(drawn, box));
   }
   await expect(page.getByTestId('more-rows')).toHaveCount(0);
+});
+
+test('a new graph under a pointer that has not moved: the tooltip names the bar under it now', async ({
+  page,
+}) => {
+  const { box } = await open(page);
+  const p = at(box, 0.3, 1);
+  await page.mouse.move(p.x, p.y);
+  const name = page.getByTestId('tooltip').locator('.tt-name');
+  await expect(name).toHaveText('parse');
+  // Another profile dropped while the pointer rests there: main, then zeta over 7/8 of the width
+  // from the left, and alpha (1 sample) the node whose id parse had.
+  const other = join(mkdtempSync(join(tmpdir(), 'flamelens-e2e-hover-')), 'other.folded');
+  writeFileSync(other, 'main;alpha 1\nmain;zeta 7\n');
+  await dropFile(page, other, 'other.folded');
+  await expect(page.getByRole('img', { name: /other\.folded/ })).toBeVisible();
+  await expect(name).toHaveText('zeta');
+  await expect(page.getByTestId('tooltip')).toContainText('Total7 samples · 87.5 %');
 });

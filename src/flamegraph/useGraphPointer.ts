@@ -30,6 +30,8 @@ export function useGraphPointer(
   const [hover, setHover] = useState<number | null>(null);
   const [pointer, setPointer] = useState<Pointed>(null);
   const drag = useRef<{ x: number; y: number; top: number; v: Viewport; moved: boolean } | null>(null);
+  /** Where the pointer last was over the graph (client coordinates), null once it left. */
+  const at = useRef<{ x: number; y: number } | null>(null);
   useWheelZoom(scrollRef, setViewport);
 
   const pick = (clientX: number, clientY: number): FrameRect | null => {
@@ -39,6 +41,19 @@ export function useGraphPointer(
     const row = rowAt(clientY - box.top + el.scrollTop, ROW_HEIGHT, props.orientation, view.graphHeight);
     return hitTest(layout, row, clientX - box.left);
   };
+  /** Hover and tooltip for the bar under (x, y), none over nothing. */
+  const point = (x: number, y: number) => {
+    const r = pick(x, y);
+    setHover(r && r.node !== MERGED ? r.node : null);
+    setPointer(r ? { x, y, rect: r } : null);
+  };
+  // A new layout under a pointer that has not moved (another profile, a view, a wheel zoom, a
+  // resize): the bar under it now, not the one it was over (a node id of the old tree).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: point reads this render's layout
+  useEffect(() => {
+    if (at.current && !drag.current?.moved) point(at.current.x, at.current.y);
+  }, [layout]);
+
   /** The frame under the pointer (not a merged bar), or null. */
   const frameAt = (ev: React.MouseEvent) => {
     const r = pick(ev.clientX, ev.clientY);
@@ -65,11 +80,11 @@ export function useGraphPointer(
           return;
         }
       }
-      const r = pick(ev.clientX, ev.clientY);
-      setHover(r && r.node !== MERGED ? r.node : null);
-      setPointer(r ? { x: ev.clientX, y: ev.clientY, rect: r } : null);
+      at.current = { x: ev.clientX, y: ev.clientY };
+      point(ev.clientX, ev.clientY);
     },
     onMouseLeave() {
+      at.current = null;
       setHover(null);
       setPointer(null);
     },
