@@ -292,6 +292,18 @@ describe('parseDcpi: hand-made cases', () => {
     expect(countsOf(q).byAddr).toEqual({ '2fffffffc': 4, '2fffffffe': 5 });
   });
 
+  it("reads the footer's 32-bit total of samples modulo 2^32 (a total past 2^32 cannot be written whole)", () => {
+    // 0xffffffff + 5 samples: the writer's 32-bit field holds 4
+    const p = parseDcpi(make(HEADER, [[0x10, [0xffffffff, 5]]]));
+    expect(p.warnings).toEqual([]);
+    expect(countsOf(p).byIndex).toEqual({ '16': 0xffffffff, '17': 5 });
+    // a footer that is off by other than a multiple of 2^32 is still said
+    const q = parseDcpi(make(HEADER, [[0x10, [0xffffffff, 5]]], [2, 3]));
+    expect(q.warnings.map((w) => w.message)).toEqual([
+      'The footer says 3 samples in total, but the counts add up to 4294967300. Showing the counts.',
+    ]);
+  });
+
   it('rejects a text segment past the 64-bit end', () => {
     const e = parseError(make(withLine('tstart', 'ffffffffffffff00'), [[0, [1]]]));
     expect(e.line).toBe(8);

@@ -663,7 +663,8 @@ function footerWarnings(scan: ChunkScan, tsize: bigint, base: number): ProfileWa
       offset: footerPos,
     });
   }
-  if (footSamples !== total) {
+  // The footer's field is 32 bits: a total past 2^32 is written modulo 2^32.
+  if (footSamples !== total % TWO32) {
     warnings.push({
       message:
         `The footer says ${footSamples} samples in total, but the counts add up to ${total}. ` +
