@@ -1,6 +1,7 @@
 // DCPI profiles: a flat profile drawn as image → address, the header shown line by line, and a
 // clear error naming the line or byte offset for a bad file.
 
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { dropFile, FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
 
@@ -48,4 +49,86 @@ test('a malformed DCPI file names the line of the problem', async ({ page }) => 
   await expect(page.getByRole('alert')).toContainText(/line \d+/);
   await dropFile(page, `${FIXTURES}/dcpi/bad_chunk_past_eof.dcpi`, 'bad_chunk_past_eof.dcpi');
   await expect(page.getByRole('alert')).toContainText(/byte \d+/);
+});
+
+/**
+ * A DCPI profile of `n` sampled addresses in one chunk: address offset i has 1 + (i·7919 mod 997)
+ * samples. Written beside the test results; the counts, for the expectations.
+ */
+function bigDcpi(n: number): { path: string; counts: Uint32Array } {
+  const header =
+    'version pdb-0.07\nimage 19970328081403c0c18b\nepoch 9805191724\nplatform walnut\nevent cycles\n' +
+    `period 63488\ntstart 120000000\ntsize ${n * 4}\ncpuspeed 300\npath /opt/e2e/bin/big\nsamples\n`;
+  const bytes = new Uint8Array(header.length + 8 + 4 * n + 8);
+  const dv = new DataView(bytes.buffer);
+  for (let i = 0; i < header.length; i++) bytes[i] = header.charCodeAt(i);
+  const counts = new Uint32Array(n);
+  let total = 0;
+  let p = header.length;
+  dv.setUint32(p, 0, true); // the chunk's offset and count
+  dv.setUint32(p + 4, n, true);
+  p += 8;
+  for (let i = 0; i < n; i++, p += 4) {
+    counts[i] = 1 + ((i * 7919) % 997);
+    total += counts[i];
+    dv.setUint32(p, counts[i], true);
+  }
+  dv.setUint32(p, n, true); // the footer: addresses with samples, and samples (mod 2^32)
+  dv.setUint32(p + 4, total >>> 0, true);
+  mkdirSync('test-results/dcpi', { recursive: true });
+  const path = `test-results/dcpi/big-${n}.dcpi`;
+  writeFileSync(path, bytes);
+  return { path, counts };
+}
+
+test('a table of a million addresses sorts by every column and filters as it is typed', async ({ page }) => {
+  const n = 1_000_000;
+  const { path, counts } = bigDcpi(n);
+  const name = (i: number) => `big+0x${i.toString(16)}`;
+  // the expectations, from the counts: the heaviest and the lightest offset (ties: the lowest)
+  let heaviest = 0;
+  let lightest = 0;
+  for (let i = 1; i < n; i++) {
+    if (counts[i] > counts[heaviest]) heaviest = i;
+    if (counts[i] < counts[lightest]) lightest = i;
+  }
+  await page.goto('./');
+  await page.getByLabel('Open profile').setInputFiles(path);
+  const table = page.getByRole('region', { name: 'Function table' }).getByRole('table');
+  const rowCount = page.getByTestId('row-count');
+  // the addresses, and the image's row (no samples of its own; all of them in its total)
+  await expect(rowCount).toHaveText('1,000,001 functions');
+  const names = table.locator('tbody tr[aria-rowindex] td.fn');
+  await expect(names.first()).toHaveText(name(heaviest));
+
+  // Self again: ascending, the image first (0), then the lightest address.
+  await table.getByRole('button', { name: /^Self/ }).first().click();
+  await expect(table.getByRole('columnheader', { name: /^Self/ }).first()).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(names.nth(0)).toHaveText('big');
+  await expect(names.nth(1)).toHaveText(name(lightest));
+
+  // Total: the image holds every sample, then the heaviest address.
+  await table
+    .getByRole('button', { name: /^Total/ })
+    .first()
+    .click();
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(names.nth(0)).toHaveText('big');
+  await expect(names.nth(1)).toHaveText(name(heaviest));
+  await expect(rowCount).toHaveText('1,000,001 functions');
+
+  // A filter typed key by key: the rows whose name holds it, heaviest total first.
+  const needle = '+0x3039';
+  const kept: number[] = [];
+  for (let i = 0; i < n; i++) if (name(i).includes(needle)) kept.push(i);
+  kept.sort((x, y) => counts[y] - counts[x] || x - y);
+  await page.getByLabel('Filter functions').pressSequentially(needle);
+  await expect(rowCount).toHaveText(`${kept.length} functions`);
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(names).toHaveText(kept.map(name));
+  await page.screenshot({ path: `${SHOTS}/dcpi-million.png` });
 });

@@ -2,11 +2,11 @@
 // report (the app with the profile and the view in one file), saved locally.
 
 import { useEffect, useId, useRef, useState } from 'react';
+import { sortFunctions } from '../core/model/table-order';
 import { functionTableCsv } from '../export/csv';
 import { canvasToPngBlob, downloadBlob, exportBaseName, titledCanvas } from '../export/download';
 import { flameGraphSvg } from '../export/svg';
 import { DARK, LIGHT } from '../flamegraph/paint';
-import { sortFunctions } from '../table/FunctionTable';
 import { useTableSort } from '../table/sortState';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import '../export/export-menu.css';

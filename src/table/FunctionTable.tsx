@@ -3,7 +3,8 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type FunctionTable as Functions, totalOf } from '../core/model/calltree';
-import { type FunctionChanges, functionChanges } from '../core/model/diff';
+import type { FunctionChanges } from '../core/model/diff';
+import { changesOf, type TableQuery } from '../core/model/table-order';
 import { frameLabel, frameName, functionOf, lineLabel, sourceAt } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
 import {
@@ -19,6 +20,7 @@ import {
 import { FrameKind } from '../core/types';
 import type { PageAnalysis as Analysis } from '../worker/protocol';
 import type { SortKey, TableSort } from './sortState';
+import { useTableOrder } from './useTableOrder';
 import { useTableRows } from './useTableRows';
 
 const ROW = 24;
@@ -67,68 +69,6 @@ function diffColumns(normalized: boolean): Column[] {
         : 'The change of self, in percent of the baseline’s self',
     },
   ];
-}
-
-export interface TableQuery {
-  key: SortKey;
-  desc: boolean;
-  /** Case-insensitive substring of the function or module name. */
-  filter: string;
-  /** Frames to leave out (e.g. the address rows of a flat DCPI profile). */
-  exclude?: Uint8Array;
-  /** A comparison's Δ columns (the table's): made here, normalized unless `normalized` is false, when absent. */
-  changes?: FunctionChanges;
-  normalized?: boolean;
-}
-
-/** The Δ columns of a comparison's functions: changes of self in share (normalized) or in samples. */
-export function changesOf(a: Analysis, normalized: boolean): FunctionChanges | null {
-  const d = a.diff;
-  return d ? functionChanges(d.baseFunctions, a.functions, d.base.whole, d.comp.whole, normalized) : null;
-}
-
-/** Row order for a sort and filter: frame ids. Pure, so it is tested without a DOM. */
-export function sortFunctions(a: Analysis, q: TableQuery): Int32Array {
-  const { functions, profile } = a;
-  // Names made once each (a DCPI profile's address frames are named when asked: frames.ts).
-  const names = new Array<string | undefined>(functions.count);
-  const name = (f: number): string => (names[f] ??= frameName(profile.frames, f));
-  const mod = (f: number) => profile.modules[profile.frames.module[f]] ?? '';
-  const needle = q.filter.trim().toLowerCase();
-  const base = a.diff?.baseFunctions;
-  // The default order comes sorted from the worker.
-  if (q.key === 'self' && q.desc && !needle && !q.exclude && !base && functions.bySelf)
-    return functions.bySelf;
-  const ids: number[] = [];
-  for (let f = 0; f < functions.count; f++) {
-    if ((functions.total[f] <= 0 && !(base && base.total[f] > 0)) || q.exclude?.[f]) continue;
-    if (needle && !name(f).toLowerCase().includes(needle) && !basename(mod(f)).toLowerCase().includes(needle))
-      continue;
-    ids.push(f);
-  }
-  const sign = q.desc ? -1 : 1;
-  const byName = (x: number, y: number) => (name(x) < name(y) ? -1 : name(x) > name(y) ? 1 : 0);
-  const { self, total } = functions;
-  const changes =
-    base && (q.key === 'delta' || q.key === 'deltaPct')
-      ? (q.changes ?? changesOf(a, q.normalized ?? true))
-      : null;
-  const delta = changes?.delta;
-  const relative = changes?.relative;
-  const cmp: Record<SortKey, (x: number, y: number) => number> = {
-    name: (x, y) => sign * byName(x, y),
-    module: (x, y) => sign * (mod(x) < mod(y) ? -1 : mod(x) > mod(y) ? 1 : 0) || byName(x, y),
-    // Numeric ties break by frame id, not by name: string comparisons made a 64k-row sort cost
-    // ~60 ms on the main thread.
-    self: (x, y) => sign * (self[x] - self[y]) || total[y] - total[x] || x - y,
-    total: (x, y) => sign * (total[x] - total[y]) || self[y] - self[x] || x - y,
-    baseSelf: (x, y) => sign * ((base?.self[x] ?? 0) - (base?.self[y] ?? 0)) || x - y,
-    baseTotal: (x, y) => sign * ((base?.total[x] ?? 0) - (base?.total[y] ?? 0)) || x - y,
-    delta: (x, y) => sign * (Math.abs(delta?.[x] ?? 0) - Math.abs(delta?.[y] ?? 0)) || x - y,
-    // Infinity (new functions) less Infinity is NaN: equal.
-    deltaPct: (x, y) => sign * ((relative?.[x] ?? 0) - (relative?.[y] ?? 0) || 0) || x - y,
-  };
-  return Int32Array.from(ids.sort(cmp[q.key]));
 }
 
 /**
@@ -196,20 +136,18 @@ export function FunctionTable({
     () => (shown.functionsPending ? null : changesOf(shown, normalized)),
     [shown, normalized],
   );
-  const order = useMemo(
-    () =>
-      // A preview's table is not the file's (it counts nothing): no rows until the file's comes.
-      shown.functionsPending
-        ? new Int32Array(0)
-        : sortFunctions(shown, {
-            key: sort.key,
-            desc: sort.desc,
-            filter,
-            exclude: perAddress ? undefined : addresses,
-            changes: changes ?? undefined,
-          }),
-    [shown, sort, filter, perAddress, addresses, changes],
+  const query = useMemo(
+    (): TableQuery => ({
+      key: sort.key,
+      desc: sort.desc,
+      filter,
+      exclude: perAddress ? undefined : addresses,
+      changes: changes ?? undefined,
+    }),
+    [sort, filter, perAddress, addresses, changes],
   );
+  // A preview's table is not the file's (it counts nothing): no rows until the file's comes.
+  const { order, pending, progress } = useTableOrder(shown, query, shown.functionsPending === true);
   const scrollRef = useRef<HTMLDivElement>(null);
   const { virtual, headRef, items, padTop, padBottom } = useTableRows(order.length, ROW, scrollRef);
   const { profile, functions, tree, diff } = shown;
@@ -217,7 +155,7 @@ export function FunctionTable({
   const columns = useMemo(() => (diff ? diffColumns(normalized) : COLUMNS), [diff, normalized]);
   const unit = useMemo(() => weightUnit(profile.meta), [profile.meta]);
   const value = useCallback((v: number) => formatCell(v, unit), [unit]);
-  const selIndex = selected === null ? -1 : order.indexOf(selected);
+  const selIndex = useMemo(() => (selected === null ? -1 : order.indexOf(selected)), [order, selected]);
 
   // Keep the selected row in view when it changes (keyboard, graph).
   useEffect(() => {
@@ -266,6 +204,11 @@ export function FunctionTable({
           <span className="muted" role="status">
             Building the function table…
           </span>
+        ) : pending ? (
+          // A large table's order is made a slice at a time (useTableOrder): the page stays free.
+          <span className="muted" role="status">
+            {filter.trim() ? 'Filtering' : 'Sorting'} the functions… {Math.floor(progress * 100)}%
+          </span>
         ) : (
           <span className="muted" data-testid="row-count">
             {formatCount(order.length)} functions
@@ -294,7 +237,7 @@ export function FunctionTable({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the table body is keyboard-navigable
         tabIndex={0}
       >
-        <table aria-rowcount={order.length + 1}>
+        <table aria-rowcount={order.length + 1} aria-busy={pending}>
           <thead ref={headRef}>
             <tr>
               {columns.map((c) => {

@@ -2,8 +2,9 @@
 
 import { create } from 'zustand';
 
-/** `base*`, `delta` (|Δ self|) and `deltaPct` are a comparison's columns. */
-export type SortKey = 'name' | 'module' | 'self' | 'total' | 'baseSelf' | 'baseTotal' | 'delta' | 'deltaPct';
+import type { SortKey } from '../core/model/table-order';
+
+export type { SortKey };
 
 export interface TableSort {
   key: SortKey;
