@@ -132,3 +132,30 @@ test('a table of a million addresses sorts by every column and filters as it is 
   await expect(names).toHaveText(kept.map(name));
   await page.screenshot({ path: `${SHOTS}/dcpi-million.png` });
 });
+
+test('the call tree of a million addresses opens at the image, lists them heaviest first, and closes', async ({
+  page,
+}) => {
+  const n = 1_000_000;
+  const { path, counts } = bigDcpi(n);
+  const name = (i: number) => `big+0x${i.toString(16)}`;
+  // the addresses heaviest first, ties in address order (the tree's ids)
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => counts[y] - counts[x] || x - y);
+  await page.goto('./');
+  await page.getByLabel('Open profile').setInputFiles(path);
+  await expect(page.getByTestId('row-count')).toHaveText('1,000,001 functions');
+  await page.getByRole('tab', { name: 'Call tree' }).click();
+  const tree = page.getByTestId('call-tree');
+  const rows = tree.locator('tbody tr[aria-rowindex]');
+  // No address holds 1 % of the samples: the heaviest path stops at the image, closed.
+  await expect(rows.first().locator('.name')).toHaveText('big');
+  await expect(rows.first()).toHaveAttribute('aria-expanded', 'false');
+  await expect(rows).toHaveCount(1);
+  await rows.first().getByRole('button', { name: 'Expand' }).click();
+  await expect(rows.first()).toHaveAttribute('aria-expanded', 'true');
+  await expect(rows.nth(1).locator('.name')).toHaveText(name(order[0]));
+  await expect(rows.nth(2).locator('.name')).toHaveText(name(order[1]));
+  await expect(tree.locator('table')).toHaveAttribute('aria-rowcount', String(n + 2));
+  await rows.first().getByRole('button', { name: 'Collapse' }).click();
+  await expect(rows).toHaveCount(1);
+});

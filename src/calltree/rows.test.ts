@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCallTree, type CallTree, firstChildOf, nextSiblingOf } from '../core/model/calltree';
+import { buildCallTree, type CallTree, firstChildOf, nextSiblingOf, totalOf } from '../core/model/calltree';
 import { profileFromText } from '../core/model/text-notation';
 import { frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
@@ -73,6 +73,33 @@ describe('call tree rows', () => {
     const r2 = new CallTreeRows(t);
     r2.expandAll(node(t, p, 'main'));
     expect(shown(r2, p)).toBe('+main\n  +run\n    step\n  +parse\n    read\n    lex\ninit');
+  });
+
+  it("lists a node's children heaviest first also when the tree links them in another order", () => {
+    // children first seen light, then heavy: linked in that order when not ordered by weight
+    const p = profileFromText('root;a 1\nroot;b 5\nroot;c 3\nroot;b;x 1\nroot;b;y 4\n');
+    const linked = buildCallTree(p, undefined, undefined, null, false);
+    const r = new CallTreeRows(linked);
+    r.expandAll(r.rows[0]);
+    expect(shown(r, p)).toBe('+root\n  +b\n    y\n    x\n  c\n  a');
+    const ordered = buildCallTree(p);
+    const end = new CallTreeRows(ordered).openHeaviestPath();
+    expect(frameName(p.frames, ordered.frame[end])).toBe('y');
+  });
+
+  it('opens the heaviest path of a flat tree without listing the millions below it', () => {
+    // an image with 300k addresses, none of them 1 % of the samples
+    const lines = Array.from({ length: 300_000 }, (_, i) => `img;a${i} ${1 + (i % 5)}`);
+    const { p, t } = tree(lines.join('\n'));
+    const r = new CallTreeRows(t);
+    expect(frameName(p.frames, t.frame[r.openHeaviestPath()])).toBe('img');
+    expect(shown(r, p)).toBe('img');
+    r.expand(r.rows[0]);
+    expect(r.count).toBe(300_001);
+    let heaviestFirst = true;
+    for (let i = 2; i < r.count; i++) heaviestFirst &&= totalOf(t, r.rows[i]) <= totalOf(t, r.rows[i - 1]);
+    expect(heaviestFirst).toBe(true);
+    expect(totalOf(t, r.rows[1])).toBe(5);
   });
 
   it('expanding a node of 100k children and collapsing it again stays fast', () => {

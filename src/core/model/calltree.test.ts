@@ -18,6 +18,7 @@ import {
   selfOf,
   sortedStackOrder,
   sortStacks,
+  subtreeEndOf,
   totalOf,
 } from './calltree';
 import { findFrame } from './frames';
@@ -116,6 +117,12 @@ describe('buildCallTree', () => {
       const t = buildCallTree(p);
       expect(treeToText(t, p)).toBe(naiveTreeText(p));
       checkLinks(t);
+      // A subtree ends at the first node after it no deeper than its root (ids are a preorder).
+      for (let v = 0; v < t.count; v++) {
+        let end = v + 1;
+        while (end < t.count && depthOf(t, end) > depthOf(t, v)) end++;
+        expect(subtreeEndOf(t, v)).toBe(end);
+      }
       // The function table from the stacks agrees with one from the tree.
       const f = treeFunctionTable(t, p.frames.count);
       const g = functionTableOf(p);

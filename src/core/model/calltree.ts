@@ -98,6 +98,18 @@ export function depthOf(t: CallTree, v: number): number {
   return t.chains.depth[c] + (v - t.chains.start[c]);
 }
 
+/**
+ * One past the last node of `v`'s subtree (ids are a preorder: the subtree is v … end − 1): where
+ * the first chain after v's starts no deeper than v. A walk of the chains in the subtree.
+ */
+export function subtreeEndOf(t: CallTree, v: number): number {
+  const { start, depth, count } = t.chains;
+  const c = chainOf(t, v);
+  const d = depth[c] + (v - start[c]);
+  for (let k = c + 1; k < count; k++) if (depth[k] <= d) return start[k];
+  return t.count;
+}
+
 /** The heaviest child, -1 for a leaf. */
 export function firstChildOf(t: CallTree, v: number): number {
   const c = chainOf(t, v);
