@@ -156,6 +156,47 @@ test('each transform from the context menu, shown as a chip, and removed again',
   await expect.poll(() => hoverName(page, point(page, 0.5, 0))).toBe('main');
 });
 
+test('a transform chosen with the keyboard gives the focus back: the keys move on in the graph and the table', async ({
+  page,
+}) => {
+  await open(page);
+  const graph = page.getByTestId('main-graph').locator('.fg-scroll');
+  const status = page.getByTestId('selection-status');
+  await graph.focus();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(status).toHaveText(/Selected parse/);
+  // Shift+F10, down to "Hide function parse", Enter: it was lost on the page's body.
+  await page.keyboard.press('Shift+F10');
+  const menu = page.getByRole('menu');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: /^Hide function parse/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(menu).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Transforms' })).toContainText('Hide: parse');
+  await expect(graph).toBeFocused();
+  await page.keyboard.press('0');
+  await page.keyboard.press('ArrowUp');
+  await expect(status).toHaveText(/Selected main/);
+  await page.keyboard.press('ArrowUp');
+  await expect(status).toHaveText(/Selected read/);
+
+  // The table: a row, its menu, Focus on function; the rows then follow the keys.
+  const table = page.getByRole('table');
+  await table.locator('td.fn', { hasText: /^render$/ }).click();
+  const rows = page.locator('.ftable-scroll');
+  await expect(rows).toBeFocused();
+  await page.keyboard.press('Shift+F10');
+  await expect(menu.getByRole('menuitem', { name: /^Focus on function render/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('list', { name: 'Transforms' })).toContainText('Focus: render');
+  await expect(rows).toBeFocused();
+  await expect(firstCells(table)).toHaveText(['fill', 'layout', 'render', 'draw']);
+  await page.keyboard.press('ArrowDown');
+  await expect(table.locator('tr[aria-selected="true"] td.fn')).not.toHaveText('render');
+});
+
 test('collapse recursion and merge module', async ({ page }) => {
   await open(page, 'recursive.folded');
   // main;f;f;f;g — f repeated: collapse it.
