@@ -130,6 +130,36 @@ async function transform(page: Page, q: { x: number; y: number } | ReturnType<ty
   await page.getByRole('menu').getByRole('menuitem', { name: item }).click();
 }
 
+test('the selected function stays selected when the view is inverted or transformed, not once it is hidden', async ({
+  page,
+}) => {
+  await open(page);
+  const table = page.getByRole('table');
+  const selected = table.locator('tr[aria-selected="true"] td.fn');
+  await table.locator('td.fn', { hasText: /^parse$/ }).click();
+  await expect(selected).toHaveText('parse');
+  await expect(page).toHaveURL(/fn=parse/);
+  // Inverted: parse is still a function of the view (it was unselected, the link forgot it).
+  await page.getByRole('checkbox', { name: 'Inverted' }).check();
+  await expect(page.getByRole('region', { name: 'Inverted flame graph' })).toBeVisible();
+  await expect(page).toHaveURL(/inverted=1/);
+  await expect(selected).toHaveText('parse');
+  await expect(page).toHaveURL(/fn=parse/);
+  await page.getByRole('checkbox', { name: 'Inverted' }).uncheck();
+  await expect(page).not.toHaveURL(/inverted=1/);
+  await expect(selected).toHaveText('parse');
+  // Hidden from its row's menu: parse is no longer in the view, nothing is selected.
+  await table.locator('td.fn', { hasText: /^parse$/ }).click({ button: 'right' });
+  await page
+    .getByRole('menu')
+    .getByRole('menuitem', { name: /^Hide function parse/ })
+    .click();
+  await expect(page.getByRole('list', { name: 'Transforms' })).toContainText('Hide: parse');
+  await expect(table.locator('td.fn', { hasText: /^parse$/ })).toHaveCount(0);
+  await expect(selected).toHaveCount(0);
+  await expect(page).not.toHaveURL(/fn=/);
+});
+
 test('each transform from the context menu, shown as a chip, and removed again', async ({ page }) => {
   await open(page);
   const chips = page.getByRole('list', { name: 'Transforms' });
