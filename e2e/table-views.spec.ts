@@ -130,6 +130,36 @@ async function transform(page: Page, q: { x: number; y: number } | ReturnType<ty
   await page.getByRole('menu').getByRole('menuitem', { name: item }).click();
 }
 
+test('the selected function stays selected when the view is inverted or transformed, not once it is hidden', async ({
+  page,
+}) => {
+  await open(page);
+  const table = page.getByRole('table');
+  const selected = table.locator('tr[aria-selected="true"] td.fn');
+  await table.locator('td.fn', { hasText: /^parse$/ }).click();
+  await expect(selected).toHaveText('parse');
+  await expect(page).toHaveURL(/fn=parse/);
+  // Inverted: parse is still a function of the view (it was unselected, the link forgot it).
+  await page.getByRole('checkbox', { name: 'Inverted' }).check();
+  await expect(page.getByRole('region', { name: 'Inverted flame graph' })).toBeVisible();
+  await expect(page).toHaveURL(/inverted=1/);
+  await expect(selected).toHaveText('parse');
+  await expect(page).toHaveURL(/fn=parse/);
+  await page.getByRole('checkbox', { name: 'Inverted' }).uncheck();
+  await expect(page).not.toHaveURL(/inverted=1/);
+  await expect(selected).toHaveText('parse');
+  // Hidden from its row's menu: parse is no longer in the view, nothing is selected.
+  await table.locator('td.fn', { hasText: /^parse$/ }).click({ button: 'right' });
+  await page
+    .getByRole('menu')
+    .getByRole('menuitem', { name: /^Hide function parse/ })
+    .click();
+  await expect(page.getByRole('list', { name: 'Transforms' })).toContainText('Hide: parse');
+  await expect(table.locator('td.fn', { hasText: /^parse$/ })).toHaveCount(0);
+  await expect(selected).toHaveCount(0);
+  await expect(page).not.toHaveURL(/fn=/);
+});
+
 test('each transform from the context menu, shown as a chip, and removed again', async ({ page }) => {
   await open(page);
   const chips = page.getByRole('list', { name: 'Transforms' });
@@ -154,6 +184,47 @@ test('each transform from the context menu, shown as a chip, and removed again',
   await chips.getByRole('button', { name: /^Remove Focus subtree/ }).click();
   await chips.getByRole('button', { name: 'Remove Focus: render' }).click();
   await expect.poll(() => hoverName(page, point(page, 0.5, 0))).toBe('main');
+});
+
+test('a transform chosen with the keyboard gives the focus back: the keys move on in the graph and the table', async ({
+  page,
+}) => {
+  await open(page);
+  const graph = page.getByTestId('main-graph').locator('.fg-scroll');
+  const status = page.getByTestId('selection-status');
+  await graph.focus();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(status).toHaveText(/Selected parse/);
+  // Shift+F10, down to "Hide function parse", Enter: it was lost on the page's body.
+  await page.keyboard.press('Shift+F10');
+  const menu = page.getByRole('menu');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: /^Hide function parse/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(menu).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Transforms' })).toContainText('Hide: parse');
+  await expect(graph).toBeFocused();
+  await page.keyboard.press('0');
+  await page.keyboard.press('ArrowUp');
+  await expect(status).toHaveText(/Selected main/);
+  await page.keyboard.press('ArrowUp');
+  await expect(status).toHaveText(/Selected read/);
+
+  // The table: a row, its menu, Focus on function; the rows then follow the keys.
+  const table = page.getByRole('table');
+  await table.locator('td.fn', { hasText: /^render$/ }).click();
+  const rows = page.locator('.ftable-scroll');
+  await expect(rows).toBeFocused();
+  await page.keyboard.press('Shift+F10');
+  await expect(menu.getByRole('menuitem', { name: /^Focus on function render/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('list', { name: 'Transforms' })).toContainText('Focus: render');
+  await expect(rows).toBeFocused();
+  await expect(firstCells(table)).toHaveText(['fill', 'layout', 'render', 'draw']);
+  await page.keyboard.press('ArrowDown');
+  await expect(table.locator('tr[aria-selected="true"] td.fn')).not.toHaveText('render');
 });
 
 test('collapse recursion and merge module', async ({ page }) => {

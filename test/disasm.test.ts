@@ -307,6 +307,42 @@ describe("weblist's layout: instructions grouped by source line", () => {
   });
 });
 
+describe("each instruction's source line and function, as llvm-symbolizer names them", () => {
+  it('inlined C++ functions are demangled, as the symbols are (they were shown mangled)', async () => {
+    const bytes = read(`${BIN}cxx_demangle`);
+    const elf = readElf(bytes, 'cxx_demangle');
+    const demangle = await nodeDemangler();
+    const [sym] = findFunctions(elf, /^work_sort\(\)$/, demangle);
+    const l = disassembleFunction(engine, elf, bytes, sym, { demangle });
+    // The oracle: per instruction, llvm-symbolizer's innermost frame (linkage name, else DWARF's
+    // name, not demangled) and FILE:LINE.
+    const text = new TextDecoder().decode(
+      gunzipSync(read(`${D}x86-64/cxx_demangle.work_sort.llvm-symbolizer.tsv.gz`)),
+    );
+    const expected = new Map(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .map(([addr, fn, at]) => [BigInt(addr), { fn, at }] as const),
+    );
+    expect(expected.size).toBe(l.instructions.length);
+    // Compared shortened: the outermost function is DWARF's name here (work_sort), the symbol
+    // table's in llvm-symbolizer's answer (work_sort()).
+    let inlined = 0;
+    for (const ins of l.instructions) {
+      const src = l.lines[ins.line];
+      const { fn, at } = expected.get(ins.address)!;
+      expect(src.function, ins.addressText).not.toMatch(/^_Z/);
+      expect(`${shortFunctionName(src.function)} ${src.file}:${src.line}`, ins.addressText).toBe(
+        `${shortFunctionName(demangle(fn))} ${at}`,
+      );
+      if (fn.startsWith('_ZNSt')) inlined++;
+    }
+    expect(inlined).toBeGreaterThan(20);
+  });
+});
+
 describe('flamelens disasm', () => {
   it("prints pprof -disasm's layout", async () => {
     const r = await runCli(['disasm', '^spin$', `${GPERF}tiny.prof`, '--binary', `${BIN}tiny`]);

@@ -75,11 +75,13 @@ export function ContextMenu({
   }
   items.push({ label: 'Copy function name', run: () => void navigator.clipboard?.writeText(fn) });
 
-  // Escape gives the focus back to where the menu was opened from (the graph, the table).
+  // Escape and a choice give the focus back to where the menu was opened from (the graph, the
+  // table), if it is still on the page (a sandwich replaces the graph): else it would be lost on
+  // the page's body, and the keys that move in the graph or the table would do nothing.
   const opener = useRef<Element | null>(document.activeElement);
   const closeAndReturn = () => {
     onClose();
-    if (opener.current instanceof HTMLElement) opener.current.focus();
+    if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
   };
   useEffect(() => {
     ref.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
@@ -120,7 +122,7 @@ export function ContextMenu({
           role="menuitem"
           onClick={() => {
             it.run();
-            onClose();
+            closeAndReturn();
           }}
         >
           {it.label}

@@ -33,6 +33,13 @@ export async function changeView(patch: Partial<ViewState>): Promise<boolean> {
   }
   const graphOnly = ['mode', 'sandwich'];
   const onlySandwich = Object.keys(patch).every((k) => graphOnly.includes(k));
+  // The selected function, by name: selected again in the new analysis when it is there with
+  // samples (inverted, another transform), not when it is gone (hidden, other frames).
+  const was = get();
+  const selected =
+    was.analysis && was.selectedFrame !== null
+      ? { frames: was.analysis.profile.frames, frame: was.selectedFrame }
+      : null;
   set({
     status: 'loading',
     loadingName: 'view',
@@ -50,6 +57,13 @@ export async function changeView(patch: Partial<ViewState>): Promise<boolean> {
   const outcome = await runJob('view', view, () => client.apply(workerViewOf(view), progress));
   if (outcome.ok) {
     const a = get().analysis;
+    if (selected && !onlySandwich && a && get().selectedFrame === null) {
+      const f =
+        a.profile.frames === selected.frames
+          ? selected.frame
+          : findFrame(a.profile.frames, frameName(selected.frames, selected.frame));
+      if (f >= 0 && f < a.functions.count && a.functions.total[f] > 0) set({ selectedFrame: f });
+    }
     if (zoomed && a && a !== shown.analysis) {
       const found = findZoom(zoomed, a.tree, a.profile.frames);
       set({

@@ -53,7 +53,7 @@ export interface AsmInstruction {
 export interface SourceLine {
   file: string;
   line: number;
-  /** The function DWARF names there (an inlined one for inlined code). */
+  /** The function DWARF names there (an inlined one for inlined code), demangled as the symbols are. */
   function: string;
   /** Its instructions, in address order. */
   instructions: number[];
@@ -228,7 +228,7 @@ export function disassembleFunction(
         lines.push({
           file: inner.file,
           line: inner.line,
-          function: inner.name ?? '',
+          function: inner.name && opts.demangle ? opts.demangle(inner.name) : (inner.name ?? ''),
           instructions: [],
           flat: 0,
           cum: 0,
