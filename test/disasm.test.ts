@@ -166,6 +166,77 @@ describe('instructions = objdump -d', () => {
     });
   }
 
+  it("labels every direct jump's and call's target as objdump -C does, a PLT stub as `name@plt`", async () => {
+    // Demangled, as the Assembly tab shows them (objdump's fixtures are not: their names are
+    // demangled here). Between aliases at one address objdump and pprof choose differently
+    // (`…D1Ev`, `…D2Ev`): demangled, they are one name.
+    const demangle = await nodeDemangler();
+    const objdumpLabel = (label: string) => {
+      const m = /^(.*?)((?:@plt)?(?:\+0x[0-9a-f]+)?)$/.exec(label)!;
+      return `${demangle(m[1])}${m[2]}`;
+    };
+    const files: [string, string, string][] = [
+      ...readdirSync(`${D}x86-64`)
+        .filter((f) => f.endsWith('.objdump.txt.gz'))
+        .map((f): [string, string, string] => {
+          const name = f.replace('.objdump.txt.gz', '');
+          return [name, `${BIN}${name}`, `${D}x86-64/${f}`];
+        }),
+      ...['tiny', 'deep_recursion', 'big_synth'].map((n): [string, string, string] => [
+        `aarch64 ${n}`,
+        `${D}aarch64/${n}`,
+        `${D}aarch64/${n}.objdump.txt.gz`,
+      ]),
+    ];
+    let plt = 0;
+    let labels = 0;
+    for (const [name, bin, objdump] of files) {
+      const bytes = read(bin);
+      const elf = readElf(bytes, name);
+      const want = readObjdump(objdump);
+      const mismatches: string[] = [];
+      for (const sym of findFunctions(elf, /.*/)) {
+        const od = want.get(sym.start);
+        if (!od || od.name.replace(/@.*$/, '') !== sym.rawName) continue;
+        const byAddr = new Map(od.insns);
+        for (const ins of disassembleFunction(engine, elf, bytes, sym, { demangle }).instructions) {
+          if (ins.target === undefined) continue;
+          const raw = /<([^>]+)>(?:\s+\/\/.*)?$/.exec(byAddr.get(ins.address) ?? '')?.[1];
+          const label = raw === undefined ? undefined : objdumpLabel(raw);
+          if (label?.endsWith('@plt')) plt++;
+          if (label !== undefined) labels++;
+          if (label !== ins.targetLabel)
+            mismatches.push(`${name} ${ins.addressText}: objdump <${label}>, ours <${ins.targetLabel}>`);
+        }
+      }
+      expect(mismatches).toEqual([]);
+    }
+    expect(plt).toBeGreaterThan(100);
+    expect(labels).toBeGreaterThan(1000);
+  });
+
+  it("names the PLT's stubs as objdump does: lazy, .plt.got, .plt.sec, IRELATIVE; x86-64, i386, AArch64", () => {
+    const files: [string, string][] = [
+      ['cxx_demangle', `${BIN}cxx_demangle`],
+      ['cxx_demangle32', `${BIN}cxx_demangle32`],
+      ['tiny32', `${BIN}tiny32`],
+      ['shlib_main', `${BIN}shlib_main`],
+      ['libc-x86_64', here('./fixtures/sysroot/usr/lib/x86_64-linux-gnu/libc.so.6')],
+      ['libc-i386', here('./fixtures/sysroot/usr/lib/i386-linux-gnu/libc.so.6')],
+      ['aarch64-tiny', `${D}aarch64/tiny`],
+      ['aarch64-big_synth', `${D}aarch64/big_synth`],
+    ];
+    for (const [name, bin] of files) {
+      const want = readFileSync(`${D}plt/${name}.plt.txt`, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => l.replace(/^0+(?=[0-9a-f])/, '').replace(/:$/, ''));
+      const elf = readElf(read(bin), name);
+      const got = (elf.plt ?? []).map((p) => `${p.start.toString(16)} <${p.name}@plt>`);
+      expect(got, name).toEqual(want);
+    }
+  });
+
   it('resolves direct jumps and calls to addresses and labels, as objdump prints them', () => {
     const bytes = read(`${BIN}tiny`);
     const elf = readElf(bytes, 'tiny');

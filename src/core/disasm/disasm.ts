@@ -148,12 +148,19 @@ function labelOf(elf: ElfFile, addr: bigint, demangle?: (name: string) => string
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  if (found < 0) return undefined;
-  const start = bigOf(t.startHi[found], t.startLo[found]);
-  if (addr >= bigOf(t.endHi[found], t.endLo[found])) return undefined;
+  const start = found < 0 ? 0n : bigOf(t.startHi[found], t.startLo[found]);
+  if (found < 0 || addr >= bigOf(t.endHi[found], t.endLo[found])) return pltLabel(elf, addr, demangle);
   const raw = stripVersion(t.names[found]);
   const name = demangle ? demangle(raw) : raw;
   return addr === start ? name : `${name}+0x${(addr - start).toString(16)}`;
+}
+
+/** objdump's label of an address in a PLT stub: `name@plt` (`+0xoff` inside it); undefined elsewhere. */
+function pltLabel(elf: ElfFile, addr: bigint, demangle?: (name: string) => string): string | undefined {
+  const stub = elf.plt?.find((s) => addr >= s.start && addr < s.end);
+  if (!stub) return undefined;
+  const name = `${demangle ? demangle(stub.name) : stub.name}@plt`;
+  return addr === stub.start ? name : `${name}+0x${(addr - stub.start).toString(16)}`;
 }
 
 const X86_BRANCH = /^(?:j[a-z]+|call[lqw]?|loop[a-z]*|xbegin)$/;

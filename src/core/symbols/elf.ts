@@ -8,6 +8,7 @@
 
 import { ProfileError } from '../types.ts';
 import type { DwarfSections, RawDwarfSection } from './dwarf/sections.ts';
+import { type PltStub, pltStubs } from './plt';
 
 const TWO32 = 4294967296;
 
@@ -279,6 +280,11 @@ export interface ElfFile {
    * same build-id.
    */
   isDebugFile: boolean;
+  /**
+   * The PLT's stubs, named by the relocations of the GOT slots they jump through (plt.ts): what
+   * objdump labels `name@plt`. Not symbols: samples in them are not named by them (pprof does not).
+   */
+  plt?: PltStub[];
   /** A library merged with its separate debug file (mergeDebugFile): that file's name. */
   debugFile?: string;
   /** Problems that did not stop reading (a section past the end of the file, …). */
@@ -643,6 +649,12 @@ function readElfUnchecked(bytes: Uint8Array, fileName: string): ElfFile {
   if (buildId !== undefined) elf.buildId = buildId;
   if (debugLink !== undefined) elf.debugLink = debugLink;
   if (dwarf !== undefined) elf.dwarf = dwarf;
+  const plt = pltStubs(
+    bytes,
+    sections.map((x) => ({ ...x, addr: (BigInt(x.addrHi) << 32n) | BigInt(x.addrLo) })),
+    { is64, le: r.le, machine },
+  );
+  if (plt.length > 0) elf.plt = plt;
   return elf;
 }
 
