@@ -8,7 +8,7 @@
 // Needs python3.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +20,13 @@ import type { LabelFilter } from '../src/core/types.ts';
 import { runCli } from './helpers/cli.ts';
 import {
   oracle,
+  PERF_DATA,
   RECORDINGS,
   type Recording,
   recording,
   recordingPath,
   reportEntries,
+  SYSTEM_WIDE,
   symbolArgs,
   symbolFiles,
 } from './helpers/perf-oracles.ts';
@@ -99,6 +101,60 @@ describe('perf.data without kallsyms', () => {
     expect(folded).toMatch(/;sys4;\[kernel\.kallsyms\];\[kernel\.kallsyms\]/);
     const [ok, line] = perfRef('syscalls', folded, undefined, { PERF_REF_KERNEL: 'module' });
     expect(ok, line).toBe(true);
+  });
+});
+
+describe('perf.data: the kernel past its mapping', () => {
+  // perf's MMAP of the kernel ends at _etext; the idle task's stacks (perf record -a) begin in the
+  // init text after it: common_startup_64 → x86_64_start_kernel → … → start_kernel → rest_init.
+  const bytes = new Uint8Array(readFileSync(`${PERF_DATA}${SYSTEM_WIDE}.data.gz`));
+  const kallsyms = readFileSync(`${PERF_DATA}${SYSTEM_WIDE}.kallsyms.txt`, 'utf8');
+  const idle: LabelFilter[] = [{ key: 'comm', op: 'focus', values: ['swapper'] }];
+
+  it('with kallsyms, the idle stacks are named as perf names them (a return address at a symbol start: its caller, at PC − 1)', async () => {
+    const { base } = await runPipeline(bytes, 'system.data.gz', {
+      symbolFiles: [{ name: 'system.kallsyms.txt', bytes: new TextEncoder().encode(kallsyms) }],
+      sampleType: 'samples',
+      labelFilters: idle,
+    });
+    // the code symbol holding an address, from the kallsyms text itself
+    const symbols = kallsyms
+      .split('\n')
+      .map((l) => l.split(' '))
+      .filter((f) => f.length === 3 && /^[tTwW]$/.test(f[1]))
+      .map(([a, , name]) => ({ at: BigInt(`0x${a}`), name }))
+      .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    const holding = (a: bigint) => symbols.filter((x) => x.at <= a).at(-1)!.name;
+    const expected = new Map<string, number>();
+    for (const block of oracle(`${SYSTEM_WIDE}.perf.txt`).split('\n\n')) {
+      if (!/^\s*swapper\s/.test(block)) continue;
+      const frames = block
+        .split('\n')
+        .slice(1)
+        .map((l) => /^\s+([0-9a-f]+) (\S+?)\+0x([0-9a-f]+) /.exec(l)!)
+        .map((m, i) => (i > 0 && m[3] === '0' ? holding(BigInt(`0x${m[1]}`) - 1n) : m[2]));
+      const stack = frames.reverse().join(';');
+      expected.set(stack, (expected.get(stack) ?? 0) + 1);
+    }
+    expect(expected.size).toBeGreaterThan(0);
+    expect([...expected.keys()].some((k) => k.includes(';start_kernel;'))).toBe(true);
+    const ours = new Map(
+      toFoldedText(base)
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]),
+    );
+    expect(ours).toEqual(expected);
+  });
+
+  it('without kallsyms, its init text is [kernel.kallsyms] like the rest of its code, not 0x… frames', async () => {
+    const { base } = await runPipeline(bytes, 'system.data.gz', {
+      sampleType: 'samples',
+      labelFilters: idle,
+    });
+    const folded = toFoldedText(base);
+    expect(folded).toMatch(/^\[kernel\.kallsyms\](;\[kernel\.kallsyms\])+ \d+$/m);
+    expect(folded).not.toMatch(/0xffff/);
   });
 });
 
