@@ -104,6 +104,39 @@ describe('perf.data without kallsyms', () => {
   });
 });
 
+describe("perf.data and perf script's text of it give the same user frames", () => {
+  it('the user IP where the kernel was entered is looked up as it is in both (syscalls, at address granularity)', async () => {
+    const files = symbolFiles().filter((f) => f.name !== 'kallsyms.txt');
+    /** Each stack's user part (root first, up to its first kernel frame), at address granularity. */
+    const userParts = async (bytes: Uint8Array, name: string) => {
+      const { base } = await runPipeline(bytes, name, {
+        symbolFiles: files,
+        sampleType: 'samples',
+        granularity: 'addresses',
+      });
+      const { frames, modules, stacks } = base;
+      const parts = new Map<string, number>();
+      for (let s = 0; s < stacks.count; s++) {
+        const names: string[] = [];
+        for (let i = stacks.start[s]; i < stacks.start[s + 1]; i++) {
+          const f = stacks.frames[i];
+          const m = frames.module[f];
+          if (m < 0 || modules[m] === '[kernel.kallsyms]') break;
+          names.push(frameName(frames, f));
+        }
+        const key = names.join(';');
+        parts.set(key, (parts.get(key) ?? 0) + stacks.weight[s]);
+      }
+      return parts;
+    };
+    const data = await userParts(recording('syscalls'), 'syscalls.data');
+    const text = await userParts(new TextEncoder().encode(oracle('syscalls.perf.txt')), 'syscalls.perf.txt');
+    // the system calls' user frames: sys4 at the instruction after its syscall
+    expect([...data.keys()].some((k) => /;sys4\+0x[0-9a-f]+$/.test(k))).toBe(true);
+    expect(text).toEqual(data);
+  });
+});
+
 describe('perf.data: the kernel past its mapping', () => {
   // perf's MMAP of the kernel ends at _etext; the idle task's stacks (perf record -a) begin in the
   // init text after it: common_startup_64 → x86_64_start_kernel → … → start_kernel → rest_init.
