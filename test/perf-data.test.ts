@@ -19,6 +19,7 @@ import { frameName } from '../src/core/text/frame-text.ts';
 import type { LabelFilter } from '../src/core/types.ts';
 import { runCli } from './helpers/cli.ts';
 import {
+  fieldLines,
   oracle,
   PERF_DATA,
   RECORDINGS,
@@ -134,6 +135,58 @@ describe("perf.data and perf script's text of it give the same user frames", () 
     // the system calls' user frames: sys4 at the instruction after its syscall
     expect([...data.keys()].some((k) => /;sys4\+0x[0-9a-f]+$/.test(k))).toBe(true);
     expect(text).toEqual(data);
+  });
+});
+
+describe('perf.data through flamelens list: values in the sample type unit, as pprof -list prints them', () => {
+  it("threads: Total, mix's flat and cum are perf script's periods summed, in ms (not raw nanoseconds)", async () => {
+    const fields = fieldLines('threads');
+    const blocks = oracle('threads.perf.txt')
+      .split('\n\n')
+      .filter((b) => b.trim() !== '');
+    expect(blocks.length).toBe(fields.length);
+    const symbols = blocks.map((b) =>
+      b
+        .split('\n')
+        .slice(1)
+        .map((l) => /^\s+[0-9a-f]+ (\S+?)(\+0x[0-9a-f]+)? \(/.exec(l)?.[1]),
+    );
+    let total = 0;
+    let flat = 0;
+    let cum = 0;
+    fields.forEach((f, i) => {
+      total += f.period;
+      if (symbols[i][0] === 'mix') flat += f.period;
+      if (symbols[i].includes('mix')) cum += f.period;
+    });
+    expect(flat).toBeGreaterThan(0);
+    const r = await runCli([
+      'list',
+      '^mix$',
+      recordingPath('threads'),
+      '--binary',
+      `${PERF_DATA}bin/threads`,
+    ]);
+    expect(r.code).toBe(0);
+    const NS: Record<string, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
+    /** A label's value in ns, and half its last digit's worth (pprof prints two decimals at most). */
+    const ns = (label: string): [number, number] => {
+      const m = /^([\d.]+)(ns|us|ms|s)$/.exec(label);
+      expect(m, label).not.toBeNull();
+      return [Number(m![1]) * NS[m![2]], 0.005 * NS[m![2]]];
+    };
+    const near = (label: string, want: number) => {
+      const [v, tolerance] = ns(label);
+      expect(Math.abs(v - want), `${label} for ${want} ns`).toBeLessThanOrEqual(tolerance);
+    };
+    const totalLine = /^Total: (\S+)$/m.exec(r.out);
+    expect(totalLine, r.out).not.toBeNull();
+    near(totalLine![1], total);
+    const head = /^\s+(\S+)\s+(\S+) \(flat, cum\)\s+([\d.]+)% of Total$/m.exec(r.out);
+    expect(head, r.out).not.toBeNull();
+    near(head![1], flat);
+    near(head![2], cum);
+    expect(Number(head![3])).toBeCloseTo((100 * cum) / total, 1);
   });
 });
 
