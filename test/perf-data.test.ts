@@ -190,6 +190,17 @@ describe('perf.data through flamelens list: values in the sample type unit, as p
   });
 });
 
+describe('perf.data through flamelens dot: the legend names the program, not the kernel', () => {
+  it("threads: File and Build ID are bin/threads' (readelf -n), though the kernel's mapping comes first", async () => {
+    const notes = spawnSync('readelf', ['-n', `${PERF_DATA}bin/threads`], { encoding: 'utf8' }).stdout;
+    const buildId = /Build ID: ([0-9a-f]+)/.exec(notes)![1];
+    const r = await runCli(['dot', recordingPath('threads')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^digraph "threads" \{/);
+    expect(r.out).toContain(`label="File: threads\\lBuild ID: ${buildId}\\l`);
+  });
+});
+
 describe('perf.data: the kernel past its mapping', () => {
   // perf's MMAP of the kernel ends at _etext; the idle task's stacks (perf record -a) begin in the
   // init text after it: common_startup_64 → x86_64_start_kernel → … → start_kernel → rest_init.
