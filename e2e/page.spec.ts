@@ -233,6 +233,22 @@ test('Symbols panel: a stripped binary dropped says its frames stay [module]; th
   await expect(page.getByTestId('tooltip')).not.toContainText('No binary');
 });
 
+test('Symbols panel: a binary of another build, named like the mapped program, is said refused, not as matching no mapping', async ({
+  page,
+}) => {
+  await page.goto('./');
+  // threads.data recorded bin/threads; bin/spin under its name is a program rebuilt since
+  await dropFiles(page, [
+    { path: `${FIXTURES}/perf-data/threads.data`, name: 'threads.data' },
+    { path: `${FIXTURES}/perf-data/bin/spin`, name: 'threads' },
+  ]);
+  await paintedGraph(page);
+  const panel = page.getByRole('region', { name: 'Symbols' });
+  await expect(panel.locator('li[data-status="mismatch"]')).toContainText('build-id mismatch: threads is');
+  await expect(panel).toContainText(/threads: build-id [0-9a-f]{40} differs from .*threads's/);
+  await expect(panel).not.toContainText('matches no mapping');
+});
+
 test('the Recent profiles list is aligned; the remembered-files count follows a drop', async ({ page }) => {
   await openWorkload(page, 1280, 800);
   const summary = page.locator('details.remembered summary').first();

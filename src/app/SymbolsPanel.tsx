@@ -100,6 +100,10 @@ export function SymbolsPanel() {
   const matched = new Map((symbols?.report.matched ?? []).map((m) => [m.mappingPath, m]));
   const mismatched = new Map((symbols?.report.mismatched ?? []).map((m) => [m.mappingPath, m]));
   const held = new Map((counted ?? []).map((m) => [m.path, m]));
+  // A file refused for its build-id is said by its mapping's line (and a warning), not as one that
+  // matches no mapping: it was named like one.
+  const refused = new Set((symbols?.report.mismatched ?? []).map((m) => m.elfFile));
+  const unmatched = (symbols?.report.unmatchedFiles ?? []).filter((f) => !refused.has(f));
   // Every mapped file (by path), heaviest first; pseudo mappings ([vdso]) have nothing to drop.
   const paths = [...new Set((meta?.mappings ?? []).map((m) => m.path))].filter(
     (p) => p !== '' && !p.startsWith('['),
@@ -217,7 +221,7 @@ export function SymbolsPanel() {
       {symbols && (
         <>
           <ul className="sym-list">
-            {symbols.report.unmatchedFiles.map((f) => (
+            {unmatched.map((f) => (
               <li key={f} className="unused">
                 ? {f} <span className="muted">matches no mapping</span>
               </li>

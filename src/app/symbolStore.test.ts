@@ -38,6 +38,14 @@ describe('rememberedFor', () => {
     ]);
   });
 
+  it('a library remembered under its soname (the link ldd lists) serves the file it names', () => {
+    const stdcxx: RememberedMeta = { key: 'stdcxx', name: 'libstdc++.so.6', size: 5, when: 5 };
+    expect(rememberedFor([{ path: '/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30' }], [stdcxx])).toEqual([
+      stdcxx,
+    ]);
+    expect(rememberedFor([{ path: '/usr/lib/libstdc++.so.60' }], [stdcxx])).toEqual([]);
+  });
+
   it('pseudo mappings and unknown names take nothing; each file once', () => {
     expect(rememberedFor([{ path: '[vdso]' }, { path: '/opt/x/other' }], files)).toEqual([]);
     expect(rememberedFor([{ path: '/a/prog' }, { path: '/b/prog' }], files)).toEqual([prog]);

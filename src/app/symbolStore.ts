@@ -7,6 +7,7 @@
 // first out; listed with Forget buttons in the Symbols panel and on the start page.
 
 import { buildIdFromHead, looksLikeElf } from '../core/symbols/elf';
+import { sonameOf } from '../core/symbols/match';
 import { looksLikeNm } from '../core/symbols/nm';
 import { HEAD_BYTES } from '../core/symbols/pick';
 import { basename } from '../core/text/names';
@@ -183,7 +184,7 @@ export function rememberedFor(
     const base = basename(m.path);
     const named = (f: RememberedMeta) => {
       const b = basename(f.name);
-      return b === base || b === `${base}.debug`;
+      return b === base || b === `${base}.debug` || sonameOf(b, base);
     };
     // A mapping with a build-id takes that build: an ELF file without one is another build; an nm
     // listing (which has none) is taken by its name.

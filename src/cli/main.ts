@@ -19,6 +19,7 @@ import { oneLine, terminalText } from '../core/text/escape.ts';
 import { functionOf } from '../core/text/frame-text.ts';
 import { basename } from '../core/text/names.ts';
 import { compilePattern } from '../core/text/pattern.ts';
+import { pprofPercentage, pprofScaledLabel } from '../core/text/pprof-measure.ts';
 import { formatBytes } from '../core/text/units.ts';
 import type { FoldedProfile, Granularity, LabelFilter, ProfileWarning } from '../core/types.ts';
 import { ProfileError } from '../core/types.ts';
@@ -41,9 +42,11 @@ const INFO_LABEL_VALUES = 10;
 
 /**
  * A function's listing as `pprof -list` prints it: a ROUTINE header per file, then flat and cum
- * samples per line with the source text where the file can be read ('.' where a line has none).
+ * per line with the source text where the file can be read ('.' where a line has none); values in
+ * the sample type's unit as pprof scales them (`958ms` of cpu-clock's nanoseconds, counts as they are).
  */
-function listingText(l: SourceListing, whole: number, io: CliIo): string {
+function listingText(l: SourceListing, whole: number, unit: string, io: CliIo): string {
+  const format = (v: number) => pprofScaledLabel(v, unit, 'minimum');
   let out = '';
   const files = [...new Set(l.lines.map((x) => x.file))];
   for (const file of files) {
@@ -55,17 +58,16 @@ function listingText(l: SourceListing, whole: number, io: CliIo): string {
     } catch {
       text = null;
     }
-    const pct = whole > 0 ? ((100 * l.total) / whole).toFixed(2) : '0';
     out += `ROUTINE ======================== ${l.name} in ${file || '??'}\n`;
-    out += `${String(flat).padStart(10)} ${String(l.total).padStart(10)} (flat, cum) ${pct}% of Total\n`;
+    out += `${format(flat).padStart(10)} ${format(l.total).padStart(10)} (flat, cum) ${pprofPercentage(l.total, whole)} of Total\n`;
     const byLine = new Map(rows.map((r) => [r.line, r]));
     const first = Math.max(1, rows[0].line - 2);
     const last = text ? Math.min(text.length, rows[rows.length - 1].line + 2) : rows[rows.length - 1].line;
     for (let n = first; n <= last; n++) {
       const r = byLine.get(n);
       if (!r && !text) continue;
-      const f = r && r.self > 0 ? String(r.self) : '.';
-      const c = r ? String(r.total) : '.';
+      const f = r && r.self > 0 ? format(r.self) : '.';
+      const c = r && r.total > 0 ? format(r.total) : '.';
       out += `${f.padStart(10)} ${c.padStart(10)} ${String(n).padStart(6)}:${text ? ` ${text[n - 1] ?? ''}` : ''}\n`;
     }
   }
@@ -340,7 +342,10 @@ function listCommand(session: AnalysisSession, pattern: string, io: CliIo): numb
     io.stderr(`flamelens: no function matches ${oneLine(pattern)}\n`);
     return 1;
   }
-  for (const name of names) io.stdout(listingText(session.source(name), profile.meta.totalSamples, io));
+  const whole = profile.meta.totalSamples;
+  const unit = profile.meta.sampleType.unit;
+  io.stdout(`Total: ${pprofScaledLabel(whole, unit, 'minimum')}\n`);
+  for (const name of names) io.stdout(listingText(session.source(name), whole, unit, io));
   return 0;
 }
 

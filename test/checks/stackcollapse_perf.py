@@ -9,7 +9,8 @@ Flamelens uses for frames perf could not name):
   * a frame perf prints as `[unknown]` (or without a symbol) becomes `DSO+0xADDR` (DSO's basename)
     when every address perf printed for that DSO is below 2^32 (perf printed DSO-relative
     addresses), else `0xADDR`; callers (every frame but the leaf) use ADDR - 1, as a return address
-    is looked up at PC - 1;
+    is looked up at PC - 1, except the first user frame after kernel frames (addresses at or above
+    0xffff800000000000): the user IP where the kernel was entered, used as it is;
   * lines starting with `#` are skipped; a blank line ends a sample; a line that is neither a
     sample header nor a frame is ignored; when the file does not end with a newline (cut), the
     sample holding its last line is left out; frames with no sample header before them (after a
@@ -23,6 +24,7 @@ HEADER = re.compile(
     r"^(?P<comm>\S.*?)\s+(?:(?P<pid>\d+)/)?(?P<tid>\d+)\s+(?:\[\d+\]\s+)?(?:\d+\.\d+:\s+)?"
     r"(?:\d+\s+)?(?P<event>\S+?):(?:\s+(?P<rest>.*))?$"
 )
+KERNEL = 0xFFFF800000000000
 FRAME = re.compile(r"^\s*(?P<addr>[0-9a-fA-F]+)\s+(?P<rest>.*)$")
 
 
@@ -86,7 +88,8 @@ def main(path):
         for i, (addr, sym, dso) in enumerate(frames):
             sym = re.sub(r"\+0x[0-9a-fA-F]+$", "", sym)
             if sym == "" or sym == "[unknown]":
-                a = addr if i == 0 else (addr - 1) % (1 << 64)
+                ip = i == 0 or (frames[i - 1][0] >= KERNEL and addr < KERNEL)
+                a = addr if ip else (addr - 1) % (1 << 64)
                 if dso not in ("", "[unknown]") and dso not in absolute:
                     sym = "%s+0x%x" % (dso.rsplit("/", 1)[-1], a)
                 else:

@@ -60,7 +60,14 @@ export interface FieldLine {
 
 const FIELDS = /^\s*(.*?)\s+(\d+)\/(\d+)\s+(?:\[(\d+)\]\s+)?(\d+)\.(\d{9}):\s+(\d+)\s+(\S+):\s*$/;
 
-export function fieldLines(name: Recording): FieldLine[] {
+/**
+ * A system-wide recording (`perf record -a`, system.data.gz): other processes' samples and the idle
+ * task's. Not one of RECORDINGS: its kernel frames are of another boot than kallsyms.txt's, and its
+ * programs are not in the fixtures, so only its samples' fields are compared.
+ */
+export const SYSTEM_WIDE = 'system';
+
+export function fieldLines(name: Recording | typeof SYSTEM_WIDE): FieldLine[] {
   return oracle(`${name}.fields.txt`)
     .split('\n')
     .filter((l) => l.trim() !== '')

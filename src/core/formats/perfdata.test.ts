@@ -17,6 +17,7 @@ import {
   type Recording,
   recording,
   recordList,
+  SYSTEM_WIDE,
 } from '../../../test/helpers/perf-oracles.ts';
 import { toBigEndian } from '../../../test/helpers/perfdata-be.ts';
 import { errorOf } from '../../../test/helpers/raw.ts';
@@ -209,6 +210,15 @@ describe('perf.data header and attributes against perf report --header-only', ()
     expect(r.meta.extra?.threads).toBe('4 in 1 processes');
     // no cpu label where the samples have none
     expect(raw('spin').labels!.map((l) => l.key)).toEqual(['comm', 'pid', 'tid', 'event']);
+  });
+
+  it('a system-wide recording (perf record -a): the idle task (pid 0, no COMM record) is swapper, as perf names it', () => {
+    const r = parseProfile(new Uint8Array(readFileSync(`${PERF_DATA}${SYSTEM_WIDE}.data.gz`)));
+    const perf = fieldLines(SYSTEM_WIDE);
+    expect(perf.filter((l) => l.tid === 0).length).toBeGreaterThan(0);
+    expect(perf.filter((l) => l.tid !== 0).length).toBeGreaterThan(0);
+    expect(ourFields(r)).toEqual(perf);
+    expect(new Set(stringLabel(r, 'comm'))).toContain('swapper');
   });
 
   it('mappings: per executable mapping, the kernel at its run-time addresses, build-ids from the header', () => {

@@ -250,9 +250,13 @@ function threadNames(rec: PerfRecords, strings: StringInterner): Int32Array {
     }
     if (k >= 0) out[s] = line!.comm[k];
     else {
-      // perf's name for a thread it knows no name of
+      // perf's name for a thread it knows no name of; the idle task (tid 0, which no COMM record
+      // names: samples of `perf record -a` on an idle CPU) is swapper, as perf registers it
       let id = unknown.get(t);
-      if (id === undefined) unknown.set(t, (id = strings.intern(t === 0xffffffff ? '[unknown]' : `:${t}`)));
+      if (id === undefined) {
+        const name = t === 0xffffffff ? '[unknown]' : t === 0 ? 'swapper' : `:${t}`;
+        unknown.set(t, (id = strings.intern(name)));
+      }
       out[s] = id;
     }
   }

@@ -684,6 +684,46 @@ class PerfScriptReader {
     return d + 1;
   }
 
+  /**
+   * The first user frame after a sample's kernel frames is no return address: it is the user IP
+   * where the kernel was entered (the interrupted or faulting instruction, or the one after a
+   * system call), to be looked up as it is, as the perf.data reader does. The fold looks every
+   * caller up at PC − 1 (`adjustCallers`), so that frame (and the inlined frames perf printed
+   * at its address) gets a location of its own at PC + 1. Kernel frames: addresses in the
+   * upper half (perf prints them whole; user addresses are DSO-relative or below 2^47).
+   */
+  private userIpsAfterKernel(): void {
+    const starts = this.stackStart.data;
+    const n = this.stackStart.length - 1;
+    const locs = this.stackLocs.data;
+    const hiOf = this.locHi.data;
+    const loOf = this.locLo.data;
+    const kernel = (loc: number) => hiOf[loc] >= 0xffff8000;
+    const twins = new Map<number, number>();
+    for (let s = 0; s < n; s++) {
+      const end = starts[s + 1];
+      for (let p = starts[s] + 1; p < end; p++) {
+        if (!kernel(locs[p - 1]) || kernel(locs[p])) continue;
+        const hi = hiOf[locs[p]];
+        const lo = loOf[locs[p]];
+        for (let q = p; q < end && hiOf[locs[q]] === hi && loOf[locs[q]] === lo; q++) {
+          const loc = locs[q];
+          let twin = twins.get(loc);
+          if (twin === undefined) {
+            twin = this.locHi.length;
+            this.locHi.push(lo === 0xffffffff ? hi + 1 : hi);
+            this.locLo.push(lo === 0xffffffff ? 0 : lo + 1);
+            this.locName.push(this.locName.data[loc]);
+            this.locDso.push(this.locDso.data[loc]);
+            this.locInlined.push(this.locInlined.data[loc]);
+            twins.set(loc, twin);
+          }
+          locs[q] = twin;
+        }
+      }
+    }
+  }
+
   /** A new location; `name`: a string id + 1 (0: none), `dso`: dsoId's. */
   private newLoc(hi: number, lo: number, name: number, dso: number): number {
     const id = this.locHi.length;
@@ -791,6 +831,7 @@ class PerfScriptReader {
         { line: 1 },
       );
     }
+    this.userIpsAfterKernel();
     const lines = this.inlinedFrames > 0 ? this.joinInlineFrames() : undefined;
     const { mappings, locations } = this.locationColumns();
     const { sampleTypes, values } = this.valueColumns();

@@ -91,10 +91,19 @@ function timeLabel(ns: number): string {
   return `${months[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()} at ${h12}:${min}${h < 12 ? 'am' : 'pm'} (UTC)`;
 }
 
+/**
+ * The profile's main file, pprof's Mapping[0]: the first mapping that is a file. A pseudo mapping
+ * (`[kernel.kallsyms]`, `[vdso]`) is none: perf.data's first mapping is the kernel's, which perf
+ * describes before the program it runs.
+ */
+function mainMapping(meta: FoldedMeta): FoldedMeta['mappings'][number] | undefined {
+  return meta.mappings.find((m) => !m.path.startsWith('[')) ?? meta.mappings[0];
+}
+
 /** report.ProfileLabels: file, build id, comments, type, time, duration. */
 function profileLabels(meta: FoldedMeta, total: number, format: (v: number) => string): string[] {
   const out: string[] = [];
-  const m0 = meta.mappings[0];
+  const m0 = mainMapping(meta);
   if (m0 !== undefined) {
     if (m0.path !== '') out.push(`File: ${basename(m0.path)}`);
     if (m0.buildId) out.push(`Build ID: ${m0.buildId}`);
@@ -134,7 +143,7 @@ export function callGraphDot(g: CallGraph, meta: FoldedMeta, opts: DotOptions = 
   const total = g.total;
   const { nodes, edges } = g;
   const out: string[] = [];
-  const m0 = meta.mappings[0];
+  const m0 = mainMapping(meta);
   const title = m0 !== undefined && m0.path !== '' ? basename(m0.path) : '';
   out.push(`digraph "${title || 'unnamed'}" {`);
   out.push('node [style=filled fillcolor="#f8f8f8"]');

@@ -53,6 +53,29 @@ describe('matchSymbolFiles', () => {
     expect(r.unmatchedFiles).toEqual(['libc.so.6', 'x.debug']);
   });
 
+  it('takes a library dropped under its soname (the link ldd lists) for the file it names, after one of its own name', () => {
+    // perf.data and /proc/PID/maps name the file (libstdc++.so.6.0.30); ldd names the link
+    // (libstdc++.so.6), and a copy of the link is a file of that name
+    const maps = [mapping('/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30')];
+    expect(chosen(matchSymbolFiles(maps, [elf('libstdc++.so.6')]))).toEqual(['libstdc++.so.6 by name']);
+    expect(matchSymbolFiles(maps, [elf('libstdc++.so.6')]).unmatchedFiles).toEqual([]);
+    expect(chosen(matchSymbolFiles(maps, [elf('libstdc++.so.6'), elf('libstdc++.so.6.0.30')]))).toEqual([
+      'libstdc++.so.6.0.30 by name',
+    ]);
+    // the rest of the name is version numbers, not any suffix
+    for (const other of ['libstdc++.so.60', 'libstdc++.so.6.0.30x', 'libstdc++.so.6.0.30.debug.so'])
+      expect(chosen(matchSymbolFiles([mapping(`/usr/lib/${other}`)], [elf('libstdc++.so.6')]))).toEqual([
+        null,
+      ]);
+    // and it is refused when the mapping's build-id says another build
+    const r = matchSymbolFiles(
+      [mapping('/usr/lib/liblzma.so.5.4.1', 'aaaa')],
+      [elf('liblzma.so.5', { buildId: 'bbbb' })],
+    );
+    expect(chosen(r)).toEqual([null]);
+    expect(r.mismatched.map((m) => m.elfFile)).toEqual(['liblzma.so.5']);
+  });
+
   it('refuses a same-named file with another build-id and says which', () => {
     const maps = [mapping('/usr/bin/app', 'aaaa')];
     const r = matchSymbolFiles(maps, [elf('app', { buildId: 'bbbb' })]);

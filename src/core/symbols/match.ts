@@ -6,8 +6,11 @@
 //      the path: withRecordedBuildIds), the library before its separate debug file;
 //   2. name: a file named like the mapping (`libc.so.6`, or a debug file `libc.so.6.debug`), the one
 //      sharing the longest tail of directories with the mapping's path first (`by: 'path'` when it
-//      shares a directory too); a file whose build-id differs from the mapping's is refused (a
-//      warning, and a `mismatched` entry when nothing else serves the mapping);
+//      shares a directory too); else one named by the library's soname, which the mapped file's
+//      name extends with version numbers (`libstdc++.so.6` for `libstdc++.so.6.0.30`: the link
+//      `ldd` lists, copied as a file of that name); a file whose build-id differs from the
+//      mapping's is refused (a warning, and a `mismatched` entry when nothing else serves the
+//      mapping);
 //   3. nm listing: one named like the mapping, else (for the main executable) one named like no
 //      mapping; `nmTarget` overrides both.
 // The kernel's mappings (perf.data) take a /proc/kallsyms text before anything else: its addresses
@@ -148,10 +151,14 @@ function fileNamedLike(
   warnings: string[],
 ): FileChoice | null {
   const base = basename(m.path);
-  const named = elfs
+  const exact = elfs
     .filter((e) => basename(e.fileName) === base || debugNameMatches(e, base))
     .map((e) => ({ e, tail: sharedTail(e.fileName, m.path) }))
     .sort((a, b) => b.tail - a.tail);
+  const bySoname = elfs
+    .filter((e) => !exact.some((x) => x.e === e) && sonameOf(basename(e.fileName), base))
+    .map((e) => ({ e, tail: 1 }));
+  const named = [...exact, ...bySoname];
   for (const { e, tail } of named) {
     if (m.buildId && e.buildId && e.buildId !== m.buildId.toLowerCase()) {
       warnings.push(
@@ -203,6 +210,17 @@ function nmBaseName(fileName: string): string {
 }
 
 /** `libc.so.6.debug` (Fedora-style names) describes `libc.so.6`. */
+/**
+ * Whether `name` is the soname of a library file named `real`: `real` is `name` and more version
+ * numbers (`libstdc++.so.6` of `libstdc++.so.6.0.30`, `liblzma.so.5` of `liblzma.so.5.4.1`), as
+ * the links `ldd` lists are named beside the files they point to. A debug file's `.debug` suffix
+ * is looked through.
+ */
+export function sonameOf(name: string, real: string): boolean {
+  const n = name.replace(/\.debug$/, '');
+  return /\.so(\.\d+)*$/.test(n) && real.startsWith(n) && /^(\.\d+)+$/.test(real.slice(n.length));
+}
+
 function debugNameMatches(e: ElfFile, base: string): boolean {
   return e.isDebugFile && basename(e.fileName) === `${base}.debug`;
 }

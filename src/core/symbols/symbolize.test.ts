@@ -313,6 +313,10 @@ describe('a stripped binary', () => {
     expect(report.matched).toEqual([
       { mappingPath: '/usr/bin/sorter-stripped', elfFile: 'sorter-stripped', by: 'name', noSymbols: true },
     ]);
+    // the warning says what its frames are named, as the Symbols panel does
+    expect(report.warnings).toEqual([
+      'sorter-stripped: no function symbols (stripped?): its frames stay [sorter-stripped] (sorter-stripped+0xOFFSET at address granularity)',
+    ]);
     const [hi, lo] = splitBig(0x555555555200n);
     expect(symbolizer.lookup(hi, lo)).toBeNull();
     expect(symbolizer.hasSymbolFile?.(hi, lo)).toBe(true);

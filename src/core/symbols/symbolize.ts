@@ -214,7 +214,11 @@ function bindChosenFiles(
     byChoice.set(choice, b);
     for (const w of source.warnings) warnings.push(`${source.fileName}: ${w}`);
     if (source.kind === 'elf' && source.symbolSource === 'none') {
-      warnings.push(`${source.fileName}: no function symbols (stripped?): frames stay module+offset`);
+      // said as the frames are named: one per module at function and line granularity
+      const module = m.path.slice(m.path.lastIndexOf('/') + 1);
+      warnings.push(
+        `${source.fileName}: no function symbols (stripped?): its frames stay [${module}] (${module}+0xOFFSET at address granularity)`,
+      );
     }
     return b;
   });

@@ -158,6 +158,29 @@ export class PerfMaps {
     return id;
   }
 
+  /**
+   * Extends the kernel's mapping (`[kernel.kallsyms]`) over the kernel's call-chain entries past its
+   * end (u64 halves) that no other mapping holds, up to the next mapping: perf's MMAP of the kernel
+   * ends at `_etext`, and the init text after it (`start_kernel`, `x86_64_start_kernel`: the roots of
+   * the idle task's stacks) is kernel code perf names from kallsyms too. An entry at or past the
+   * start of a mapping above the kernel's (a module's) is left to it.
+   */
+  coverKernel(entries: Iterable<[number, number]>): void {
+    const k = this.mappings.findIndex((m, i) => this.kernel[i] && m.path === '[kernel.kallsyms]');
+    if (k < 0) return;
+    const m = this.mappings[k];
+    let next = MAX_END;
+    for (const o of this.mappings) if (o.start >= m.end && o.start < next) next = o.start;
+    let end = m.end;
+    for (const [hi, lo] of entries) {
+      const a = (BigInt(hi) << 32n) | BigInt(lo);
+      if (a >= end && a < next) end = a + 1n;
+    }
+    if (end === m.end) return;
+    m.end = end;
+    this.realEnd[k] = end;
+  }
+
   /** Whether mapping `id` is the kernel's (served to every process). */
   isKernel(id: number): boolean {
     return this.kernel[id];

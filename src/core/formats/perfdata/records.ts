@@ -61,6 +61,10 @@ const MISC_MMAP_BUILD_ID = 1 << 14;
 const UPDATE_NAME = 2;
 /** Callchain entries at or above (u64)−4095 are PERF_CONTEXT_* markers: high word all ones, low word ≥ this. */
 const CONTEXT_MIN_LO = 0xfffff001;
+/** The kernel's mapping, as the reader names it (perf's `[kernel.kallsyms]_text`, cut). */
+const KERNEL_PATH = '[kernel.kallsyms]';
+/** PERF_CONTEXT_KERNEL's low word: the entries after it are the kernel's. */
+const CONTEXT_KERNEL_LO = 0xffffff80;
 const MAX_DAMAGE_WARNINGS = 10;
 
 /** Where a sample's fields lie, for one attribute's sample_type (offsets from the record's start; −1: absent). */
@@ -147,6 +151,13 @@ export interface PerfRecords {
   /** Event names from EVENT_UPDATE records, by attribute index. */
   updatedNames: (string | undefined)[];
   maps: PerfMaps;
+  /**
+   * The kernel's call-chain entries at or past its mapping's end (`[kernel.kallsyms]`'s MMAP ends at
+   * `_etext`; `start_kernel` and the rest of the init text lie after it, at the root of every idle
+   * task's stack), as `hi:lo` keys of their u64 halves: the mapping is extended over them after the
+   * read (PerfMaps.coverKernel).
+   */
+  pastKernel: Map<string, [number, number]>;
   records: number;
   /** SAMPLE records met, read or not (with readRecords' `every` > 1, one in `every` is read). */
   sampleRecords: number;
@@ -200,6 +211,7 @@ export function readRecords(
   const out = r.out;
   // addresses in mappings moved apart (processes whose mappings overlap): where their processes had them
   const events = out.timed ? out.mapEvents : out.mapEvents.map((e) => ({ ...e, timeHi: 0, timeLo: e.seq }));
+  out.maps.coverKernel(out.pastKernel.values());
   out.maps.moveSamples(
     events,
     {
@@ -258,6 +270,9 @@ class RecordReader {
   private timedKnown = false;
   private damaged = 0;
   private seq = 0;
+  /** The end of the kernel's mapping (u64 halves; none yet: the top, so no entry is past it). */
+  private kernelEndHi = 0xffffffff;
+  private kernelEndLo = 0xffffffff;
 
   constructor(
     private readonly b: PerfBytes,
@@ -285,6 +300,7 @@ class RecordReader {
       attrs: [],
       updatedNames: [],
       maps: new PerfMaps(),
+      pastKernel: new Map(),
       records: 0,
       sampleRecords: 0,
       skippedPerEvent: [],
@@ -588,13 +604,21 @@ class RecordReader {
     const loAt = b.le ? 0 : 4;
     const view = b.view;
     const le = b.le;
+    const endHi = this.kernelEndHi;
+    const endLo = this.kernelEndLo;
     let first = true;
+    let kernel = false;
     for (let i = 0; i < nr; i++, p += 8) {
       const hi = view.getUint32(p + hiAt, le);
       const lo = view.getUint32(p + loAt, le);
       if (hi === 0xffffffff && lo >= CONTEXT_MIN_LO) {
         first = true;
+        kernel = lo === CONTEXT_KERNEL_LO;
         continue;
+      }
+      if (kernel && (hi > endHi || (hi === endHi && lo >= endLo))) {
+        const key = `${hi}:${lo}`;
+        if (!this.out.pastKernel.has(key)) this.out.pastKernel.set(key, [hi, lo]);
       }
       if (first) {
         locs.push(addrs.intern(hi, lo));
@@ -627,6 +651,11 @@ class RecordReader {
       if (/[^0]/.test(hex)) buildId = hex;
     }
     const id = this.out.maps.add(b.big(at + 16), b.big(at + 24), b.big(at + 32), path, kernel, buildId);
+    if (id >= 0 && kernel && path === KERNEL_PATH) {
+      const end = this.out.maps.mappings[id].end;
+      this.kernelEndHi = Number(end >> 32n);
+      this.kernelEndLo = Number(end & 0xffffffffn);
+    }
     if (id >= 0 && !kernel) {
       const [timeHi, timeLo] = this.trailerTime(at, size);
       this.out.mapEvents.push({ kind: 'mmap', pid, arg: id, timeHi, timeLo, seq: this.seq });
