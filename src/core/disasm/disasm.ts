@@ -8,13 +8,10 @@
 
 import { DwarfInfo } from '../symbols/dwarf/index.ts';
 import { type ElfFile, offsetToVaddr, stripVersion, vaddrToOffset } from '../symbols/elf.ts';
+import { EM_386, EM_AARCH64, EM_X86_64 } from '../symbols/machines.ts';
 import { basename, shortFunctionName } from '../text/names.ts';
 import { type Mapping, ProfileError, type RawProfile } from '../types.ts';
 import type { Arch, Disassembler, Syntax } from './engine.ts';
-
-export const EM_386 = 3;
-export const EM_X86_64 = 62;
-export const EM_AARCH64 = 183;
 
 /** A function symbol of an ELF file: its name (demangled when a demangler was given) and range. */
 export interface FunctionSymbol {

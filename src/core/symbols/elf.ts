@@ -8,6 +8,7 @@
 
 import { ProfileError } from '../types.ts';
 import type { DwarfSections, RawDwarfSection } from './dwarf/sections.ts';
+import { EM_ARM } from './machines';
 import { type PltStub, pltStubs } from './plt';
 
 const TWO32 = 4294967296;
@@ -238,7 +239,6 @@ export class SymbolTable {
 export const ET_REL = 1;
 export const ET_EXEC = 2;
 export const ET_DYN = 3;
-export const EM_ARM = 40;
 
 export interface LoadSegment {
   /** File offset and size of the segment's bytes in the file. */

@@ -6,6 +6,7 @@
 
 import type { Mapping, RawProfile } from '../types';
 import type { ElfFile, LoadSegment } from './elf';
+import { EM_386, EM_X86_64 } from './machines';
 
 /** An ELF file placed at a load bias: the run-time address of its virtual address 0. */
 export interface Placement {
@@ -36,8 +37,6 @@ export interface PlacementHint {
 
 const PF_X = 1;
 const ET_EXEC = 2;
-const EM_386 = 3;
-const EM_X86_64 = 62;
 const PAGE = 0x1000n;
 
 const codeSegments = (elf: ElfFile): LoadSegment[] => elf.loadSegments.filter((s) => (s.flags & PF_X) !== 0);

@@ -5,6 +5,8 @@
 // `.plt.got`) names the symbol. Any layout the code says (lazy `.plt`, `.plt.sec` with IBT, `.plt.got`,
 // BND prefixes) is read the same way; a stub whose code is none of these is left unnamed.
 
+import { EM_386, EM_AARCH64, EM_X86_64 } from './machines';
+
 /** What the PLT's reading needs of a section. */
 export interface PltSection {
   name: string;
@@ -26,9 +28,6 @@ export interface PltStub {
 
 const SHT_RELA = 4;
 const SHT_REL = 9;
-const EM_386 = 3;
-const EM_X86_64 = 62;
-const EM_AARCH64 = 183;
 /** JUMP_SLOT and GLOB_DAT per machine. */
 const SLOT_RELOCS: Record<number, readonly number[]> = {
   [EM_386]: [7, 6],
