@@ -123,3 +123,19 @@ test('the hottest function disassembled, its samples on its instructions, in the
     timeout: 20_000,
   });
 });
+
+test("a call into a shared library names the library's function by its PLT stub, as objdump does", async ({
+  page,
+}) => {
+  await openExample(page);
+  await page.getByLabel('Filter functions').fill('work_sort');
+  await page.locator('.ftable tbody tr[aria-rowindex]').first().click();
+  const panel = page.getByRole('region', { name: 'Source' });
+  await panel.getByRole('tab', { name: 'Assembly' }).click();
+  const asm = panel.getByTestId('asm-instructions').first();
+  await expect(asm).toBeVisible({ timeout: 20_000 });
+  // objdump -d -C of the example's binary: `callq 1130 <_Unwind_Resume@plt>` at 2945
+  await expect(asm.locator('tbody tr[data-address]', { hasText: '2945:' })).toContainText(
+    '1130 <_Unwind_Resume@plt>',
+  );
+});
