@@ -44,7 +44,7 @@ const CORE_PACKAGES = ['fflate', 'gecko-profiler-demangle', '@alexaltea/capstone
 const TEST = '\\.test\\.tsx?$';
 const VIEWS = '^src/(flamegraph|table|export|calltree|callgraph|timeline)/';
 /** The page's packages: React and what is built on it, the page's store, the flame graph's d3. */
-const UI_PACKAGES = '^node_modules/(react|react-dom|scheduler|zustand|@tanstack/[^/]+|d3-[^/]+)/';
+const UI_PACKAGES = '^node_modules/(react|react-dom|scheduler|zustand|d3-[^/]+)/';
 
 /**
  * One rule per layer below the top: of the core, it imports only its own layer and lower ones (not

@@ -131,6 +131,25 @@ test('a table of a million addresses sorts by every column and filters as it is 
   await expect(table).toHaveAttribute('aria-busy', 'false');
   await expect(names).toHaveText(kept.map(name));
   await page.screenshot({ path: `${SHOTS}/dcpi-million.png` });
+
+  // All the rows again: End goes to the last (24M px of rows, more than a browser lays out), Home
+  // to the first, each selected and whole in view.
+  await page.getByLabel('Filter functions').fill('');
+  await expect(rowCount).toHaveText('1,000,001 functions');
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  const lastByTotal = Array.from({ length: n }, (_, i) => i).sort(
+    (x, y) => counts[x] - counts[y] || y - x,
+  )[0];
+  await names.first().click();
+  await page.keyboard.press('End');
+  const selected = table.locator('tbody tr[aria-selected="true"]');
+  await expect(selected).toHaveAttribute('aria-rowindex', String(n + 2));
+  await expect(selected.locator('td.fn')).toHaveText(name(lastByTotal));
+  await expect(selected).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('Home');
+  await expect(selected).toHaveAttribute('aria-rowindex', '2');
+  await expect(selected.locator('td.fn')).toHaveText('big');
+  await expect(selected).toBeInViewport({ ratio: 1 });
 });
 
 test('the call tree of a million addresses opens at the image, lists them heaviest first, and closes', async ({
