@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fold, parse } from '../pipeline';
+import { frameName } from '../text/frame-text';
 import { goFixed, goG, pprofPercentage, pprofScaledLabel } from '../text/pprof-measure';
 import { type FoldedProfile, Unnamed } from '../types';
 import { buildCallGraph, type CallGraph, type CallGraphOptions } from './callgraph';
@@ -213,5 +216,30 @@ describe("pprof's number formatting", () => {
       ' 0.29%',
       '54.39%',
     ]);
+  });
+});
+
+describe('buildCallGraph of frames named when asked', () => {
+  it('is the graph of the same frames with their names stored (address frames are nodes of their own)', () => {
+    const cases: [string, 'addresses' | 'functions'][] = [
+      ['test/fixtures/gperf/cxx_demangle.prof', 'addresses'],
+      ['test/fixtures/gperf/big_synth_small.prof', 'addresses'],
+      ['test/fixtures/dcpi/valid_many_chunks.dcpi', 'functions'],
+      ['test/fixtures/dcpi/valid_many_chunks.dcpi', 'addresses'],
+    ];
+    for (const [file, granularity] of cases) {
+      const loaded = parse(new Uint8Array(readFileSync(file)), file, { granularity });
+      const { profile } = fold(loaded, { granularity });
+      const frames = profile.frames;
+      let asked = 0;
+      for (let f = 0; f < frames.count; f++) if ((frames.ownName[f] ?? null) === null) asked++;
+      expect(asked, file).toBeGreaterThan(20);
+      const ownName = Array.from({ length: frames.count }, (_, f) => frameName(frames, f));
+      const stored = { ...profile, frames: { ...frames, ownName } };
+      for (const opts of [{}, { nodeCount: 0 }, { nodeFraction: 0, edgeFraction: 0 }, { nodeCount: 5 }])
+        expect(buildCallGraph(profile, { ...opts, granularity }), `${file} ${JSON.stringify(opts)}`).toEqual(
+          buildCallGraph(stored, { ...opts, granularity }),
+        );
+    }
   });
 });

@@ -103,32 +103,59 @@ interface Work {
 /** The frame names of a profile, numbered: frames with equal names are one node. */
 interface Names {
   ofFrame: Int32Array;
-  name: string[];
+  /** How many nodes. */
+  count: number;
+  /** Node v's name (made when asked for a frame named when asked: see namesOf). */
+  nameOf(v: number): string;
   named: Uint8Array;
   frame: Int32Array;
 }
 
+/**
+ * The nodes of a profile's frames, one per name. A frame the fold named (its `ownName`) is looked
+ * up by its name; an address frame named when asked (`module+0xOFFSET`, a DCPI profile's 8.75M at
+ * 400 MB) is a node of its own without being named: its module and address make its name, which no
+ * other frame has. Naming them all and hashing the names took the call graph of a 400 MB DCPI
+ * profile 18 s.
+ */
 function namesOf(p: FoldedProfile, mergeUnmapped: boolean): Names {
+  const t = p.frames;
   const ids = new Map<string, number>();
-  const ofFrame = new Int32Array(p.frames.count);
-  const name: string[] = [];
-  const named: number[] = [];
-  const frame: number[] = [];
-  const unnamed = p.frames.unnamed;
-  for (let f = 0; f < p.frames.count; f++) {
+  const ofFrame = new Int32Array(t.count);
+  const named = new Uint8Array(t.count);
+  const frame = new Int32Array(t.count);
+  let count = 0;
+  let unknownNode = -1;
+  const unnamed = t.unnamed;
+  for (let f = 0; f < t.count; f++) {
     const why = unnamed?.[f] ?? Unnamed.Named;
-    const n = mergeUnmapped && why === Unnamed.NoModule ? UNKNOWN_NODE : frameName(p.frames, f);
-    let id = ids.get(n);
-    if (id === undefined) {
-      id = name.length;
-      ids.set(n, id);
-      name.push(n);
-      named.push(why === Unnamed.Named ? 1 : 0);
-      frame.push(f);
+    const merged = mergeUnmapped && why === Unnamed.NoModule;
+    let id: number | undefined;
+    if (!merged && (t.ownName[f] ?? null) === null) id = count++;
+    else {
+      const n = merged ? UNKNOWN_NODE : frameName(t, f);
+      id = ids.get(n);
+      if (id === undefined) {
+        id = count++;
+        ids.set(n, id);
+        if (merged) unknownNode = id;
+      } else {
+        ofFrame[f] = id;
+        continue;
+      }
     }
+    named[id] = why === Unnamed.Named ? 1 : 0;
+    frame[id] = f;
     ofFrame[f] = id;
   }
-  return { ofFrame, name, named: Uint8Array.from(named), frame: Int32Array.from(frame) };
+  const made = new Map<number, string>();
+  const nameOf = (v: number): string => {
+    if (v === unknownNode) return UNKNOWN_NODE;
+    let n = made.get(v);
+    if (n === undefined) made.set(v, (n = frameName(t, frame[v])));
+    return n;
+  };
+  return { ofFrame, count, nameOf, named: named.subarray(0, count), frame: frame.subarray(0, count) };
 }
 
 /** Open-addressing map (caller, callee) → edge index, in typed arrays. */
@@ -188,7 +215,7 @@ function growBytes(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffe
  * stacks, an edge across them is residual, and a sample whose leaf was left out adds no flat.
  */
 function build(p: FoldedProfile, names: Names, kept: Uint8Array | null, inlineCalls?: InlineCalls): Work {
-  const n = names.name.length;
+  const n = names.count;
   const flat = new Float64Array(n);
   const cum = new Float64Array(n);
   const seenNode = new Int32Array(n).fill(-1);
@@ -204,9 +231,14 @@ function build(p: FoldedProfile, names: Names, kept: Uint8Array | null, inlineCa
   let inlineOf = new Uint8Array(256);
   let pairInline = new Uint8Array(256);
   let seenEdge = new Int32Array(256);
-  const calleeInline = new Uint8Array(n);
-  if (inlineCalls)
-    for (let v = 0; v < n; v++) calleeInline[v] = inlineCalls.inlinedOnly.has(names.name[v]) ? 1 : 0;
+  // whether a node is only ever inlined (asked per callee of a residual edge, not for every node)
+  const inlinedOnly = new Int8Array(inlineCalls ? n : 0).fill(-1);
+  const calleeInline = (v: number): number =>
+    inlineCalls
+      ? inlinedOnly[v] < 0
+        ? (inlinedOnly[v] = inlineCalls.inlinedOnly.has(names.nameOf(v)) ? 1 : 0)
+        : inlinedOnly[v]
+      : 0;
   const { start, frames, weight: sw } = p.stacks;
   const ofFrame = names.ofFrame;
   for (let s = 0; s < p.stacks.count; s++) {
@@ -242,13 +274,13 @@ function build(p: FoldedProfile, names: Names, kept: Uint8Array | null, inlineCa
           pairInline = growBytes(pairInline, edge + 1);
           seenEdge[edge] = s;
           residualOf[edge] = residual ? 1 : 0;
-          pairInline[edge] = inlineCalls?.pairs.has(`${names.name[parent]}\n${names.name[node]}`) ? 1 : 0;
-          inlineOf[edge] = residual ? calleeInline[node] : pairInline[edge];
+          pairInline[edge] = inlineCalls?.pairs.has(`${names.nameOf(parent)}\n${names.nameOf(node)}`) ? 1 : 0;
+          inlineOf[edge] = residual ? calleeInline(node) : pairInline[edge];
         } else if (seenEdge[edge] !== s) {
           seenEdge[edge] = s;
           weight[edge] += w;
           if (residual) residualOf[edge] = 1;
-          if ((residual ? calleeInline[node] : pairInline[edge]) === 0) inlineOf[edge] = 0;
+          if ((residual ? calleeInline(node) : pairInline[edge]) === 0) inlineOf[edge] = 0;
         }
         memoCallee[parent] = node;
         memoEdge[parent] = edge;
@@ -281,7 +313,7 @@ function nodeTotals(
   p: FoldedProfile,
   names: Names,
 ): { nodes: number[]; flat: Float64Array; cum: Float64Array } {
-  const n = names.name.length;
+  const n = names.count;
   const flat = new Float64Array(n);
   const cum = new Float64Array(n);
   const seen = new Int32Array(n).fill(-1);
@@ -323,16 +355,24 @@ function goCompare(a: string, b: string): number {
 }
 
 /** Per node, its live in- and out-edges. */
-function adjacency(g: Work, n: number): { ins: number[][]; outs: number[][] } {
-  const ins: number[][] = Array.from({ length: n }, () => []);
-  const outs: number[][] = Array.from({ length: n }, () => []);
+/** Each node's live in- and out-edges (none: an empty list), kept only for nodes that have some. */
+function adjacency(g: Work): { ins: (v: number) => number[]; outs: (v: number) => number[] } {
+  const ins = new Map<number, number[]>();
+  const outs = new Map<number, number[]>();
+  const add = (m: Map<number, number[]>, v: number, e: number) => {
+    const l = m.get(v);
+    if (l) l.push(e);
+    else m.set(v, [e]);
+  };
   for (let e = 0; e < g.edgeCount; e++) {
     if (g.alive[e] === 0) continue;
-    ins[g.dst[e]].push(e);
-    outs[g.src[e]].push(e);
+    add(ins, g.dst[e], e);
+    add(outs, g.src[e], e);
   }
-  return { ins, outs };
+  return { ins: (v) => ins.get(v) ?? NO_EDGES, outs: (v) => outs.get(v) ?? NO_EDGES };
 }
+
+const NO_EDGES: number[] = [];
 
 const frexpView = new DataView(new ArrayBuffer(8));
 
@@ -368,18 +408,18 @@ function edgeEntropy(g: Work, edges: number[], self: number): number {
 
 /** graph.SortNodes(cum=false, visualMode=true): EntropyOrder, then name, then flat. */
 function sortByEntropy(g: Work, names: Names): void {
-  const { ins, outs } = adjacency(g, names.name.length);
+  const { ins, outs } = adjacency(g);
   const score = new Map<number, number>();
   for (const v of g.nodes) {
     let s = 0;
-    s += ins[v].length === 0 ? 1 : edgeEntropy(g, ins[v], 0);
-    s += outs[v].length === 0 ? 1 : edgeEntropy(g, outs[v], g.flat[v]);
+    s += ins(v).length === 0 ? 1 : edgeEntropy(g, ins(v), 0);
+    s += outs(v).length === 0 ? 1 : edgeEntropy(g, outs(v), g.flat[v]);
     score.set(v, Math.trunc(s * g.cum[v]) + g.flat[v]);
   }
   g.nodes.sort(
     (a, b) =>
       Math.abs(score.get(b)!) - Math.abs(score.get(a)!) ||
-      goCompare(names.name[a], names.name[b]) ||
+      goCompare(names.nameOf(a), names.nameOf(b)) ||
       Math.abs(g.flat[b]) - Math.abs(g.flat[a]) ||
       a - b,
   );
@@ -402,8 +442,8 @@ function trimEdges(g: Work, cutoff: number): number {
 function edgeOrder(g: Work, names: Names): (a: number, b: number) => number {
   return (a, b) =>
     (g.weight[a] !== g.weight[b] ? Math.abs(g.weight[b]) - Math.abs(g.weight[a]) : 0) ||
-    goCompare(names.name[g.src[a]], names.name[g.src[b]]) ||
-    goCompare(names.name[g.dst[a]], names.name[g.dst[b]]);
+    goCompare(names.nameOf(g.src[a]), names.nameOf(g.src[b])) ||
+    goCompare(names.nameOf(g.dst[a]), names.nameOf(g.dst[b]));
 }
 
 /**
@@ -412,9 +452,9 @@ function edgeOrder(g: Work, names: Names): (a: number, b: number) => number {
  * non-residual edge.
  */
 function removeRedundantEdges(g: Work, names: Names): void {
-  const { ins } = adjacency(g, names.name.length);
+  const { ins } = adjacency(g);
   const order = edgeOrder(g, names);
-  const liveIns = (v: number) => ins[v].filter((e) => g.alive[e] === 1);
+  const liveIns = (v: number) => ins(v).filter((e) => g.alive[e] === 1);
   for (let i = g.nodes.length - 1; i >= 0; i--) {
     const sorted = liveIns(g.nodes[i]).sort(order);
     for (let j = sorted.length - 1; j >= 0; j--) {
@@ -452,7 +492,7 @@ export function buildCallGraph(p: FoldedProfile, opts: CallGraphOptions = {}): C
   const nodeFraction = opts.nodeFraction ?? CALL_GRAPH_DEFAULTS.nodeFraction;
   const edgeFraction = opts.edgeFraction ?? CALL_GRAPH_DEFAULTS.edgeFraction;
   const names = namesOf(p, (opts.granularity ?? 'functions') !== 'addresses');
-  const n = names.name.length;
+  const n = names.count;
   const inline = opts.inlineCalls;
 
   // pprof builds the whole graph first to find the nodes under the cutoff; its nodes' values are
@@ -503,7 +543,7 @@ function finish(
     'origCount' | 'droppedNodes' | 'droppedEdges' | 'nodeCutoff' | 'edgeCutoff' | 'options'
   >,
 ): CallGraph {
-  const index = new Int32Array(names.name.length).fill(-1);
+  const index = new Int32Array(names.count).fill(-1);
   g.nodes.forEach((v, i) => {
     index[v] = i;
   });
@@ -518,7 +558,7 @@ function finish(
   return {
     nodes: {
       count,
-      name: g.nodes.map((v) => names.name[v]),
+      name: g.nodes.map((v) => names.nameOf(v)),
       named: Uint8Array.from(g.nodes, (v) => names.named[v]),
       frame: Int32Array.from(g.nodes, (v) => names.frame[v]),
       flat: Float64Array.from(g.nodes, (v) => g.flat[v]),
