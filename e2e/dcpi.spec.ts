@@ -178,3 +178,21 @@ test('the call tree of a million addresses opens at the image, lists them heavie
   await rows.first().getByRole('button', { name: 'Collapse' }).click();
   await expect(rows).toHaveCount(1);
 });
+
+test('a tab chosen while a large profile is first pictured stays when its full tree comes', async ({
+  page,
+}) => {
+  const { path } = bigDcpi(1_000_000);
+  await page.goto('./');
+  await page.getByLabel('Open profile').setInputFiles(path);
+  // the first picture (the heavy addresses): the full tree is still being built
+  await page.waitForFunction(() => performance.getEntriesByName('flamelens:first-paint').length > 0);
+  await page.getByRole('tab', { name: 'Call tree' }).click();
+  await page.waitForFunction(() => performance.getEntriesByName('flamelens:ready').length > 0);
+  await expect(page.getByTestId('row-count')).toHaveText('1,000,001 functions');
+  await expect(page.getByRole('tab', { name: 'Call tree' })).toHaveAttribute('aria-selected', 'true');
+  await expect(
+    page.getByTestId('call-tree').locator('tbody tr[aria-rowindex]').first().locator('.name'),
+  ).toHaveText('big');
+  await expect(page).toHaveURL(/panel=calltree/);
+});

@@ -9,6 +9,7 @@ import type { FoldedMeta, InputNote } from '../core/types';
 import {
   DEFAULT_VIEW,
   encodeView,
+  mergeViews,
   type ProfileSource,
   sourceUrl,
   type ViewState,
@@ -238,7 +239,9 @@ async function openInWorker(
     const later = previews++ > 0;
     const prev = get();
     dispatch({ type: 'picture', id, view: prev.view });
-    const shown = later ? withPreviewChoices(asked, prev.view) : asked;
+    // a later picture keeps what was changed while the one before was shown (as the full tree does)
+    const chosen = later ? withPreviewChoices(asked, prev.view) : asked;
+    const shown = later && prev.previewView ? mergeViews(prev.previewView, chosen, prev.view) : chosen;
     // a file that is itself a comparison is pictured as one (its preview is the comparison's)
     const comparison = analysis.diff ? asComparison(shown, 'diff', analysis.diff.baseMeta.fileName) : null;
     set({
@@ -250,6 +253,9 @@ async function openInWorker(
       selectedNode: null,
       selectedFrame: null,
       view: comparison ?? shown,
+      // the first picture's view: what is changed after it is the user's (kept by later pictures
+      // and by the full tree)
+      previewView: later ? prev.previewView : (comparison ?? shown),
       sandwich: null,
       firstPaintPending: later ? prev.firstPaintPending : true,
       progress: { phase: 'call tree', fraction: 0.9 },

@@ -77,6 +77,11 @@ export interface AppState {
   /** True while `analysis` is the coarse first tree of a large profile still being built. */
   preview: boolean;
   /**
+   * The view that first tree was shown with: what the user changed since (a tab, the inversion, a
+   * search) stays when the full tree comes (worker.ts applyResult).
+   */
+  previewView: ViewState | null;
+  /**
    * This page is an HTML report (export/report.ts): what it shows, when it was made, and the
    * disassembly it carries by function name (it holds no binary).
    */
@@ -128,6 +133,7 @@ export const useStore = create<AppState>()((set, get) => ({
   firstPaintPending: false,
   profileSerial: 0,
   preview: false,
+  previewView: null,
   report: null,
 
   setFocus: (node) => set({ focusNode: node }),

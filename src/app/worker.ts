@@ -124,7 +124,12 @@ function applyResult(r: ViewResult, asked: ViewState, shown: ViewState, sizes?: 
   // named its workspace).
   if (!r.newProfile) view = mergeViews(shown, view, get().view);
   const prev = get();
-  if (r.newProfile && prev.preview) view = withPreviewChoices(view, prev.view);
+  // A new profile pictured first: what was changed since its picture was shown stays (a tab, the
+  // inversion, whose own job answers next), as mergeViews keeps it for a view's job.
+  if (r.newProfile && prev.preview) {
+    view = withPreviewChoices(view, prev.view);
+    if (prev.previewView) view = mergeViews(prev.previewView, view, prev.view);
+  }
   const patch: Partial<AppState> = {
     status: 'ready',
     symbols: r.symbols,
@@ -144,6 +149,7 @@ function applyResult(r: ViewResult, asked: ViewState, shown: ViewState, sizes?: 
     const a = r.analysis;
     patch.analysis = a;
     patch.preview = false;
+    patch.previewView = null;
     patch.selectedNode = null;
     // A zoom made on a preview carries over to the full tree (new node ids, maybe new frame ids);
     // a new profile opened from a link goes where the link's names say.
