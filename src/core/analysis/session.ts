@@ -675,6 +675,8 @@ export class AnalysisSession {
       this.view.mode === 'diff' && baseline
         ? analyzeDiff(this.shownFold(), baseline, { ...this.view, width: this.view.diffWidth }, timings)
         : analyze(this.shownFold(), this.view, timings, this.onPreview ?? undefined, frameBuffer);
+    const mismatch = analysis.diff && this.comparisonWarning();
+    if (analysis.diff && mismatch) analysis.diff.mismatch = mismatch;
     this.current = analysis.profile;
     return analysis;
   }
