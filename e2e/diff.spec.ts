@@ -180,3 +180,34 @@ test('a two-count folded file opens as a comparison, and its link says so', asyn
   await expect(page.getByRole('region', { name: /Differential flame graph/ })).toBeVisible();
   await paintedGraph(page);
 });
+
+test('a heap comparison sums the chosen value on both sides; sides that do not compare say so', async ({
+  page,
+}) => {
+  const HEAP = `${FIXTURES}/heap`;
+  await page.goto('./');
+  await dropFiles(page, [
+    { path: `${HEAP}/allocs.0002.heap`, name: 'allocs.0002.heap' },
+    { path: `${HEAP}/bin/allocs`, name: 'allocs' },
+  ]);
+  await paintedGraph(page);
+  await page.getByLabel('Compare with another profile').setInputFiles(`${HEAP}/allocs.0001.heap`);
+  await expect(page.getByRole('region', { name: 'Differential flame graph' })).toBeVisible();
+  await page.getByLabel('Value').selectOption({ label: 'alloc_objects (count)' });
+  await expect(page.getByTestId('meta-baseline')).toContainText('alloc_objects (count)');
+  await expect(page.getByTestId('meta-comparison')).toContainText('alloc_objects (count)');
+  // The totals of each file's header: `heap profile: 2002: 519088 [ 3048: 8006064]` (0001)
+  // and `[ 4164: 16006064]` (0002), the allocated objects.
+  const main = page.getByRole('table').locator('tbody tr[aria-rowindex]', { hasText: /^main/ });
+  await expect(main.locator('td').nth(3)).toHaveText('3,048');
+  await expect(main.locator('td').nth(5)).toHaveText('4,164');
+  await expect(page.getByTestId('diff-mismatch')).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/diff-heap.png` });
+
+  // Bytes in use against CPU samples: the comparison is drawn, and says its counts do not compare.
+  await page.getByRole('button', { name: 'Close comparison' }).click();
+  await page.getByLabel('Compare with another profile').setInputFiles(A.path);
+  await expect(page.getByTestId('diff-mismatch')).toContainText(
+    'the baseline sums samples (count), the comparison alloc_objects (count)',
+  );
+});

@@ -113,6 +113,26 @@ test('perf script: group by process, then keep one process’s samples only', as
   await expect(controls).not.toContainText(`focus ${first}`);
 });
 
+test('Go pprof labels: focus on two values of one key keeps either, as pprof -tagfocus=worker=alpha|gamma', async ({
+  page,
+}) => {
+  await open(page, [{ path: `${FIXTURES}/pprof/labels/labels.pb.gz`, name: 'labels.pb.gz' }]);
+  const controls = page.getByRole('group', { name: 'Labels' });
+  const filter = controls.getByRole('combobox', { name: 'Label filter', exact: true });
+  const focus = (value: string) =>
+    filter.locator(`optgroup[label="only samples with"] option`, { hasText: value }).getAttribute('value');
+  await filter.selectOption((await focus('worker=alpha'))!);
+  await expect(controls).toContainText('focus worker=alpha');
+  await filter.selectOption((await focus('worker=gamma'))!);
+  // One filter of both values, not two that would both have to hold (and keep nothing).
+  await expect(controls).toContainText('focus worker=alpha,gamma');
+  await expect(controls.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+  await paintedGraph(page);
+  // pprof -raw -tagfocus='worker=^(alpha|gamma)$' (labels.tagfocus-worker-alpha-gamma.raw.txt): 1.58 s
+  const meta = page.getByRole('region', { name: 'Profile metadata' });
+  await expect(meta).toContainText(/Total\s*1\.58 s/);
+});
+
 test('perf.data with its program and a kallsyms copy: user and kernel frames named, header facts shown', async ({
   page,
 }) => {

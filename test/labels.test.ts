@@ -8,7 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { labelSummary, parseLabelFilter } from '../src/core/model/labels';
+import { addLabelValue, labelSummary, parseLabelFilter } from '../src/core/model/labels';
 import { toFoldedText } from '../src/core/model/serialize';
 import { fold, parse } from '../src/core/pipeline';
 import type { FoldedProfile, LabelFilter } from '../src/core/types';
@@ -107,6 +107,12 @@ describe('labels on a Go CPU profile (pprof.Do), against go tool pprof -raw', ()
     ['tagfocus-phase-sort', [focus('phase=sort')]],
     ['tagignore-phase-hash', [ignore('phase=hash')]],
     ['tagfocus-worker-gamma.tagignore-phase-sort', [focus('worker=gamma'), ignore('phase=sort')]],
+    // as the page adds them: alpha, then gamma (one filter, either value; not two that both must hold)
+    ['tagfocus-worker-alpha-gamma', addLabelValue([focus('worker=alpha')], 'focus', 'worker', 'gamma')],
+    [
+      'tagignore-worker-beta',
+      addLabelValue(addLabelValue([], 'ignore', 'worker', 'beta'), 'ignore', 'worker', 'beta'),
+    ],
   ])('%s keeps the stacks pprof keeps', (name, labelFilters) => {
     const p = foldWith(PB, { labelFilters });
     const want = expected(name);

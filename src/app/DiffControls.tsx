@@ -17,6 +17,7 @@ export function DiffControls() {
   const view = useStore((s) => s.view);
   const baseName = useStore((s) => sideName(s.analysis?.diff?.baseMeta, 'A'));
   const compName = useStore((s) => sideName(s.analysis?.profile.meta, 'B'));
+  const mismatch = useStore((s) => s.analysis?.diff?.mismatch);
   if (view.mode !== 'diff') return null;
   const set = (patch: Partial<typeof view.diff>) => void changeView({ diff: { ...view.diff, ...patch } });
   return (
@@ -65,6 +66,11 @@ export function DiffControls() {
           (change in {view.diff.normalized ? 'share of each profile' : 'samples'}; + new, − gone)
         </span>
       </span>
+      {mismatch && (
+        <span className="diff-mismatch" role="status" data-testid="diff-mismatch">
+          Warning: {mismatch}
+        </span>
+      )}
     </fieldset>
   );
 }

@@ -1,8 +1,7 @@
 // Sample labels (pprof labels, perf's process and thread): group the graph by one (its values
 // become root frames) and keep or hide samples by value (pprof's -tagfocus / -tagignore).
 
-import { describeFilter } from '../core/model/labels';
-import type { LabelFilter } from '../core/types';
+import { addLabelValue, describeFilter } from '../core/model/labels';
 import { useStore } from './store';
 import { changeView } from './view';
 
@@ -13,8 +12,7 @@ export function LabelControls() {
   if (labels.length === 0 && filters.length === 0 && !groupBy) return null;
   const addFilter = (spec: string) => {
     const [op, key, value] = spec.split('\u001f') as ['focus' | 'ignore', string, string];
-    const f: LabelFilter = { key, op, values: [value] };
-    void changeView({ labelFilters: [...filters, f] });
+    void changeView({ labelFilters: addLabelValue(filters, op, key, value) });
   };
   return (
     <fieldset className="label-controls" aria-label="Labels">

@@ -219,7 +219,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   switch (args.command) {
     case 'diff': {
       const mismatch = session.comparisonWarning();
-      if (mismatch !== null) io.stderr(`flamelens: warning: ${oneLine(mismatch)}\n`);
+      if (mismatch !== null)
+        io.stderr(`flamelens: warning: ${oneLine(mismatch)} (--sample-type chooses what both sides sum)\n`);
       session.writeFolded([], io.stdout, { normalize: args.options.has('normalize') });
       return 0;
     }

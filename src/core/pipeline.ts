@@ -67,9 +67,10 @@ export interface Analysis {
   sampledEvery?: number;
   /**
    * In a comparison (diff mode): both sides' totals per chain of `tree` (whose own weights are the
-   * chosen width), and both sides' function tables; `functions` is the comparison's.
+   * chosen width), and both sides' function tables; `functions` is the comparison's. `mismatch`:
+   * why the two sides' weights do not compare (a CPU profile against a heap profile), when they do not.
    */
-  diff?: DiffTotals & { baseMeta: FoldedMeta };
+  diff?: DiffTotals & { baseMeta: FoldedMeta; mismatch?: string };
 }
 
 export type Progress = (phase: string, fraction: number) => void;

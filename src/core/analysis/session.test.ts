@@ -112,6 +112,33 @@ describe('AnalysisSession', () => {
     }
   });
 
+  it("compares a heap profile's chosen value with the same value of the baseline, as pprof -sample_index does", async () => {
+    // Each column of an unsampled heap profile sums to its header's totals:
+    // `heap profile: INUSE_OBJECTS: INUSE_BYTES [ALLOC_OBJECTS: ALLOC_BYTES] @ heapprofile`.
+    const header = (path: string) => {
+      const m = /^heap profile:\s*(\d+):\s*(\d+)\s*\[\s*(\d+):\s*(\d+)\]/.exec(
+        readFileSync(`test/fixtures/${path}`, 'latin1'),
+      )!;
+      return { inuse_objects: +m[1], inuse_space: +m[2], alloc_objects: +m[3], alloc_space: +m[4] };
+    };
+    const base = header('heap/allocs.0001.heap');
+    const comp = header('heap/allocs.0002.heap');
+    const sum = (t: FunctionTable) => t.self.reduce((a, b) => a + b, 0);
+    const s = new AnalysisSession();
+    await s.add([file('heap/allocs.0002.heap'), file('heap/bin/allocs')], V());
+    await s.add([file('heap/allocs.0001.heap')], V({ mode: 'diff' }), { slot: 'base' });
+    for (const type of ['alloc_objects', 'alloc_space', 'inuse_objects', 'inuse_space'] as const) {
+      const d = (await s.apply(V({ mode: 'diff', sampleType: type }))).analysis!.diff!;
+      expect([type, sum(d.baseFunctions), sum(d.compFunctions)]).toEqual([type, base[type], comp[type]]);
+      expect(s.comparisonWarning()).toBeNull();
+    }
+    // A link's own baseline type still holds (bst): then the sides do not compare, and it says so.
+    const d = (await s.apply(V({ mode: 'diff', sampleType: 'alloc_space', baseSampleType: 'inuse_objects' })))
+      .analysis!.diff!;
+    expect([sum(d.baseFunctions), sum(d.compFunctions)]).toEqual([base.inuse_objects, comp.alloc_space]);
+    expect(s.comparisonWarning()).toMatch(/\S/);
+  });
+
   it('derives views (transforms, invert) and the sandwich from the kept profile', async () => {
     const s = new AnalysisSession();
     const opened = await s.add([file('folded/simple.folded')], V());

@@ -20,7 +20,7 @@ import { type FlameChartBoxes, flameChartBoxes } from '../model/flamechart';
 import { foldOtherWeights } from '../model/fold';
 import { type LabelSummary, labelKeepMask, labelSummary } from '../model/labels';
 import { matchSources, type SourceListing, sourceListing } from '../model/lines';
-import { sampleCount, sampleTypeIndex, withSampleType } from '../model/sample-types';
+import { sampleCount, sampleTypeIndex, sampleTypesOf, withSampleType } from '../model/sample-types';
 import { type SearchQuery, type SearchResult, searchProfile } from '../model/search';
 import {
   difffoldedNormalize,
@@ -67,7 +67,14 @@ import { type MappingSamples, samplesByModule } from '../symbols/modules';
 import { type Placement, parseBase } from '../symbols/placement';
 import { frameLabel, frameName } from '../text/frame-text';
 import { timeUnitUs } from '../text/units';
-import { type FoldedProfile, type InputNote, type Mapping, ProfileError, type RawProfile } from '../types';
+import {
+  type FoldedProfile,
+  type InputNote,
+  type Mapping,
+  ProfileError,
+  type RawProfile,
+  type SampleType,
+} from '../types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
 import { DERIVATIONS, type DerivationInput } from './derivations';
 import { isSymbolFile, sortInputs } from './inputs';
@@ -595,7 +602,7 @@ export class AnalysisSession {
         ...spec,
         symbols: this.baseSymbols,
         consume: !base.raw.diffPair,
-        sampleType: v.baseSampleType,
+        sampleType: baseSampleType(v, r.profile.meta.sampleType, base.raw),
       }).profile;
   }
 
@@ -668,6 +675,8 @@ export class AnalysisSession {
       this.view.mode === 'diff' && baseline
         ? analyzeDiff(this.shownFold(), baseline, { ...this.view, width: this.view.diffWidth }, timings)
         : analyze(this.shownFold(), this.view, timings, this.onPreview ?? undefined, frameBuffer);
+    const mismatch = analysis.diff && this.comparisonWarning();
+    if (analysis.diff && mismatch) analysis.diff.mismatch = mismatch;
     this.current = analysis.profile;
     return analysis;
   }
@@ -1051,6 +1060,19 @@ export class AnalysisSession {
       this.symbolFiles.push(f);
     }
   }
+}
+
+/**
+ * The sample type a comparison's baseline sums: the view's own for it (a link's `bst`), else the
+ * comparison's (`shown`, the type its fold summed) when the baseline has that type and unit, as
+ * pprof's -sample_index picks one value of both profiles: choosing alloc_objects compares
+ * allocated objects with allocated objects. A baseline without it sums its default, and a
+ * two-count file's baseline its own column (`baseline`, whatever the comparison's).
+ */
+function baseSampleType(v: WorkerView, shown: SampleType, raw: RawProfile): string | undefined {
+  if (v.baseSampleType !== undefined || raw.diffPair) return v.baseSampleType;
+  const same = sampleTypesOf(raw).findIndex((t) => t.type === shown.type && t.unit === shown.unit);
+  return same < 0 ? undefined : String(same);
 }
 
 /** The view's placed ELF files, with their load addresses read (unreadable ones left out). */

@@ -60,7 +60,7 @@ const frameKey = (p: FoldedProfile, f: number) =>
 export function comparisonMismatch(comp: SampleType, base: SampleType): string | null {
   if (base.unit === comp.unit && (base.type === comp.type || isTimeUnit(base.unit))) return null;
   const what = (t: SampleType) => `${t.type} (${t.unit})`;
-  return `the baseline sums ${what(base)}, the comparison ${what(comp)}: their counts do not compare (--sample-type chooses what each side sums)`;
+  return `the baseline sums ${what(base)}, the comparison ${what(comp)}: their counts do not compare`;
 }
 
 /** Merges the comparison's and the baseline's stacks by frame names (and module names). */

@@ -3,7 +3,14 @@ import { parseFolded } from '../formats/folded.ts';
 import type { LabelFilter, RawProfile } from '../types.ts';
 import { foldProfile } from './fold.ts';
 import { frameNames } from './frames.ts';
-import { describeFilter, isLabelFilter, labelKeepMask, labelSummary, parseLabelFilter } from './labels.ts';
+import {
+  addLabelValue,
+  describeFilter,
+  isLabelFilter,
+  labelKeepMask,
+  labelSummary,
+  parseLabelFilter,
+} from './labels.ts';
 import { toFoldedText } from './serialize.ts';
 
 /**
@@ -73,6 +80,29 @@ describe('label filters', () => {
       { key: 'bytes', op: 'ignore', min: 4096 },
     ]);
     expect(toFoldedText(p)).toBe('main;work;hash 4\nmain;work;sort 5\n');
+  });
+  it('a value added to a key and op already filtered by values is an alternative of that filter', () => {
+    const one = addLabelValue([], 'focus', 'thread', 'w2');
+    const two = addLabelValue(one, 'focus', 'thread', '17');
+    expect(two).toEqual([{ key: 'thread', op: 'focus', values: ['w2', '17'] }]);
+    expect(addLabelValue(two, 'focus', 'thread', '17')).toEqual(two);
+    expect(one).toEqual([{ key: 'thread', op: 'focus', values: ['w2'] }]); // not changed in place
+    // the samples of either thread, as one filter of both values keeps them
+    expect(toFoldedText(fold(RAW(), two))).toBe('main;work;hash 6\nmain;work;sort 5\n');
+    // another op, another key, or a range: a filter of its own
+    const range: LabelFilter = { key: 'bytes', op: 'ignore', min: 4096 };
+    const mixed = addLabelValue(
+      addLabelValue([range, ...two], 'ignore', 'thread', 'w1'),
+      'ignore',
+      'bytes',
+      '512',
+    );
+    expect(mixed).toEqual([
+      range,
+      ...two,
+      { key: 'thread', op: 'ignore', values: ['w1'] },
+      { key: 'bytes', op: 'ignore', values: ['512'] },
+    ]);
   });
   it('a key the profile lacks: focus keeps nothing, ignore keeps all; both warn', () => {
     const f = fold(RAW(), [{ key: 'nope', op: 'focus', values: ['x'] }]);

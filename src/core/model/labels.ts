@@ -317,6 +317,25 @@ export function parseLabelFilter(text: string, op: LabelFilter['op']): LabelFilt
   return { key, op, values };
 }
 
+/**
+ * The filters with one more value of `key` to keep (`focus`) or to hide (`ignore`): added to the
+ * filter of that key and op that lists values, as an alternative (`worker=alpha,gamma`, pprof's
+ * `-tagfocus=worker=alpha|gamma`), else a filter of its own. Two focus filters of one key would
+ * keep only the samples with both values, none when a sample has one value per key.
+ */
+export function addLabelValue(
+  filters: readonly LabelFilter[],
+  op: LabelFilter['op'],
+  key: string,
+  value: string,
+): LabelFilter[] {
+  const i = filters.findIndex((f) => f.key === key && f.op === op && !isRangeFilter(f));
+  if (i < 0) return [...filters, { key, op, values: [value] }];
+  const f = filters[i] as LabelFilter & { values: string[] };
+  if (f.values.includes(value)) return [...filters];
+  return filters.map((g, j) => (j === i ? { ...f, values: [...f.values, value] } : g));
+}
+
 /** A filter as text, as parseLabelFilter reads it (with its op: `focus worker=a,b`). */
 export function describeFilter(f: LabelFilter): string {
   if (!isRangeFilter(f)) return `${f.op} ${f.key}=${f.values.join(',')}`;
