@@ -346,7 +346,7 @@ export async function openEntries(entries: readonly FileSystemEntry[]): Promise<
       loadingName: null,
       error: {
         fileName: names,
-        message: `${names}: the folder could not be listed (${(e as Error).message})`,
+        message: `the folder could not be listed (${(e as Error).message})`,
       },
     });
     return;
