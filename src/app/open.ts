@@ -227,7 +227,9 @@ async function openInWorker(
     // Files the worker reads itself (not bytes in hand) are read first: the opening frame waits
     // for the read's end (App).
     progress: { phase: buffers.some((f) => f.data instanceof Blob) ? 'read' : 'parse', fraction: 0 },
-    error: null,
+    // A reopen of what is shown keeps the error of the open whose failure asked for it: it says why
+    // that file is not the one shown.
+    ...(!reopening(life) && { error: null }),
   });
   const asked = view ?? freshView(undefined);
   // A raw preview may come first, then the coarse tree: that keeps the zoom made on the first and
