@@ -307,7 +307,7 @@ export function parseProfile(
 ): RawProfile {
   // Every reader's profile: samples whose values are no usable numbers and mappings past 64 bits
   // are left out with a warning (sanitize.ts), so no writer meets them; one with nothing to draw says so.
-  if (opts.stream) return checked(opts.stream.finish(opts));
+  if (opts.stream) return checkedProfile(opts.stream.finish(opts));
   if (bytes.length === 0) throw new ProfileError('empty file', 'unknown', { offset: 0 });
   const data = maybeGunzip(bytes);
   if (data.length === 0) throw new ProfileError('empty file (after gunzip)', 'unknown', { offset: 0 });
@@ -316,11 +316,12 @@ export function parseProfile(
   // With symbol files, only a preview folded as the profile will be names its frames alike.
   const onPreview =
     opts.withSymbols === true && !(imp.previewSymbolizes && opts.foldSample) ? undefined : opts.onPreview;
-  if (onPreview && imp.parseWithPreview) return checked(imp.parseWithPreview(data, { ...opts, onPreview }));
-  return checked(imp.parse(data, opts));
+  if (onPreview && imp.parseWithPreview)
+    return checkedProfile(imp.parseWithPreview(data, { ...opts, onPreview }));
+  return checkedProfile(imp.parse(data, opts));
 }
 
 /** A reader's profile as every later stage may take it (sanitize.ts), said when it has nothing to draw. */
-function checked(raw: RawProfile): RawProfile {
+export function checkedProfile(raw: RawProfile): RawProfile {
   return sayNoSamples(usableValues(raw));
 }
