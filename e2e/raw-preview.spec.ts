@@ -214,23 +214,37 @@ test('a search typed on the first picture stays when the full tree comes', async
   await expect(page.getByTestId('search-count')).toHaveText(/^matched: [\d,]+ samples \(100\.0 %\)/);
 });
 
-/** Clicks Cancel in the progress bar in the task that paints the synthetic's first picture. */
-async function cancelAtFirstPicture(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as unknown as { cancelled: boolean };
-    w.cancelled = false;
+/**
+ * In the task that paints the synthetic's first picture, clicks Cancel in the progress bar, or
+ * drops an empty file (a drop that supersedes the open, then fails).
+ */
+async function atFirstPicture(page: Page, act: 'cancel' | 'drop an empty file'): Promise<void> {
+  await page.evaluate((act) => {
+    const w = window as unknown as { acted: boolean };
+    w.acted = false;
     new MutationObserver(() => {
       const canvas = document.querySelector('[data-testid="main-graph"] canvas');
-      if (w.cancelled || !canvas?.getAttribute('aria-label')?.includes('synthetic-16mb.prof')) return;
+      if (w.acted || !canvas?.getAttribute('aria-label')?.includes('synthetic-16mb.prof')) return;
+      // Its picture, not the empty frame shown while a first profile is read (it paints nothing).
+      if (!/[1-9]/.test(canvas.getAttribute('data-painted') ?? '')) return;
       const cancel = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Cancel');
       if (!cancel) return;
-      cancel.click();
-      w.cancelled = true;
+      if (act === 'cancel') cancel.click();
+      else {
+        const dt = new DataTransfer();
+        dt.items.add(new File([], 'empty.prof'));
+        const target = document.querySelector('main') ?? document.body;
+        for (const type of ['dragenter', 'dragover', 'drop'])
+          target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+      }
+      w.acted = true;
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
-  });
+  }, act);
   await page.getByLabel('Open profile').setInputFiles(PROFILE);
-  await page.waitForFunction(() => (window as unknown as { cancelled: boolean }).cancelled);
+  await page.waitForFunction(() => (window as unknown as { acted: boolean }).acted);
 }
+
+const cancelAtFirstPicture = (page: Page) => atFirstPicture(page, 'cancel');
 
 test('Cancel while a profile is being built keeps the profile shown before, or the start page', async ({
   page,
@@ -255,6 +269,28 @@ test('Cancel while a profile is being built keeps the profile shown before, or t
   await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/ws=\w+/);
   await page.reload();
   await expect(page.locator('.current-file')).toHaveText('tiny.prof');
+});
+
+test('a bad file dropped over a first picture takes the picture away: the profile before, or the start page', async ({
+  page,
+}) => {
+  // The picture's open is abandoned for the drop; the drop fails. The picture stayed, never
+  // finished ('Building the function table…' for good), before the lifecycle mended it.
+  await page.goto('./#gran=addresses');
+  await atFirstPicture(page, 'drop an empty file');
+  await expect(page.getByRole('alert')).toContainText('Could not open empty.prof: empty file (at byte 0)');
+  await expect(page.getByRole('heading', { name: /Drop a CPU profile/ })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Parsing progress' })).toHaveCount(0);
+
+  await page.getByLabel('Open profile').setInputFiles(`${FIXTURES}/gperf/tiny.prof`);
+  await paintedGraph(page);
+  await atFirstPicture(page, 'drop an empty file');
+  await expect(page.getByRole('alert')).toContainText('Could not open empty.prof: empty file (at byte 0)');
+  await expect(page.locator('.current-file')).toHaveText('tiny.prof');
+  await expect(page.getByTestId('row-count')).toHaveText(/^[1-9]\d* functions$/);
+  await expect(page.getByRole('progressbar', { name: 'Parsing progress' })).toHaveCount(0);
+  await paintedGraph(page);
+  await page.screenshot({ path: `${SHOTS}/bad-drop-over-picture.png` });
 });
 
 test('a profile of many short records paints first from a sample of them, and says so', async ({ page }) => {

@@ -263,6 +263,39 @@ describe('damaged bundles: clear errors, the rest still opens', () => {
     expect(opened.warnings[0].message).toMatch(/^m\.zip: flamelens-bundle\.json is unreadable/);
   });
 
+  it('a bundled profile that does not open is named in the error, its offset its own', async () => {
+    const dcpi = new Uint8Array(readFileSync(join(FIX, 'dcpi/bad_chunk_past_eof.dcpi')));
+    const b = zipSync({ 'profiles/chunks.dcpi': dcpi, 'files/opt/flamelens-corpus/bin/tiny': lib() });
+    const want =
+      'chunks.dcpi: Chunk 2 (offset 0x10) claims 5 counts, but only 3 fit before the footer: the file is truncated or damaged. (at byte 212)';
+    const sorted = sortInputs([{ name: 'b.zip', bytes: b }]);
+    expect(sorted.profile).toBeNull();
+    expect((sorted.firstError as ProfileError).describe()).toBe(want);
+    const p = join(tmp, 'bad-member.zip');
+    writeFileSync(p, b);
+    const r = await runCli(['fold', p]);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`flamelens: ${p}: ${want}\n`);
+    // A loose file's error is as it was: the file is named once, by the CLI.
+    const loose = join(tmp, 'chunks.dcpi');
+    writeFileSync(loose, dcpi);
+    expect((await runCli(['fold', loose])).err).toBe(
+      `flamelens: ${loose}: ${want.slice('chunks.dcpi: '.length)}\n`,
+    );
+  });
+
+  it("fold names a bundled profile beside the bundle in the profile's warnings", async () => {
+    const cut = new Uint8Array(readFileSync(join(FIX, 'bad/truncated_mid_record.prof')));
+    const p = join(tmp, 'cut-member.zip');
+    writeFileSync(p, zipSync({ 'profiles/cut.prof': cut }));
+    const r = await runCli(['fold', p]);
+    expect(r.code).toBe(0);
+    const lines = r.err.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l.startsWith(`flamelens: ${p}: cut.prof: warning: `)).toBe(true);
+    expect(lines[0]).toMatch(/truncated at byte 80: .* \(at byte 80\)$/);
+  });
+
   it('the CLI says what is wrong with a damaged bundle and exits 1', async () => {
     const b = good();
     const p = join(tmp, 'cut.zip');

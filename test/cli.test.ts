@@ -62,6 +62,13 @@ describe('flamelens CLI', () => {
     const d = await run(['fold', fix('dcpi/bad_duplicate_image.dcpi')]);
     expect(d.code).toBe(1);
     expect(d.err).toMatch(/'image' appears twice \(lines 2 and 11\).* \(at line 11, byte 174\)\n$/);
+    // A binary is no profile: the file is named once (it was twice, the session naming it too).
+    const elf = fix('gperf/bin/tiny');
+    const b = await run(['fold', elf]);
+    expect(b.code).toBe(1);
+    expect(b.err).toBe(
+      `flamelens: ${elf}: no profile among these files: open the profile first, or drop it together with its binaries\n`,
+    );
     const missing = await run(['fold', '/nonexistent/file.prof']);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/cannot read file/);

@@ -240,6 +240,34 @@ describe('races met before, as transitions', () => {
     expect(r.state.opening).toBeNull();
   });
 
+  it('a file that fails, dropped while another open shows its first picture, takes that picture away too', () => {
+    // The first open's picture stays on screen while the drop that superseded it is read: when
+    // that drop fails (an empty file) or is cancelled, the picture must not stay, half-built and
+    // never finished (its worker abandoned): the start page, or the profile shown before.
+    const picture = (id: number, mark: string): LifecycleEvent[] => [
+      { type: 'begin' },
+      { type: 'sent', id },
+      { type: 'picture', id, view: view(mark) },
+    ];
+    const first = run(INITIAL, ...picture(1, 'start'), { type: 'begin' }, { type: 'sent', id: 2 });
+    expect(run(first.state, { type: 'failed', id: 2, crashed: false }).effects).toEqual([
+      { kind: 'start-page' },
+    ]);
+    expect(run(first.state, { type: 'cancel', worker: true }).effects).toEqual([{ kind: 'start-page' }]);
+    // A third drop superseding the second (still reading) inherits the picture too.
+    expect(run(first.state, { type: 'begin' }, { type: 'failed', id: 3, crashed: false }).effects).toEqual([
+      { kind: 'start-page' },
+    ]);
+    const over = run(SHOWN, ...picture(2, 'before'), { type: 'begin' }, { type: 'sent', id: 3 });
+    expect(run(over.state, { type: 'failed', id: 3, crashed: false }).effects).toEqual([
+      { kind: 'reopen', view: view('before') },
+    ]);
+    // Its own picture, later, keeps the view before the first one; shown, it is finished.
+    const own = run(over.state, { type: 'picture', id: 3, view: view('the first picture') });
+    expect(own.state.opening?.viewBefore).toEqual(view('before'));
+    expect(run(own.state, { type: 'opened', id: 3 }).effects).toEqual([{ kind: 'finish', id: 3 }]);
+  });
+
   it('ffb5360: a link to a workspace no longer kept: the read fails, nothing was shown, nothing to undo', () => {
     const r = run(INITIAL, { type: 'begin' }, { type: 'failed', id: 1, crashed: false });
     expect(r.effects).toEqual([]);

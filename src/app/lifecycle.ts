@@ -19,7 +19,11 @@ export interface Opening {
    * (coarse) picture is shown while the full analysis is built.
    */
   stage: 'reading' | 'worker' | 'picture';
-  /** The view on screen before its first picture replaced it (what the profile before comes back with). */
+  /**
+   * The view on screen before its first picture replaced it (what the profile before comes back
+   * with); not null once a picture of no shown profile is on screen: its own, or that of an open
+   * it superseded (which stays on screen until this one's own picture replaces it).
+   */
   viewBefore: ViewState | null;
   /** It opens the shown workspace again (after a crash or a cancel), not something new. */
   reopen: boolean;
@@ -80,10 +84,12 @@ export function transition(s: Lifecycle, e: LifecycleEvent): Transition {
   switch (e.type) {
     case 'begin': {
       const id = s.serial + 1;
+      // A superseded open's picture stays on screen: this open ends as if it were its own.
+      const viewBefore = s.opening?.viewBefore ?? null;
       return stay({
         ...s,
         serial: id,
-        opening: { id, stage: 'reading', viewBefore: null, reopen: e.reopen === true },
+        opening: { id, stage: 'reading', viewBefore, reopen: e.reopen === true },
       });
     }
     case 'sent':
@@ -117,15 +123,15 @@ export function transition(s: Lifecycle, e: LifecycleEvent): Transition {
 }
 
 /**
- * An open that ends without being shown (failed, cancelled). Its first picture goes with it: the
- * profile shown before comes back with its own view, or the start page. Without a picture, what
- * was shown stays; if the worker went (a crash, a cancelled worker job), it is opened again. A
- * reopen that fails is not tried again.
+ * An open that ends without being shown (failed, cancelled). Its first picture goes with it (or a
+ * superseded open's, still on screen): the profile shown before comes back with its own view, or
+ * the start page. Without a picture, what was shown stays; if the worker went (a crash, a
+ * cancelled worker job), it is opened again. A reopen that fails is not tried again.
  */
 function ended(s: Lifecycle, o: Opening, workerGone: boolean): Transition {
   const state = { ...s, opening: null };
   if (o.reopen) return stay(state);
-  if (o.stage === 'picture')
+  if (o.viewBefore !== null)
     return s.shown
       ? { state, effects: [{ kind: 'reopen', view: o.viewBefore }] }
       : { state, effects: [{ kind: 'start-page' }] };

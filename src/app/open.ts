@@ -228,7 +228,9 @@ async function openInWorker(
     // Files the worker reads itself (not bytes in hand) are read first: the opening frame waits
     // for the read's end (App).
     progress: { phase: buffers.some((f) => f.data instanceof Blob) ? 'read' : 'parse', fraction: 0 },
-    error: null,
+    // A reopen of what is shown keeps the error of the open whose failure asked for it: it says why
+    // that file is not the one shown.
+    ...(!reopening(life) && { error: null }),
   });
   const asked = view ?? freshView(undefined);
   // A raw preview may come first, then the coarse tree: that keeps the zoom made on the first and
@@ -352,7 +354,7 @@ export async function openEntries(entries: readonly FileSystemEntry[]): Promise<
       loadingName: null,
       error: {
         fileName: names,
-        message: `${names}: the folder could not be listed (${(e as Error).message})`,
+        message: `the folder could not be listed (${(e as Error).message})`,
       },
     });
     return;

@@ -227,8 +227,12 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     case 'list':
       return listCommand(session, args.positional[0], io);
     case 'fold': {
-      for (const w of session.folded().meta.warnings)
-        io.stderr(`flamelens: ${oneLine(shownName(file))}: warning: ${oneLine(w.message)}${where(w)}\n`);
+      const { fileName, warnings } = session.folded().meta;
+      // A bundle's profile is named too: the warnings' offsets are in it, not in the bundle.
+      const shown =
+        fileName === basename(shownName(file)) ? shownName(file) : `${shownName(file)}: ${fileName}`;
+      for (const w of warnings)
+        io.stderr(`flamelens: ${oneLine(shown)}: warning: ${oneLine(w.message)}${where(w)}\n`);
       // Written as it is made: with DWARF's inline frames the text can be gigabytes.
       session.writeFolded([], io.stdout);
       return 0;

@@ -9,13 +9,18 @@ import { gunzipSync, gzipSync, zipSync } from 'fflate';
 import { sortInputs } from '../../src/core/analysis/inputs.ts';
 import { MANIFEST, writeBundle } from '../../src/core/bundle/bundle.ts';
 import { readZip } from '../../src/core/bundle/zip.ts';
-import { detectFormat, isGzip, parseProfile, streamingParse } from '../../src/core/formats/detect.ts';
+import {
+  checkedProfile,
+  detectFormat,
+  isGzip,
+  parseProfile,
+  streamingParse,
+} from '../../src/core/formats/detect.ts';
 import { parseFolded } from '../../src/core/formats/folded.ts';
 import { GperftoolsChunkStream, scanGperftools } from '../../src/core/formats/gperftools.ts';
 import { gperftoolsPreview } from '../../src/core/formats/gperftools-preview.ts';
 import { chunkHeap } from '../../src/core/formats/heap-chunks.ts';
 import { writePprof } from '../../src/core/formats/pprof-write.ts';
-import { usableValues } from '../../src/core/formats/sanitize.ts';
 import { writeSnapshot } from '../../src/core/formats/snapshot.ts';
 import { joinBytes } from '../../src/core/formats/text-preview.ts';
 import { toFoldedText } from '../../src/core/model/serialize.ts';
@@ -1266,8 +1271,8 @@ function chunkedParseOf(file: Uint8Array, r: () => number): { raw?: RawProfile; 
     at += part.length;
   }
   try {
-    // As the worker's: its chunked parse is finished by parseProfile, which checks the values.
-    return { raw: usableValues(stream.finish(stream.finishScan())) };
+    // As the worker's: its chunked parse is finished by parseProfile, which checks the profile.
+    return { raw: checkedProfile(stream.finish(stream.finishScan())) };
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
     return { error: e.message };
@@ -1290,8 +1295,8 @@ function heapChunkedParseOf(file: Uint8Array, r: () => number): { raw?: RawProfi
       stream.push(part);
       at += part.length;
     }
-    // As the worker's: its chunked parse is finished by parseProfile, which checks the values.
-    return { raw: usableValues(stream.finish({})) };
+    // As the worker's: its chunked parse is finished by parseProfile, which checks the profile.
+    return { raw: checkedProfile(stream.finish({})) };
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
     return { error: e.message };

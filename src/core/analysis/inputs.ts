@@ -75,9 +75,17 @@ export function sortInputs(
   } = {},
 ): SortedInputs {
   const roles: InputNote[] = [];
-  const bundles = new Set(given.filter((f) => looksLikeBundle(f.bytes)).map((f) => f.name));
-  for (const name of bundles) roles.push({ name, role: 'bundle' });
-  const files = expandBundles(given, opts.profile === undefined ? {} : { profile: opts.profile });
+  const bundles = new Set(given.filter((f) => looksLikeBundle(f.bytes)));
+  for (const { name } of bundles) roles.push({ name, role: 'bundle' });
+  const pick = opts.profile === undefined ? {} : { profile: opts.profile };
+  // A profile taken out of a bundle: its errors name it (their offsets are in it, not in the bundle).
+  const member = new Set<DroppedFile>();
+  const files = given.flatMap((g) => {
+    if (!bundles.has(g)) return [g];
+    const out = expandBundles([g], pick);
+    for (const f of out) if (f.fromBundle === undefined) member.add(f);
+    return out;
+  });
   // A bundle's objects are not unpacked yet: they are symbol files by where the bundle has them.
   const packed = files.filter((f) => f.fromBundle !== undefined);
   const loose = files.filter((f) => f.fromBundle === undefined);
@@ -105,7 +113,10 @@ export function sortInputs(
       opts.release?.(f);
     } catch (e) {
       if (e instanceof ProfileError && e.message.startsWith('drop one profile')) throw e;
-      firstError ??= e;
+      firstError ??=
+        e instanceof ProfileError && member.has(f)
+          ? new ProfileError(`${f.name}: ${e.message}`, e.format, { offset: e.offset, line: e.line })
+          : e;
       unusable.push(f);
     }
   }

@@ -311,7 +311,7 @@ export class AnalysisSession {
       },
     });
     const { profile } = sorted;
-    if (!profile) this.explainNoProfile(files, sorted, slot);
+    if (!profile) this.explainNoProfile(sorted, slot);
     if (profile && slot === 'base') {
       this.loadedBase = profile.loaded;
       for (const r of sorted.roles) if (r.role === 'profile') r.role = 'baseline';
@@ -357,21 +357,17 @@ export class AnalysisSession {
   }
 
   /** Why files with no profile among them cannot be added (throws), unless they add to one. */
-  private explainNoProfile(
-    files: readonly DroppedFile[],
-    sorted: ReturnType<typeof sortInputs>,
-    slot: Slot,
-  ): void {
-    const names = files.map((f) => f.name).join(', ');
+  private explainNoProfile(sorted: ReturnType<typeof sortInputs>, slot: Slot): void {
+    // The files are not named here: who gave them names them (the page's 'Could not open a, b:', the CLI's path).
     if (slot === 'base') {
       if (sorted.firstError && sorted.candidates === 1) throw sorted.firstError;
-      throw new ProfileError(`${names}: no profile among these files to compare with`, 'unknown');
+      throw new ProfileError('no profile among these files to compare with', 'unknown');
     }
     const adds = sorted.symbols.length > 0 || sorted.sources.size > 0;
     if (adds && this.loaded) return;
     if (sorted.firstError && sorted.candidates === 1) throw sorted.firstError;
     throw new ProfileError(
-      `${names}: no profile among these files${
+      `no profile among these files${
         sorted.symbols.length > 0 ? ': open the profile first, or drop it together with its binaries' : ''
       }`,
       'unknown',

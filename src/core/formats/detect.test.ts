@@ -122,6 +122,21 @@ describe('parseProfile', () => {
   it('dispatches folded text', () => {
     expect(parseProfile(enc('a;b 2\n')).format).toBe('folded');
   });
+
+  it('says when a profile has nothing to draw, whatever its format', () => {
+    const none = 'the profile holds no samples: there is nothing to draw';
+    const said = (b: Uint8Array) => parseProfile(b).warnings.map((w) => w.message);
+    expect(said(fixture('bad/trailer_only.prof'))).toEqual([none]);
+    expect(said(fixture('bad/header_only.prof'))).toContain(none);
+    expect(said(fixture('dcpi/valid_empty.dcpi'))).toEqual([none]);
+    expect(said(gzipSync(fixture('dcpi/valid_empty.dcpi')))).toEqual([none]);
+    expect(said(enc('main;a 0\nmain;b 0\n'))).toEqual([
+      "the profile's 2 samples all count 0: there is nothing to draw",
+    ]);
+    // Something to show: under the default column, or under another (a two-count file's comparison).
+    expect(said(fixture('gperf/tiny.prof'))).toEqual([]);
+    expect(said(enc('main;a 0 3\n'))).toEqual([]);
+  });
 });
 
 describe('registered formats', () => {

@@ -28,7 +28,7 @@ import { looksLikePerfScript, parsePerfScript } from './perfscript.ts';
 import { looksLikePprof, parsePprof } from './pprof.ts';
 import { sampledPprof } from './pprof-preview.ts';
 import { looksLikePprofRaw, parsePprofRaw } from './pprofraw.ts';
-import { usableValues } from './sanitize.ts';
+import { sayNoSamples, usableValues } from './sanitize.ts';
 import { looksLikeSnapshot, parseSnapshot } from './snapshot.ts';
 import {
   byRecords,
@@ -306,8 +306,8 @@ export function parseProfile(
   opts: ParseProfileOptions & { onPreview?: (p: ImporterPreview) => void; stream?: ParseInProgress } = {},
 ): RawProfile {
   // Every reader's profile: samples whose values are no usable numbers and mappings past 64 bits
-  // are left out with a warning (sanitize.ts), so no writer meets them.
-  if (opts.stream) return usableValues(opts.stream.finish(opts));
+  // are left out with a warning (sanitize.ts), so no writer meets them; one with nothing to draw says so.
+  if (opts.stream) return checkedProfile(opts.stream.finish(opts));
   if (bytes.length === 0) throw new ProfileError('empty file', 'unknown', { offset: 0 });
   const data = maybeGunzip(bytes);
   if (data.length === 0) throw new ProfileError('empty file (after gunzip)', 'unknown', { offset: 0 });
@@ -317,6 +317,11 @@ export function parseProfile(
   const onPreview =
     opts.withSymbols === true && !(imp.previewSymbolizes && opts.foldSample) ? undefined : opts.onPreview;
   if (onPreview && imp.parseWithPreview)
-    return usableValues(imp.parseWithPreview(data, { ...opts, onPreview }));
-  return usableValues(imp.parse(data, opts));
+    return checkedProfile(imp.parseWithPreview(data, { ...opts, onPreview }));
+  return checkedProfile(imp.parse(data, opts));
+}
+
+/** A reader's profile as every later stage may take it (sanitize.ts), said when it has nothing to draw. */
+export function checkedProfile(raw: RawProfile): RawProfile {
+  return sayNoSamples(usableValues(raw));
 }

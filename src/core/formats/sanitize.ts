@@ -52,6 +52,25 @@ export function usableValues(raw: RawProfile): RawProfile {
   return raw;
 }
 
+/**
+ * A warning when the profile has nothing to draw: no sample, or samples whose every value is 0 (a
+ * gperftools file of a header and trailer, a DCPI file of no chunks, folded lines counting 0). The
+ * views would show an empty graph with no word of why. A profile some value column of which is not
+ * all 0 (a heap profile whose allocations were all freed: its in-use columns 0, its alloc ones not)
+ * has something to show under another sample type: no warning.
+ */
+export function sayNoSamples(raw: RawProfile): RawProfile {
+  const s = raw.samples;
+  for (const c of s.values ?? [s.weight]) for (let i = 0; i < s.count; i++) if (c[i] !== 0) return raw;
+  raw.warnings.push({
+    message:
+      s.count === 0
+        ? 'the profile holds no samples: there is nothing to draw'
+        : `the profile's ${s.count} sample${s.count === 1 ? '' : 's'} all count 0: there is nothing to draw`,
+  });
+  return raw;
+}
+
 function dropSamples(raw: RawProfile, cols: Float64Array[]): void {
   const s = raw.samples;
   const keep = new Uint8Array(s.count);
