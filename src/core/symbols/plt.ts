@@ -26,6 +26,8 @@ export interface PltStub {
   name: string;
 }
 
+const utf8 = new TextDecoder('utf-8');
+
 const SHT_RELA = 4;
 const SHT_REL = 9;
 /** JUMP_SLOT and GLOB_DAT per machine. */
@@ -127,7 +129,7 @@ function slotNames(
       let e = nameAt;
       while (e < strs.offset + strs.size && bytes[e] !== 0) e++;
       if (e === nameAt || e >= strs.offset + strs.size) continue;
-      out.set(slot, new TextDecoder().decode(bytes.subarray(nameAt, e)));
+      out.set(slot, utf8.decode(bytes.subarray(nameAt, e)));
     }
   }
   return out;
