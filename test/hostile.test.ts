@@ -1,7 +1,10 @@
 // Files from strangers (issue 33), through the CLI: each fixture of test/fixtures/hostile/ (made by
 // test/fixtures/src/make_hostile_fixtures.ts, checked here to be what it makes) ends in a result or
-// a clear message, status 1 at most, within 2 s; `flamelens bundle` packs only the ELF objects a
-// crafted maps text names that are files to pack.
+// a clear message, status 1 at most; `flamelens bundle` packs only the ELF objects a crafted maps
+// text names that are files to pack. No test here is timed (a CLI's start alone took 2.5 s on a
+// loaded machine): what each fixture would make run away (a regexp's backtracking over 40,000
+// characters, a bomb inflated whole) would not end within the test's timeout, and the messages show
+// where each was stopped.
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -16,12 +19,6 @@ import { runCli } from './helpers/cli';
 const DIR = 'test/fixtures/hostile';
 const at = (name: string) => join(DIR, name);
 
-/** Runs the CLI, timing it. */
-async function timed(argv: string[]) {
-  const t0 = performance.now();
-  const r = await runCli(argv);
-  return { ...r, ms: performance.now() - t0 };
-}
 
 describe('hostile fixtures', () => {
   it('are what the committed script makes', () => {
@@ -29,16 +26,15 @@ describe('hostile fixtures', () => {
       expect(Buffer.compare(Buffer.from(make()), readFileSync(at(name))), name).toBe(0);
   });
 
-  it('drop_frames (a+)+$: RE2 answers in linear time, the profile folds within 2 s', async () => {
-    const r = await timed(['fold', at('dropframes-redos.pb.gz')]);
+  it('drop_frames (a+)+$: RE2 answers in linear time, the profile folds', async () => {
+    const r = await runCli(['fold', at('dropframes-redos.pb.gz')]);
     expect(r.code, r.err).toBe(0);
-    expect(r.ms).toBeLessThan(2000);
     // `aaaa` matches ^((a+)+$)$ and is dropped; `a…ab` does not and stays.
     expect(r.out.split('\n')).toContain('main 1');
     expect(r.out).toContain(`main;${'a'.repeat(40_000)}b;leaf 1`);
   });
 
-  it('a q= link with the same pattern: the search answers within 2 s', async () => {
+  it('a q= link with the same pattern: the search answers (RE2: no backtracking)', async () => {
     const link = readFileSync(at('redos-link.txt'), 'utf8').trim();
     const view = decodeView(link);
     expect(view.search).toEqual({ text: '(a+)+$', regex: true });
@@ -46,16 +42,13 @@ describe('hostile fixtures', () => {
     const m = compileQuery(view.search);
     expect(m?.ok).toBe(true);
     if (!m?.ok) return;
-    const t0 = performance.now();
     const hits = matchFrames([`${'a'.repeat(100_000)}b`, 'aaa', 'main'], m.test);
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(Array.from(hits)).toEqual([0, 1, 0]);
   });
 
   it('names with controls: fold escapes them (no ESC, no forged line), and reads back', async () => {
-    const r = await timed(['fold', at('names-controls.pb.gz')]);
+    const r = await runCli(['fold', at('names-controls.pb.gz')]);
     expect(r.code, r.err).toBe(0);
-    expect(r.ms).toBeLessThan(2000);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not reach a terminal
     expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     const lines = r.out.trim().split('\n');
@@ -76,16 +69,14 @@ describe('hostile fixtures', () => {
   });
 
   it('a gzip bomb is stopped while inflating, saying the limit', async () => {
-    const r = await timed(['info', at('gzip-bomb.prof.gz')]);
+    const r = await runCli(['info', at('gzip-bomb.prof.gz')]);
     expect(r.code).toBe(1);
-    expect(r.ms).toBeLessThan(2000);
     expect(r.err).toMatch(/inflates more than 500 times its compressed size \(64 MiB from \d+ bytes\)/);
   });
 
   it('a pprof whose lengths declare far more than its bytes hold is refused at once', async () => {
-    const r = await timed(['info', at('pprof-many-samples.pb')]);
+    const r = await runCli(['info', at('pprof-many-samples.pb')]);
     expect(r.code).toBe(1);
-    expect(r.ms).toBeLessThan(2000);
     expect(r.err).toMatch(
       /damaged pprof profile: a field of 100000000 bytes runs past the end of its message/,
     );
@@ -95,7 +86,7 @@ describe('hostile fixtures', () => {
     const dir = mkdtempSync(join(tmpdir(), 'flamelens-inf-'));
     try {
       writeFileSync(join(dir, 'inf.folded'), `a;b 1\nc;d ${'9'.repeat(320)}\ne 2\n`);
-      const r = await timed(['fold', join(dir, 'inf.folded')]);
+      const r = await runCli(['fold', join(dir, 'inf.folded')]);
       expect(r.code, r.err).toBe(0);
       expect(r.out).toBe('a;b 1\ne 2\n');
       expect(r.err).toContain(
@@ -132,9 +123,8 @@ describe('flamelens bundle of a crafted maps text', () => {
 
   it('packs the ELF object only, lists it, refuses the rest, and its manifest keeps no host or reasons', async () => {
     const out = join(dir, 'b.zip');
-    const r = await timed(['bundle', prof(), '-o', out, '--root', root]);
+    const r = await runCli(['bundle', prof(), '-o', out, '--root', root]);
     expect(r.code, r.err).toBe(0);
-    expect(r.ms).toBeLessThan(2000);
     expect(r.err).toMatch(/^flamelens: packed \/opt\/flamelens-corpus\/bin\/tiny \(\d+ bytes\)$/m);
     const why = (p: string) =>
       new RegExp(`not bundled: ${p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: (.*)$`, 'm').exec(r.err)?.[1];
