@@ -47,6 +47,12 @@ describe('counts', () => {
     expect(formatPercent(1, 3)).toBe('33.3 %');
     expect(formatPercent(1, 300)).toBe('0.33 %');
     expect(formatPercent(0, 10)).toBe('0.00 %');
+    // a share that is not 0 never reads 0: two significant digits below 0.01 %
+    expect(formatPercent(1997, 1_115_622_000)).toBe('0.00018 %');
+    expect(formatPercent(1, 10_000)).toBe('0.01 %');
+    expect(formatPercent(-1, 1_000_000)).toBe(`${MINUS}0.0001 %`);
+    expect(formatPercent(1, 4_400_000_000)).toBe('< 0.0001 %');
+    expect(formatPercent(-1, 4_400_000_000)).toBe(`> ${MINUS}0.0001 %`);
     expect(formatPercent(5, 0)).toBe('–');
   });
 });
