@@ -1,7 +1,7 @@
 // DCPI profiles: a flat profile drawn as image → address, the header shown line by line, and a
 // clear error naming the line or byte offset for a bad file.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { dropFile, FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
 
@@ -130,6 +130,14 @@ test('a table of a million addresses sorts by every column and filters as it is 
   await expect(rowCount).toHaveText(`${kept.length} functions`);
   await expect(table).toHaveAttribute('aria-busy', 'false');
   await expect(names).toHaveText(kept.map(name));
+  // an address's share is a few ten-thousandths of a percent: shown to two digits, not as 0.00 %
+  let total = 0;
+  for (let i = 0; i < n; i++) total += counts[i];
+  const share = (100 * counts[kept[0]]) / total;
+  expect(share).toBeGreaterThan(0.0001);
+  await expect(table.locator('tbody tr[aria-rowindex]').first().locator('td.num').nth(1)).toHaveText(
+    `${Number(share.toPrecision(2))} %`,
+  );
   await page.screenshot({ path: `${SHOTS}/dcpi-million.png` });
 
   // All the rows again: End goes to the last (24M px of rows, more than a browser lays out), Home
@@ -150,6 +158,60 @@ test('a table of a million addresses sorts by every column and filters as it is 
   await expect(selected).toHaveAttribute('aria-rowindex', '2');
   await expect(selected.locator('td.fn')).toHaveText('big');
   await expect(selected).toBeInViewport({ ratio: 1 });
+});
+
+test('the function table of a million addresses exports as CSV, every row in the table’s order', async ({
+  page,
+}) => {
+  const n = 1_000_000;
+  const { path, counts } = bigDcpi(n);
+  const name = (i: number) => `big+0x${i.toString(16)}`;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += counts[i];
+  await page.goto('./');
+  await page.getByLabel('Open profile').setInputFiles(path);
+  const table = page.getByRole('region', { name: 'Function table' }).getByRole('table');
+  await expect(page.getByTestId('row-count')).toHaveText('1,000,001 functions');
+  // Sorted by Total, ascending: the lightest addresses first, the image (every sample) last.
+  await table
+    .getByRole('button', { name: /^Total/ })
+    .first()
+    .click();
+  await table
+    .getByRole('button', { name: /^Total/ })
+    .first()
+    .click();
+  await expect(table.getByRole('columnheader', { name: /^Total/ }).first()).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+
+  await page.getByRole('button', { name: 'Export' }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'Function table (CSV)' }).click(),
+  ]);
+  await expect(page.getByRole('menu', { name: 'Export' })).toHaveCount(0);
+  const lines = readFileSync((await download.path())!, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split('\r\n');
+  expect(lines.pop()).toBe('');
+  expect(lines[0]).toBe('Function,Module,Self (samples),Self %,Total (samples),Total %');
+  expect(lines).toHaveLength(n + 2);
+  // ascending by total; ties of total in the table's order: descending by self, then by offset
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => counts[x] - counts[y] || x - y);
+  const row = (k: number) => {
+    const i = order[k];
+    const share = (100 * counts[i]) / total;
+    const [fn, mod, self, selfPct, tot] = lines[1 + k].split(',');
+    expect([fn, mod, Number(self), Number(tot)]).toEqual([name(i), '/opt/e2e/bin/big', counts[i], counts[i]]);
+    // the share as written, not rounded away to 0
+    expect(Math.abs(Number(selfPct) - share) / share).toBeLessThan(0.03);
+  };
+  for (const k of [0, 1, 2, n - 2, n - 1]) row(k);
+  expect(lines.slice(1, 6).map((l) => l.split(',')[0])).toEqual(order.slice(0, 5).map(name));
+  expect(lines[n + 1]).toBe(`big,/opt/e2e/bin/big,0,0,${total},100`);
 });
 
 test('the call tree of a million addresses opens at the image, lists them heaviest first, and closes', async ({

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findFrame } from '../core/model/frames';
 import { analyzeBytes } from '../core/pipeline';
-import { csvField, csvRow, functionTableCsv } from './csv';
+import { CSV_PART_ROWS, csvField, csvRow, functionTableCsv, functionTableCsvParts, pct } from './csv';
 
 /** A small RFC 4180 reader, to prove the output round-trips. */
 function parseCsv(text: string): string[][] {
@@ -117,5 +117,49 @@ describe('functionTableCsv', () => {
     const mainId = findFrame(a.profile.frames, 'main');
     const rows = parseCsv(functionTableCsv(a, [mainId]));
     expect(rows.map((r) => r[0])).toEqual(['Function', 'main']);
+  });
+});
+
+describe('shares', () => {
+  it('keeps two decimals, and two significant digits below 0.01 % (not 0)', () => {
+    expect(pct(1, 7)).toBe(14.29);
+    expect(pct(7, 7)).toBe(100);
+    expect(pct(0, 7)).toBe(0);
+    expect(pct(1, 100_000)).toBe(0.001);
+    expect(pct(1997, 104_000_000)).toBe(0.0019);
+    expect(pct(1, 0)).toBe(0);
+  });
+
+  it('writes a light function’s share as it is, not 0', () => {
+    const text = 'main;heavy 99999\nmain;light 1\n';
+    const b = analyzeBytes(new TextEncoder().encode(text), { fileName: 'shares.folded' });
+    const light = parseCsv(functionTableCsv(b)).find((r) => r[0] === 'light')!;
+    expect(light.slice(2)).toEqual(['1', '0.001', '1', '0.001']);
+  });
+});
+
+describe('functionTableCsvParts', () => {
+  // 10,000 leaves of one root, leaf i with 1 + (i mod 97) samples: more rows than two parts hold.
+  const n = 10_000;
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) lines.push(`root;leaf${i} ${1 + (i % 97)}`);
+  const big = analyzeBytes(new TextEncoder().encode(`${lines.join('\n')}\n`), { fileName: 'wide.folded' });
+
+  it('gives the header, then rows in parts of CSV_PART_ROWS, the same text as one string', () => {
+    const parts = [...functionTableCsvParts(big)];
+    expect(parts).toHaveLength(1 + Math.ceil((n + 1) / CSV_PART_ROWS));
+    expect(parts[0]).toBe('Function,Module,Self (samples),Self %,Total (samples),Total %\r\n');
+    const rowsOf = (part: string) => part.split('\r\n').length - 1;
+    for (const part of parts.slice(1, -1)) expect(rowsOf(part)).toBe(CSV_PART_ROWS);
+    expect(rowsOf(parts[parts.length - 1])).toBe((n + 1) % CSV_PART_ROWS);
+    expect(parts.join('')).toBe(functionTableCsv(big));
+  });
+
+  it('lists by self, heaviest first, ties by the order the leaves came in, the root (no self) last', () => {
+    const rows = parseCsv(functionTableCsv(big)).slice(1);
+    expect(rows).toHaveLength(n + 1);
+    const expected = Array.from({ length: n }, (_, i) => i).sort((x, y) => (y % 97) - (x % 97) || x - y);
+    expect(rows.slice(0, n).map((r) => r[0])).toEqual(expected.map((i) => `leaf${i}`));
+    expect(rows[n][0]).toBe('root');
   });
 });
