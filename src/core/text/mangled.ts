@@ -333,3 +333,53 @@ export function shortNameOfMangled(name: string): string | null {
     throw e;
   }
 }
+
+/**
+ * For a function whose name is a nested name ending in a constructor or destructor with template
+ * arguments (`_ZNSsC1IPKcEET_S2_RKSaIcE`: `std::string::string<char const*>(char const*, char
+ * const*, …)`), the index just past the name's `E`, where the parameter types begin; otherwise
+ * -1. Such a function has no return type in its mangled name, but the wasm demangler takes the
+ * first parameter for one (and hides it), so `demangle.ts` inserts a `v` there first.
+ */
+export function templateCtorNameEnd(name: string): number {
+  if (!name.startsWith('_ZN')) return -1;
+  const c = new Cursor(name, 2);
+  try {
+    c.expect('N');
+    c.skipAny('rVKRO');
+    let ctor = false;
+    let args = false;
+    while (!c.eat('E')) {
+      const ch = c.peek();
+      if (ch === 'I') {
+        skipTemplateArgs(c);
+        args = true;
+        continue;
+      }
+      ctor = false;
+      args = false;
+      if (ch === 'S') {
+        if (c.peek(1) === 't') c.i += 2;
+        else c.substitution();
+      } else if (ch === 'T') {
+        c.i++;
+        c.seqId();
+      } else if ((ch >= '1' && ch <= '9') || ch === 'L') {
+        c.unqualifiedName();
+      } else if ((ch === 'C' && /[1-5]/.test(c.peek(1))) || (ch === 'D' && /[0-5]/.test(c.peek(1)))) {
+        c.i += 2;
+        while (c.eat('B')) c.sourceName();
+        ctor = true;
+      } else if (OPERATORS[c.s.slice(c.i, c.i + 2)] !== undefined) {
+        c.i += 2;
+        while (c.eat('B')) c.sourceName();
+      } else {
+        unknown();
+      }
+    }
+    return ctor && args && c.i < name.length ? c.i : -1;
+  } catch (e) {
+    if (e instanceof Unknown) return -1;
+    throw e;
+  }
+}

@@ -20,6 +20,14 @@ describe('shortFunctionName', () => {
       'std::__detail::_Executor::_M_dfs',
     ],
     ['(anonymous namespace)::Circle::area(int) const', '(anonymous namespace)::Circle::area'],
+    // Thunks stay apart from their method (Go pprof -traces: `non-virtual thunk to
+    // Derived::~Derived()`, test/fixtures/names/bin/cxxnames).
+    ['non-virtual thunk to Derived::~Derived()', 'non-virtual thunk to Derived::~Derived'],
+    ['virtual thunk to VMid::h(int)', 'virtual thunk to VMid::h'],
+    [
+      'non-virtual thunk to std::basic_iostream<char, std::char_traits<char> >::~basic_iostream()',
+      'non-virtual thunk to std::basic_iostream::~basic_iostream',
+    ],
     ['std::function<void (int)>::operator()(int) const', 'std::function::operator()'],
     ['Foo::operator()<int>(int)', 'Foo::operator()'],
     ['main::{lambda(int)#1}::operator()(int) const', 'main::{lambda(int)#1}::operator()'],

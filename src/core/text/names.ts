@@ -145,6 +145,9 @@ function shortenCxx(s: string, inPath = false): string | null {
   return name === '' ? null : name;
 }
 
+/** The demangler's (and c++filt's) prefix of a thunk's name. */
+const THUNK = /^(?:non-virtual thunk to |virtual thunk to |covariant return thunk to )/;
+
 /** Go (`pkg.(*T).M`) and Java (`a.B.<init>`) names, which have brackets but are not C++. */
 const NOT_CXX = /\.[(<]/;
 /**
@@ -159,12 +162,17 @@ const CXX_LIKE = /^[A-Za-z_~(<{][^"']*(?:::|[\w>\]]\(|[\w]<)/;
  * arguments, parameter lists (with the `const`/`&&` after them) and a leading return type dropped;
  * `operator()`, `operator<`, `operator<<`, `operator->`…, `(anonymous namespace)` and lambdas
  * (`{lambda(int)#1}`) kept whole; ABI tags (`[abi:cxx11]`) and a Rust hash (`::h0123…`, 16 hex
- * digits) removed; `[clone .cold]` kept (separate code). `std::__detail::_Executor<…, false>::
- * _M_dfs(std::__detail::_Executor<…>::_Match_mode, long)` → `std::__detail::_Executor::_M_dfs`.
+ * digits) removed; `[clone .cold]` and a thunk's `non-virtual thunk to ` kept (separate code).
+ * `std::__detail::_Executor<…, false>::_M_dfs(std::__detail::_Executor<…>::_Match_mode, long)`
+ * → `std::__detail::_Executor::_M_dfs`.
  * Names that are not C++-like (C, Go, Java, `[module]`, `0x…`) and names whose brackets do not
  * balance are returned as they are.
  */
 export function shortFunctionName(demangled: string): string {
+  // A thunk is code of its own: its kind stays in front of the method's short name, as Go pprof
+  // keeps it (`non-virtual thunk to Derived::~Derived()`), rather than merging with the method.
+  const thunk = THUNK.exec(demangled);
+  if (thunk !== null) return thunk[0] + shortFunctionName(demangled.slice(thunk[0].length));
   let s = demangled;
   if (s.includes('[abi:')) s = s.replace(/\[abi:[\w.]+\]/g, '');
   if (s.includes('::h')) s = s.replace(/::h[0-9a-f]{16}$/, '');

@@ -192,9 +192,11 @@ export function readLineTable(
   const ends: number[] = []; // row index of each sequence's end row
   let seqFirst = 0; // first row of the current sequence
   let address = 0;
-  // The file register starts at 1, but bfd (2.40) names the rows before a DW_LNS_set_file after
-  // file 0 in DWARF 5 (file 1 before): what addr2line prints is what counts here.
-  const firstFile = version >= 5 ? 0 : 1;
+  // The file register starts at 1 in every version (DWARF 5 table 6.4), and gcc relies on it: a
+  // function from a header that opens a sequence, or every function's first rows with -flto
+  // (file 0 `<artificial>`), has no DW_LNS_set_file before its first rows. LLVM reads file 1;
+  // bfd 2.40 read file 0 in DWARF 5 (binutils PR 30783, fixed in 2.42).
+  const firstFile = 1;
   let file = firstFile;
   let line = 1;
   const seqStarts: number[] = [];
