@@ -1,5 +1,6 @@
 // The CLI as a scripting user meets it: what it says on stderr about the files it was given.
 
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../test/helpers/cli';
@@ -72,3 +73,38 @@ describe('flamelens CLI: a binary given as the profile', () => {
 });
 
 const run = runCli;
+
+describe('flamelens list with label filters', () => {
+  // go tool pprof -tagfocus -lines -top (test/fixtures/pprof/make_label_fixtures.sh).
+  const ms = (t: string) =>
+    t === '.' || t === '0' ? 0 : Number.parseFloat(t) * (t.endsWith('ms') ? 1 : 1000);
+
+  it('counts only the samples the filter keeps, against the whole as pprof -list (18.67%, not 188.71%)', async () => {
+    const oracle = readFileSync(fix('pprof/labels/labels.tagfocus-worker-alpha.lines-top.txt'), 'utf8');
+    const want = new Map<number, [number, number]>();
+    for (const m of oracle.matchAll(/^\s*(\S+)\s+\S+\s+\S+\s+(\S+)\s+\S+\s+main\.hashLoop main\.go:(\d+)$/gm))
+      want.set(Number(m[3]), [ms(m[1]), ms(m[2])]);
+    expect(want.size).toBeGreaterThan(0);
+    const whole = ms(/% of (\S+) total$/m.exec(oracle)![1]);
+
+    const r = await run([
+      'list',
+      '^main\\.hashLoop$',
+      fix('pprof/labels/labels.pb.gz'),
+      '--tagfocus',
+      'worker=alpha',
+    ]);
+    expect(r.code).toBe(0);
+    expect(ms(/^Total: (\S+)$/m.exec(r.out)![1])).toBe(whole);
+    const got = new Map<number, [number, number]>();
+    for (const m of r.out.matchAll(/^\s+(\S+)\s+(\S+)\s+(\d+):/gm)) {
+      const row: [number, number] = [ms(m[1]), ms(m[2])];
+      if (row[0] !== 0 || row[1] !== 0) got.set(Number(m[3]), row);
+    }
+    expect(got).toEqual(want);
+    // The function's flat is its lines' flat summed, and its share of the whole is below 100%.
+    const [flat, cum] = /^\s+(\S+)\s+(\S+) \(flat, cum\) (\S+)% of Total$/m.exec(r.out)!.slice(1);
+    expect(ms(flat)).toBe([...want.values()].reduce((t, [f]) => t + f, 0));
+    expect(ms(cum) / whole).toBeLessThan(1);
+  });
+});

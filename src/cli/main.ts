@@ -358,7 +358,8 @@ function listCommand(session: AnalysisSession, pattern: string, io: CliIo): numb
     io.stderr(`flamelens: no function matches ${oneLine(pattern)}\n`);
     return 1;
   }
-  const whole = profile.meta.totalSamples;
+  // pprof's Total is taken before its filters: the samples kept and those label filters left out.
+  const whole = profile.meta.totalSamples + (profile.meta.labelDropped?.weight ?? 0);
   const unit = profile.meta.sampleType.unit;
   io.stdout(`Total: ${pprofScaledLabel(whole, unit, 'minimum')}\n`);
   for (const name of names) io.stdout(listingText(session.source(name), whole, unit, io));
