@@ -67,7 +67,7 @@ describe('flamelens CLI', () => {
     const b = await run(['fold', elf]);
     expect(b.code).toBe(1);
     expect(b.err).toBe(
-      `flamelens: ${elf}: no profile among these files: open the profile first, or drop it together with its binaries\n`,
+      `flamelens: ${elf}: an ELF file (a binary or library), not a profile: give it with --binary to symbolize the profile (at byte 0)\n`,
     );
     const missing = await run(['fold', '/nonexistent/file.prof']);
     expect(missing.code).toBe(1);

@@ -321,6 +321,17 @@ function reportSymbols(symbols: SymbolsState | null, io: CliIo): void {
   for (const e of symbols.errors) io.stderr(`flamelens: warning: ${oneLine(e.message)}\n`);
   for (const w of symbols.report.warnings) io.stderr(`flamelens: warning: ${oneLine(w)}\n`);
   const placement = symbols.placement;
+  // A file no mapping takes names nothing (the app's Symbols panel: "matches no mapping"). One
+  // refused for its build-id has its warning above; one of a profile without mappings its note below.
+  const said = new Set([
+    ...symbols.report.mismatched.map((m) => m.elfFile),
+    ...(placement?.hints ?? []).map((h) => h.file),
+  ]);
+  for (const f of symbols.report.unmatchedFiles)
+    if (!said.has(f))
+      io.stderr(
+        `flamelens: warning: ${oneLine(f)} matches no mapping of the profile (no mapped path or build-id is its): not used\n`,
+      );
   for (const h of placement?.hints ?? []) {
     if (placement!.used.some((u) => u.file === h.file)) continue;
     const why =
@@ -347,7 +358,8 @@ function listCommand(session: AnalysisSession, pattern: string, io: CliIo): numb
     io.stderr(`flamelens: no function matches ${oneLine(pattern)}\n`);
     return 1;
   }
-  const whole = profile.meta.totalSamples;
+  // pprof's Total is taken before its filters: the samples kept and those label filters left out.
+  const whole = profile.meta.totalSamples + (profile.meta.labelDropped?.weight ?? 0);
   const unit = profile.meta.sampleType.unit;
   io.stdout(`Total: ${pprofScaledLabel(whole, unit, 'minimum')}\n`);
   for (const name of names) io.stdout(listingText(session.source(name), whole, unit, io));

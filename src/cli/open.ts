@@ -9,6 +9,7 @@ import { AnalysisSession, type SessionResult } from '../core/analysis/session.ts
 import type { DroppedFile } from '../core/formats/importer.ts';
 import { UnknownSampleType } from '../core/model/sample-types.ts';
 import { type Demangle, loadDemangler } from '../core/symbols/demangle.ts';
+import { looksLikeElf } from '../core/symbols/elf.ts';
 import { oneLine } from '../core/text/escape.ts';
 import { basename } from '../core/text/names.ts';
 import { ProfileError } from '../core/types.ts';
@@ -52,6 +53,18 @@ export function readOrReport(file: string, io: CliIo): Uint8Array | null {
     io.stderr(`flamelens: ${shownName(file)}: cannot read file${code ? ` (${code})` : ''}\n`);
     return null;
   }
+}
+
+/**
+ * False, after saying so, when what is given as the profile is an ELF file (a binary is no profile:
+ * the session's message for it speaks to the app's drop, "drop it together with its binaries").
+ */
+function profileNotElf(file: string, bytes: Uint8Array, io: CliIo): boolean {
+  if (!looksLikeElf(bytes)) return true;
+  io.stderr(
+    `flamelens: ${oneLine(shownName(file))}: an ELF file (a binary or library), not a profile: give it with --binary to symbolize the profile (at byte 0)\n`,
+  );
+  return false;
 }
 
 /** The wasm demangler, loaded from node_modules (Vite's `?init` import exists only in Vite). */
@@ -110,14 +123,14 @@ export async function openForCommand(req: OpenRequest, io: CliIo): Promise<Opene
     }
   };
   const bytes = readOrReport(req.file, io);
-  if (!bytes) return null;
+  if (!bytes || !profileNotElf(req.file, bytes, io)) return null;
   const mainView = req.base === undefined ? req.view : { ...req.view, mode: 'graph' as const };
   const name = basename(shownName(req.file));
   let result = await add(req.file, [{ name, bytes }, ...given], mainView, 'main');
   if (!result) return null;
   if (req.base !== undefined) {
     const baseBytes = readOrReport(req.base, io);
-    if (!baseBytes) return null;
+    if (!baseBytes || !profileNotElf(req.base, baseBytes, io)) return null;
     const baseName = basename(shownName(req.base));
     result = await add(req.base, [{ name: baseName, bytes: baseBytes }], req.view, 'base');
     if (!result) return null;

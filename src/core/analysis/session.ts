@@ -841,6 +841,11 @@ export class AnalysisSession {
   sampleCount(): number {
     if (!this.loaded) throw noProfile();
     const raw = this.loaded.raw;
+    return sampleCount(raw, sampleTypeIndex(raw, this.view.sampleType), this.keptByView(raw));
+  }
+
+  /** Which parsed samples the view keeps (its label filters and time range): 1 kept; null: all. */
+  private keptByView(raw: RawProfile): Uint8Array | null {
     let keep = labelKeepMask(raw, this.view.labelFilters).keep;
     const range = this.view.range;
     if (range) {
@@ -849,7 +854,7 @@ export class AnalysisSession {
       for (let s = 0; s < raw.samples.count; s++)
         if (!time || !(time[s] >= range.start && time[s] <= range.end)) keep[s] = 0;
     }
-    return sampleCount(raw, sampleTypeIndex(raw, this.view.sampleType), keep);
+    return keep;
   }
 
   /** The parsed profile shown (and its file name), for what reads it as it was parsed. */
@@ -938,7 +943,7 @@ export class AnalysisSession {
    */
   source(name: string): SourceListing & { texts: Record<string, string> } {
     if (!this.loaded) throw noProfile();
-    const raw = withSampleType(this.loaded.raw, sampleTypeIndex(this.loaded.raw, this.view.sampleType));
+    const raw = this.shownWeighed();
     const listing = sourceListing(
       raw,
       this.symbols?.symbolizer,
@@ -961,6 +966,19 @@ export class AnalysisSession {
   }
 
   /**
+   * The parsed profile weighed by the view's sample type, the samples the view leaves out (label
+   * filters, time range) weighing nothing: what the source and disassembly listings count.
+   */
+  private shownWeighed(): Loaded['raw'] {
+    if (!this.loaded) throw noProfile();
+    const weighed = withSampleType(this.loaded.raw, sampleTypeIndex(this.loaded.raw, this.view.sampleType));
+    const keep = this.keptByView(this.loaded.raw);
+    if (!keep) return weighed;
+    const weight = weighed.samples.weight.map((w, s) => (keep[s] ? w : 0));
+    return { ...weighed, samples: { ...weighed.samples, weight } };
+  }
+
+  /**
    * The functions `match` picks in the binaries given (their own symbol tables), disassembled with
    * the view's samples on each instruction and source line (pprof -disasm, the Assembly tab).
    */
@@ -975,7 +993,7 @@ export class AnalysisSession {
     const { mangled } = this.view;
     if (!mangled && !this.demangle) this.demangle = await (this.host.loadDemangler ?? loadDemangler)();
     return disasmListings(engine, {
-      raw: this.weighed().raw,
+      raw: this.shownWeighed(),
       binaries,
       match,
       syntax,

@@ -119,6 +119,23 @@ describe('parseProfile', () => {
     expect(errorOf(() => parseProfile(new Uint8Array([0x1f, 0x8b, 1, 2, 3]))).message).toMatch(/gzip/);
   });
 
+  it('names the line that keeps stacks from being folded text, and the byte it starts at', () => {
+    // A stray line among stacks (a tool's message mixed into its output), after a comment, a blank
+    // line and a two-byte character: line 5, byte 18.
+    const e = errorOf(() => parseProfile(enc('# c\n\na;b 1\n\u00e4;b 2\nperf: not found\na;c 3\n')));
+    expect(e.describe()).toBe(
+      `${NOT_RECOGNISED}; read as folded stacks, line 5 is not \`stack COUNT\` (at line 5, byte 18)`,
+    );
+    // Gzipped, the offset is in the text (as every text format's).
+    expect(errorOf(() => parseProfile(gzipSync(enc('a;b 1\nnope\n')))).describe()).toMatch(
+      /line 2 is not `stack COUNT` \(at line 2, byte 6\)$/,
+    );
+    // Text that does not begin as stacks is no folded text: nothing said of lines.
+    expect(errorOf(() => parseProfile(enc('hello world\na;b 1\n'))).describe()).toBe(
+      `${NOT_RECOGNISED} (at byte 0)`,
+    );
+  });
+
   it('dispatches folded text', () => {
     expect(parseProfile(enc('a;b 2\n')).format).toBe('folded');
   });

@@ -6,7 +6,7 @@ import type { FormatId, RawProfile } from '../types.ts';
 import { ProfileError } from '../types.ts';
 import { looksLikeDcpi, parseDcpi } from './dcpi.ts';
 import { parseDcpiWithPreview } from './dcpi-preview.ts';
-import { looksLikeFolded, parseFolded } from './folded.ts';
+import { foldedMisfit, looksLikeFolded, parseFolded } from './folded.ts';
 import { looksLikeGperftools, parseGperftools } from './gperftools.ts';
 import { chunkGperftools, parseGperftoolsWithPreview, streamGperftools } from './gperftools-preview.ts';
 import type { ChunkSource } from './gperftools-sample.ts';
@@ -312,7 +312,17 @@ export function parseProfile(
   const data = maybeGunzip(bytes);
   if (data.length === 0) throw new ProfileError('empty file (after gunzip)', 'unknown', { offset: 0 });
   const imp = sniff(data);
-  if (!imp) throw new ProfileError(NOT_RECOGNISED, 'unknown', { offset: 0 });
+  if (!imp) {
+    // Stacks with a stray line among them: where it is, not byte 0.
+    const misfit = foldedMisfit(data);
+    if (misfit)
+      throw new ProfileError(
+        `${NOT_RECOGNISED}; read as folded stacks, line ${misfit.line} is not \`stack COUNT\``,
+        'unknown',
+        misfit,
+      );
+    throw new ProfileError(NOT_RECOGNISED, 'unknown', { offset: 0 });
+  }
   // With symbol files, only a preview folded as the profile will be names its frames alike.
   const onPreview =
     opts.withSymbols === true && !(imp.previewSymbolizes && opts.foldSample) ? undefined : opts.onPreview;

@@ -71,6 +71,43 @@ export function looksLikeFolded(bytes: Uint8Array): boolean {
   return seen > 0;
 }
 
+/**
+ * Of text the sniff refused that begins as folded stacks: the first of the sniffed lines that is no
+ * `stack WEIGHT` line after content lines that were, with its number and the byte it starts at (so
+ * a stack file with one stray line is told where it is); null when the text does not begin as
+ * folded stacks (then it is no folded text at all) or every sniffed line is one.
+ */
+export function foldedMisfit(bytes: Uint8Array): { line: number; offset: number } | null {
+  const head = bytes.subarray(0, 65536);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let start = 0;
+  let line = 1;
+  let seen = 0;
+  while (start < head.length && seen < 50) {
+    let end = head.indexOf(10, start);
+    if (end < 0) {
+      if (bytes.length > head.length) return null; // the head's last line may be cut
+      end = head.length;
+    }
+    let text: string;
+    try {
+      text = decoder.decode(head.subarray(start, end));
+    } catch {
+      return null;
+    }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: binary data is no folded text
+    if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return null;
+    const t = text.trim();
+    if (t !== '' && !t.startsWith('#')) {
+      if (!splitLine(text)) return seen > 0 ? { line, offset: start } : null;
+      seen++;
+    }
+    start = end + 1;
+    line++;
+  }
+  return null;
+}
+
 /** The longest first line looked at when sniffing (a stack of deep recursion's long names). */
 const MAX_FIRST_LINE = 64 << 20;
 

@@ -66,6 +66,12 @@ function writtenNames(p: FoldedProfile): readonly string[] {
   return out ?? names;
 }
 
+interface ChunkOptions {
+  chunk?: number;
+  /** Rewrites a line's counts (summed over its equal texts) before it is written. */
+  adjust?: (sums: number[]) => void;
+}
+
 /**
  * `stack c1 c2 …` lines for weight columns over the same stacks, sorted, stacks with equal texts
  * summed, handed to `emit` about `chunk` characters at a time (never the whole text at once).
@@ -76,12 +82,20 @@ export function foldedChunks(
   p: FoldedProfile,
   columns: readonly Float64Array[],
   emit: (text: string) => void,
-  opts: {
-    chunk?: number;
-    /** Rewrites a line's counts (summed over its equal texts) before it is written. */
-    adjust?: (sums: number[]) => void;
-  } = {},
+  opts: ChunkOptions = {},
 ): void {
+  for (const text of foldedChunkTexts(p, columns, opts)) emit(text);
+}
+
+/**
+ * The same chunks, each made when the one before it has been taken: a reader that stops (a closed
+ * pipe) stops the work, and no more than a chunk of the text is held at once.
+ */
+function* foldedChunkTexts(
+  p: FoldedProfile,
+  columns: readonly Float64Array[],
+  opts: ChunkOptions,
+): Generator<string, void, undefined> {
   const chunk = opts.chunk ?? 1 << 20;
   const n = p.stacks.count;
   const names = writtenNames(p);
@@ -101,12 +115,12 @@ export function foldedChunks(
       out += `${stackText(p, names, s)} ${sums.join(' ')}\n`;
     }
     if (out.length >= chunk) {
-      emit(out);
+      yield out;
       out = '';
     }
     i = j;
   }
-  if (out !== '') emit(out);
+  if (out !== '') yield out;
 }
 
 /** Lines of `stack c1 c2 …` for weight columns over the same stacks, sorted; equal texts summed. */
@@ -184,22 +198,22 @@ export function stacksThrough(
 /**
  * `root;…;leaf COUNT` lines of the whole profile, or of the stacks through a frame-id path, in
  * parts of about a megabyte (a view with DWARF's inline frames can have gigabytes of text: more
- * than one string holds). `columns`: other weights over the same stacks (a comparison's two sides).
+ * than one string holds), each made as it is taken (so `fold | head -1` stops at the first part
+ * and a gigabyte of text is never held whole). `columns`: other weights over the same stacks (a
+ * comparison's two sides).
  */
 export function foldedPartsThrough(
   profile: FoldedProfile,
   path: readonly number[],
   columns?: readonly Float64Array[],
-): string[] {
+): Iterable<string> {
   const keep = path.length > 0 ? keptStacks(profile, path) : null;
   const p = keep ? stacksThrough(profile, path, keep) : profile;
   const cols = columns ?? [profile.stacks.weight];
-  const parts: string[] = [];
-  foldedChunks(p, keep ? cols.map((w) => Float64Array.from(keep, (s) => w[s])) : cols, (t) => parts.push(t));
-  return parts;
+  return foldedChunkTexts(p, keep ? cols.map((w) => Float64Array.from(keep, (s) => w[s])) : cols, {});
 }
 
 /** The same as one string. */
 export function foldedTextThrough(profile: FoldedProfile, path: readonly number[]): string {
-  return foldedPartsThrough(profile, path).join('');
+  return [...foldedPartsThrough(profile, path)].join('');
 }
