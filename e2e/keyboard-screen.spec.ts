@@ -5,7 +5,7 @@
 //        ─ render (35) ─ draw (25) ─ fill (25); layout (10)
 
 import { expect, type Page, test } from '@playwright/test';
-import { dropFile, FIXTURES, paintedGraph } from './helpers';
+import { dropFile, FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
 
 async function openSimple(page: Page) {
   await page.goto('./');
@@ -31,4 +31,34 @@ test('Tab onto Open profile… and Compare with… shows where the focus is', as
     'outline-style',
     'none',
   );
+});
+
+test('Shift+F10 on a bar zoomed with + opens the menu on screen, under the bar', async ({ page }) => {
+  const canvas = await openSimple(page);
+  const box = (await canvas.boundingBox())!;
+  const graph = page.getByTestId('main-graph').locator('.fg-scroll');
+  const status = page.getByTestId('selection-status');
+  await graph.focus();
+  await graph.press('ArrowUp');
+  await graph.press('ArrowUp');
+  await graph.press('ArrowRight');
+  await expect(status).toHaveText(/Selected render/);
+  // render is the right part of the graph: zoomed around it, its bar starts far left of the box.
+  for (let i = 0; i < 4; i++) await graph.press('+');
+  await graph.press('Shift+F10');
+  const menu = page.getByRole('menu', { name: 'Actions for render' });
+  await expect(menu).toBeVisible();
+  const m = (await menu.boundingBox())!;
+  const viewport = page.viewportSize()!;
+  expect(m.x).toBeGreaterThanOrEqual(0);
+  expect(m.x + m.width).toBeLessThanOrEqual(viewport.width);
+  // Just below render's row (depth 1, the second from the bottom), not at the top of the graph.
+  const renderRowTop = box.y + box.height - 2 * ROW;
+  expect(m.y).toBeGreaterThanOrEqual(renderRowTop);
+  expect(m.y).toBeLessThanOrEqual(renderRowTop + 2 * ROW);
+  await expect(page.getByRole('menuitem', { name: /Focus on function render/ })).toBeFocused();
+  await page.screenshot({ path: `${SHOTS}/kb-menu-zoomed.png` });
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(graph).toBeFocused();
 });
