@@ -62,3 +62,32 @@ test('Shift+F10 on a bar zoomed with + opens the menu on screen, under the bar',
   await expect(menu).toHaveCount(0);
   await expect(graph).toBeFocused();
 });
+
+test('Enter in the search selects each match as a click does: the table row and the link follow', async ({
+  page,
+}) => {
+  await openSimple(page);
+  await page.keyboard.press('Control+f');
+  const search = page.getByRole('searchbox', { name: 'Search functions' });
+  await search.fill('^(read|fill)$');
+  const count = page.getByTestId('search-count');
+  await expect(count).toHaveText('matched: 65 samples (65.0 %)');
+  const selectedRow = page
+    .getByRole('region', { name: 'Function table' })
+    .locator('tbody tr[aria-selected="true"]');
+  await search.press('Enter');
+  await expect(count).toHaveText(/ · 1\/2$/);
+  await expect(page.getByTestId('selection-status')).toHaveText(/Selected read: 40 samples/);
+  await expect(selectedRow).toHaveCount(1);
+  await expect(selectedRow.locator('td.fn')).toHaveText('read');
+  await expect
+    .poll(() => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('fn')))
+    .toBe('read');
+  // The step's own selection re-renders the page: the count keeps its place and Enter goes on.
+  await search.press('Enter');
+  await expect(count).toHaveText(/ · 2\/2$/);
+  await expect(selectedRow.locator('td.fn')).toHaveText('fill');
+  await search.press('Shift+Enter');
+  await expect(count).toHaveText(/ · 1\/2$/);
+  await expect(selectedRow.locator('td.fn')).toHaveText('read');
+});
