@@ -91,3 +91,24 @@ test('Enter in the search selects each match as a click does: the table row and 
   await expect(count).toHaveText(/ · 1\/2$/);
   await expect(selectedRow.locator('td.fn')).toHaveText('read');
 });
+
+test('at 800×600 the Function column takes the room the numbers leave, none left blank', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto('./');
+  await page.getByRole('button', { name: /Open the example profile/ }).click();
+  await paintedGraph(page);
+  const table = page.getByRole('region', { name: 'Function table' }).getByRole('table');
+  // 75 functions: more rows than the window draws, so spacer rows stand for the others.
+  await expect(page.getByRole('region', { name: 'Function table' })).toContainText('75 functions');
+  const t = (await table.boundingBox())!;
+  const headers = table.getByRole('columnheader');
+  const last = (await headers.last().boundingBox())!;
+  expect(Math.abs(last.x + last.width - (t.x + t.width))).toBeLessThanOrEqual(1);
+  const fn = (await headers.first().boundingBox())!;
+  // The four number columns are 70 + 74 + 70 + 74 px; the Module column gives way.
+  expect(fn.width).toBeGreaterThanOrEqual(t.width - 288 - 2);
+  // "outer::inner::Matrix::operator*" fits whole: no ellipsis where there is room.
+  const cell = table.locator('tbody tr', { hasText: 'Matrix::operator*' }).locator('td.fn');
+  expect(await cell.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
+  await page.screenshot({ path: `${SHOTS}/kb-table-800.png` });
+});
