@@ -5,7 +5,7 @@
 //        ─ render (35) ─ draw (25) ─ fill (25); layout (10)
 
 import { expect, type Page, test } from '@playwright/test';
-import { dropFile, FIXTURES, paintedGraph, ROW, SHOTS } from './helpers';
+import { dropFile, FIXTURES, hoverName, paintedGraph, ROW, SHOTS } from './helpers';
 
 async function openSimple(page: Page) {
   await page.goto('./');
@@ -111,4 +111,27 @@ test('at 800×600 the Function column takes the room the numbers leave, none lef
   const cell = table.locator('tbody tr', { hasText: 'Matrix::operator*' }).locator('td.fn');
   expect(await cell.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
   await page.screenshot({ path: `${SHOTS}/kb-table-800.png` });
+});
+
+test('a window made shorter keeps the flame graph’s root row at its bottom', async ({ page }) => {
+  await page.goto('./');
+  await dropFile(page, `${FIXTURES}/gperf/deep_recursion.prof`, 'deep_recursion.prof');
+  const canvas = await paintedGraph(page);
+  const bottomName = async () => {
+    const b = (await canvas.boundingBox())!;
+    return hoverName(page, { x: b.x + b.width / 2, y: b.y + b.height - ROW / 2 });
+  };
+  const root = await bottomName();
+  expect(root).not.toBe('');
+  const more = page.getByTestId('more-rows');
+  const hidden = async () => Number((await more.textContent())!.match(/\d+/)![0]);
+  const before = await hidden();
+  await page.setViewportSize({ width: 1000, height: 640 });
+  await expect.poll(bottomName).toBe(root);
+  // The rows the shorter box leaves out are on the leaf side, and the cue counts them.
+  await expect.poll(hidden).toBeGreaterThan(before);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect.poll(bottomName).toBe(root);
+  await expect.poll(hidden).toBe(before);
+  await page.screenshot({ path: `${SHOTS}/kb-resized.png` });
 });
