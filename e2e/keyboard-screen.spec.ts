@@ -135,3 +135,37 @@ test('a window made shorter keeps the flame graph’s root row at its bottom', a
   await expect.poll(hidden).toBe(before);
   await page.screenshot({ path: `${SHOTS}/kb-resized.png` });
 });
+
+test('the view tabs are one stop in the Tab order; ←/→, Home and End move between them and show each', async ({
+  page,
+}) => {
+  await openSimple(page);
+  const tabs = page.getByRole('tablist', { name: 'View' }).getByRole('tab');
+  await expect(tabs).toHaveText(['Flame graph', 'Call tree', 'Call graph', 'Flame chart']);
+  const flame = page.getByRole('tab', { name: 'Flame graph' });
+  await expect(flame).toHaveAttribute('aria-selected', 'true');
+  // Tab reaches the selected tab, and the next Tab leaves the row, not the next tab.
+  await page.getByRole('searchbox', { name: 'Search functions' }).focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(flame).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  const callTree = page.getByRole('tab', { name: 'Call tree' });
+  await expect(callTree).toBeFocused();
+  await expect(callTree).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('call-tree')).toBeVisible();
+  await page.keyboard.press('End');
+  await expect(page.getByRole('tab', { name: 'Flame chart' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(flame).toBeFocused();
+  await expect(flame).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('tab', { name: 'Flame chart' })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Home');
+  await expect(flame).toHaveAttribute('aria-selected', 'true');
+  // Out of the row: the graph's zoom path is next.
+  await page.keyboard.press('Tab');
+  await expect(
+    page.getByRole('navigation', { name: 'Zoom path' }).getByRole('button', { name: 'all' }),
+  ).toBeFocused();
+});
