@@ -169,3 +169,27 @@ test('the view tabs are one stop in the Tab order; ←/→, Home and End move be
     page.getByRole('navigation', { name: 'Zoom path' }).getByRole('button', { name: 'all' }),
   ).toBeFocused();
 });
+
+test('zoomed to a shallow frame, the graph is as tall as its rows: no cue of rows above, nothing to scroll', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await page.getByRole('button', { name: /Open the example profile/ }).click();
+  await paintedGraph(page);
+  const more = page.getByTestId('more-rows');
+  await expect(more).toContainText(/▲ \d+ more rows/);
+  const search = page.getByRole('searchbox', { name: 'Search functions' });
+  await search.fill('Matrix::operator\\*');
+  await expect(page.getByTestId('search-count')).toHaveText(/^matched: /);
+  await search.press('Enter');
+  const graph = page.getByTestId('main-graph').locator('.fg-scroll');
+  await graph.focus();
+  await graph.press('Enter');
+  const crumbs = page.getByRole('navigation', { name: 'Zoom path' });
+  await expect(crumbs).toContainText('› outer::inner::Matrix::operator*');
+  // outer::inner::Matrix::operator* and its one callee are 8 rows: the box holds them all.
+  await expect(more).toHaveCount(0);
+  expect(await graph.evaluate((el) => el.scrollHeight - el.clientHeight)).toBe(0);
+  await graph.press('0');
+  await expect(more).toContainText(/▲ \d+ more rows/);
+});

@@ -2,7 +2,7 @@
 // zoom (viewport), and the layout of the rows that can be on screen.
 
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { CallTree } from '../core/model/calltree';
+import { type CallTree, deepestUnder } from '../core/model/calltree';
 import { frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
 import { type ChildOrder, type FlameLayout, layoutFlameGraph, type Orientation } from './layout';
@@ -46,10 +46,12 @@ export function useGraphView(
     [profile, tree],
   );
 
-  // The graph is as tall as the deepest stack; only rows that can be on screen are laid out
-  // (a 100 MB profile has 250 rows and 12M nodes), in steps of 16 rows so scrolling rarely
-  // needs a new layout.
-  const graphHeight = Math.max(tree.maxDepth * ROW_HEIGHT, size.height);
+  // The graph is as tall as the deepest stack through the zoomed frame (zoomed, the rest are not
+  // drawn: a graph as tall as the whole tree scrolled over empty rows, and its cue counted them);
+  // only rows that can be on screen are laid out (a 100 MB profile has 250 rows and 12M nodes),
+  // in steps of 16 rows so scrolling rarely needs a new layout.
+  const rows = useMemo(() => deepestUnder(tree, focus), [tree, focus]);
+  const graphHeight = Math.max(rows * ROW_HEIGHT, size.height);
   const flame = orientation === 'flame';
   const leafSide = flame ? scrollTop : Math.max(0, graphHeight - scrollTop - size.height);
   const hiddenRows = size.height > 0 ? Math.floor(leafSide / ROW_HEIGHT) : 0;
