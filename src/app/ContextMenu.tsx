@@ -102,9 +102,10 @@ export function ContextMenu({
     e.preventDefault();
   };
 
+  // Inside the window, whatever asked for it: the menu is never placed off screen.
   const style = {
-    left: Math.min(target.x, window.innerWidth - 300),
-    top: Math.min(target.y, window.innerHeight - 40 * items.length),
+    left: Math.max(0, Math.min(target.x, window.innerWidth - 300)),
+    top: Math.max(0, Math.min(target.y, window.innerHeight - 40 * items.length)),
   };
   return (
     <div

@@ -26,9 +26,6 @@ export function FilePicker({
   const id = useId();
   return (
     <>
-      <label htmlFor={id} className={small ? 'file-label small' : 'file-label'}>
-        {text}
-      </label>
       <input
         id={id}
         className="file-input"
@@ -48,6 +45,10 @@ export function FilePicker({
           e.currentTarget.value = '';
         }}
       />
+      {/* After the input: its keyboard focus shows on the label (`.file-input:focus-visible + label`). */}
+      <label htmlFor={id} className={small ? 'file-label small' : 'file-label'}>
+        {text}
+      </label>
     </>
   );
 }

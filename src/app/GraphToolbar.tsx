@@ -13,8 +13,11 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
   const s = useStore();
   const input = useRef<HTMLInputElement>(null);
   const [cursor, setCursor] = useState(-1);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new query restarts the cycle
-  useEffect(() => setCursor(-1), [result]);
+  // A new answer restarts the cycle: its places (`tops`, the worker's array), not the wrapper
+  // useSearch makes at each render, which a step's own selection re-renders.
+  const tops = result?.tops;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new answer restarts the cycle
+  useEffect(() => setCursor(-1), [tops]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -29,11 +32,12 @@ export function GraphToolbar({ analysis, result }: { analysis: Analysis; result:
   }, []);
 
   const step = (dir: 1 | -1) => {
-    const tops = result?.tops ?? [];
-    if (tops.length === 0) return;
-    const next = (cursor + dir + tops.length) % tops.length;
+    const places = tops ?? [];
+    if (places.length === 0) return;
+    const next = (cursor + dir + places.length) % places.length;
     setCursor(next);
-    s.selectNode(nodeByFrames(analysis.tree, tops[next]));
+    // Picked as a click picks it: the table's row, the source panel and the link follow.
+    s.pickNode(nodeByFrames(analysis.tree, places[next]));
   };
 
   const whole = totalOf(analysis.tree, 0);

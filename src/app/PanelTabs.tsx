@@ -3,30 +3,25 @@
 
 import type { Panel } from '../core/view/schema';
 import { useStore } from './store';
+import { type TabItem, TabList } from './TabList';
 import { changeView } from './view';
 
-const PANELS: { panel: Panel; label: string }[] = [
-  { panel: 'flame', label: 'Flame graph' },
-  { panel: 'calltree', label: 'Call tree' },
-  { panel: 'callgraph', label: 'Call graph' },
-  { panel: 'flamechart', label: 'Flame chart' },
+const PANELS: TabItem<Panel>[] = [
+  { id: 'flame', label: 'Flame graph' },
+  { id: 'calltree', label: 'Call tree' },
+  { id: 'callgraph', label: 'Call graph' },
+  { id: 'flamechart', label: 'Flame chart' },
 ];
 
 export function PanelTabs() {
   const panel = useStore((s) => s.view.panel);
   return (
-    <div className="tabs panel-tabs" role="tablist" aria-label="View">
-      {PANELS.map((p) => (
-        <button
-          key={p.panel}
-          type="button"
-          role="tab"
-          aria-selected={panel === p.panel}
-          onClick={() => void changeView({ panel: p.panel })}
-        >
-          {p.label}
-        </button>
-      ))}
-    </div>
+    <TabList
+      tabs={PANELS}
+      selected={panel}
+      onChoose={(p) => void changeView({ panel: p })}
+      label="View"
+      className="panel-tabs"
+    />
   );
 }

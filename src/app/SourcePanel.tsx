@@ -12,14 +12,15 @@ import type { SourceTab } from '../core/view/schema';
 import type { PageAnalysis as Analysis, SourceReply } from '../worker/protocol';
 import { AssemblyView } from './AssemblyView';
 import { useStore } from './store';
+import { type TabItem, TabList } from './TabList';
 import { sourceOf } from './view';
 
 const CONTEXT = 3;
 
-const SOURCE_TABS: { tab: SourceTab; label: string }[] = [
-  { tab: 'lines', label: 'Lines' },
-  { tab: 'addresses', label: 'Addresses' },
-  { tab: 'assembly', label: 'Assembly' },
+const SOURCE_TABS: TabItem<SourceTab>[] = [
+  { id: 'lines', label: 'Lines' },
+  { id: 'addresses', label: 'Addresses' },
+  { id: 'assembly', label: 'Assembly' },
 ];
 
 export function SourcePanel({ analysis }: { analysis: Analysis }) {
@@ -53,19 +54,7 @@ export function SourcePanel({ analysis }: { analysis: Analysis }) {
   return (
     <section className="source" aria-label="Source">
       <h2>Source of {name}</h2>
-      <div className="tabs" role="tablist">
-        {SOURCE_TABS.map((t) => (
-          <button
-            key={t.tab}
-            type="button"
-            role="tab"
-            aria-selected={tab === t.tab}
-            onClick={() => setTab(t.tab)}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
+      <TabList tabs={SOURCE_TABS} selected={tab} onChoose={setTab} label={`Source of ${name}`} />
       {tab === 'assembly' ? (
         unnamed ? (
           <p className="muted">{name} is code no symbol names: there is no function to disassemble.</p>

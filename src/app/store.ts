@@ -88,7 +88,6 @@ export interface AppState {
   report: { title: string; created: string; disassembly: ReadonlyMap<string, FunctionListing[]> } | null;
 
   setFocus: (node: number) => void;
-  selectNode: (node: number | null) => void;
   selectFrame: (frame: number | null) => void;
   /**
    * A node picked in a view (a bar clicked, a call tree row): it and its frame are selected, so
@@ -137,7 +136,6 @@ export const useStore = create<AppState>()((set, get) => ({
   report: null,
 
   setFocus: (node) => set({ focusNode: node }),
-  selectNode: (node) => set({ selectedNode: node }),
   selectFrame: (frame) => set({ selectedFrame: frame }),
   pickNode: (node) => {
     const a = get().analysis;

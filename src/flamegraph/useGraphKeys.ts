@@ -4,9 +4,9 @@
 
 import { type RefObject, useEffect } from 'react';
 import type { CallTree } from '../core/model/calltree';
-import type { FlameLayout, Orientation } from './layout';
+import { type FlameLayout, type Orientation, rowTop } from './layout';
 import { FULL, firstDrawn, moveForKey, moveSelection, zoomViewport } from './navigation';
-import type { GraphView } from './useGraphView';
+import { type GraphView, ROW_HEIGHT } from './useGraphView';
 
 export interface KeyProps {
   tree: CallTree;
@@ -49,11 +49,36 @@ export function useGraphKeys(scrollRef: RefObject<HTMLDivElement | null>, view: 
       if (e.key === 'Escape') onSelect(null);
     } else if ((e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) && selected !== null) {
       e.preventDefault();
-      const r = layout.rects.find((x) => x.node === selected);
-      const box = scrollRef.current!.getBoundingClientRect();
-      props.onContextMenu?.(selected, box.left + (r ? r.x + 10 : 10), box.top + 20);
+      const el = scrollRef.current!;
+      const { x, y } = menuAnchor(layout, selected, {
+        orientation: props.orientation,
+        graphHeight: view.graphHeight,
+        scrollTop: el.scrollTop,
+        width: el.clientWidth,
+        height: el.clientHeight,
+      });
+      const box = el.getBoundingClientRect();
+      props.onContextMenu?.(selected, box.left + x, box.top + y);
     }
   };
+}
+
+/**
+ * Where the keyboard's context menu opens, in the graph box's pixels: under the part of the
+ * selected bar that is on screen (zoomed in, a bar starts far left of the box, and its row may be
+ * scrolled away), kept inside the box.
+ */
+export function menuAnchor(
+  layout: FlameLayout,
+  selected: number,
+  box: { orientation: Orientation; graphHeight: number; scrollTop: number; width: number; height: number },
+): { x: number; y: number } {
+  const r = layout.rects.find((x) => x.node === selected);
+  if (!r) return { x: 10, y: 20 };
+  const clamp = (v: number, max: number) => Math.min(Math.max(v, 0), Math.max(0, max));
+  const left = clamp(r.x, box.width);
+  const top = rowTop(r.depth, ROW_HEIGHT, box.orientation, box.graphHeight) - box.scrollTop;
+  return { x: clamp(left + 10, box.width - 10), y: clamp(top + ROW_HEIGHT, box.height - 10) };
 }
 
 /** Where the selected bar's middle is across the graph (0..1); the middle without one. */

@@ -1,8 +1,8 @@
 // The flame graph's view of its tree: the viewport's size, the vertical scroll, the horizontal
 // zoom (viewport), and the layout of the rows that can be on screen.
 
-import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
-import type { CallTree } from '../core/model/calltree';
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type CallTree, deepestUnder } from '../core/model/calltree';
 import { frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
 import { type ChildOrder, type FlameLayout, layoutFlameGraph, type Orientation } from './layout';
@@ -46,10 +46,12 @@ export function useGraphView(
     [profile, tree],
   );
 
-  // The graph is as tall as the deepest stack; only rows that can be on screen are laid out
-  // (a 100 MB profile has 250 rows and 12M nodes), in steps of 16 rows so scrolling rarely
-  // needs a new layout.
-  const graphHeight = Math.max(tree.maxDepth * ROW_HEIGHT, size.height);
+  // The graph is as tall as the deepest stack through the zoomed frame (zoomed, the rest are not
+  // drawn: a graph as tall as the whole tree scrolled over empty rows, and its cue counted them);
+  // only rows that can be on screen are laid out (a 100 MB profile has 250 rows and 12M nodes),
+  // in steps of 16 rows so scrolling rarely needs a new layout.
+  const rows = useMemo(() => deepestUnder(tree, focus), [tree, focus]);
+  const graphHeight = Math.max(rows * ROW_HEIGHT, size.height);
   const flame = orientation === 'flame';
   const leafSide = flame ? scrollTop : Math.max(0, graphHeight - scrollTop - size.height);
   const hiddenRows = size.height > 0 ? Math.floor(leafSide / ROW_HEIGHT) : 0;
@@ -75,10 +77,44 @@ export function useGraphView(
     const el = scrollRef.current;
     if (!el) return;
     el.scrollTop = orientation === 'flame' ? Math.max(0, graphHeight - el.clientHeight) : 0;
+    bottomGap.current = 0;
     setScrollTop(el.scrollTop);
   }, [tree, focus, orientation]);
 
-  return { size, scrollTop, setScrollTop, viewport, setViewport, graphHeight, hiddenRows, layout, nameOf };
+  // A flame graph hangs from its root row at the bottom: a box made shorter or taller (the window
+  // resized, the splitter dragged) keeps the rows at its bottom where they were, the same distance
+  // from the graph's bottom, as an icicle keeps its top. Without it the root rows went out of view
+  // below, with no cue, when the window got shorter.
+  const bottomGap = useRef(0);
+  const heightRef = useRef(graphHeight);
+  heightRef.current = graphHeight;
+  const onScrolled = useCallback(
+    (top: number) => {
+      const el = scrollRef.current;
+      if (el) bottomGap.current = Math.max(0, heightRef.current - top - el.clientHeight);
+      setScrollTop(top);
+    },
+    [scrollRef],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the box's height changes
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el || orientation !== 'flame' || size.height === 0) return;
+    el.scrollTop = Math.max(0, graphHeight - el.clientHeight - bottomGap.current);
+    setScrollTop(el.scrollTop);
+  }, [size.height]);
+
+  return {
+    size,
+    scrollTop,
+    setScrollTop: onScrolled,
+    viewport,
+    setViewport,
+    graphHeight,
+    hiddenRows,
+    layout,
+    nameOf,
+  };
 }
 
 /** The element's client size, followed as it changes. */

@@ -262,11 +262,7 @@ export function FunctionTable({
             </tr>
           </thead>
           <tbody>
-            {padTop > 0 && (
-              <tr style={{ height: padTop }}>
-                <td colSpan={columns.length} />
-              </tr>
-            )}
+            {padTop > 0 && <Spacer height={padTop} columns={columns} />}
             {items.map((it) => {
               const f = order[it.index];
               const isSel = selected === f;
@@ -313,15 +309,27 @@ export function FunctionTable({
                 </tr>
               );
             })}
-            {padBottom > 0 && (
-              <tr style={{ height: padBottom }}>
-                <td colSpan={columns.length} />
-              </tr>
-            )}
+            {padBottom > 0 && <Spacer height={padBottom} columns={columns} />}
           </tbody>
         </table>
       </div>
     </section>
+  );
+}
+
+/**
+ * The height of the rows not drawn, above or below the window. A cell per column, classed as its
+ * column: the columns a narrow table hides (`.mod`, `.wide`) are hidden here too. One cell
+ * spanning them all would keep a hidden column's slot, and the fixed layout would give it half
+ * the Function column's room, left blank.
+ */
+function Spacer({ height, columns }: { height: number; columns: Column[] }) {
+  return (
+    <tr style={{ height }}>
+      {columns.map((c) => (
+        <td key={c.label} className={c.className} />
+      ))}
+    </tr>
   );
 }
 

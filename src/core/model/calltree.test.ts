@@ -8,6 +8,7 @@ import {
   type CallTree,
   chainOf,
   childCountOf,
+  deepestUnder,
   depthOf,
   firstChildOf,
   nextSiblingOf,
@@ -122,6 +123,9 @@ describe('buildCallTree', () => {
         let end = v + 1;
         while (end < t.count && depthOf(t, end) > depthOf(t, v)) end++;
         expect(subtreeEndOf(t, v)).toBe(end);
+        let deepest = depthOf(t, v);
+        for (let u = v; u < end; u++) deepest = Math.max(deepest, depthOf(t, u));
+        expect(deepestUnder(t, v)).toBe(deepest);
       }
       // The function table from the stacks agrees with one from the tree.
       const f = treeFunctionTable(t, p.frames.count);

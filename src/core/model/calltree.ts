@@ -110,6 +110,23 @@ export function subtreeEndOf(t: CallTree, v: number): number {
   return t.count;
 }
 
+/**
+ * The depth of the deepest node in `v`'s subtree (the tree's `maxDepth` for the root): how many
+ * rows a flame graph zoomed to `v` has. A walk of the chains in the subtree, as subtreeEndOf.
+ */
+export function deepestUnder(t: CallTree, v: number): number {
+  if (v <= 0) return t.maxDepth;
+  const { start, end, depth, count } = t.chains;
+  const c = chainOf(t, v);
+  const d = depth[c] + (v - start[c]);
+  let deepest = depth[c] + (end[c] - 1 - start[c]);
+  for (let k = c + 1; k < count && depth[k] > d; k++) {
+    const last = depth[k] + (end[k] - 1 - start[k]);
+    if (last > deepest) deepest = last;
+  }
+  return deepest;
+}
+
 /** The heaviest child, -1 for a leaf. */
 export function firstChildOf(t: CallTree, v: number): number {
   const c = chainOf(t, v);
