@@ -38,7 +38,7 @@ test('a DCPI profile shows a flat flame graph, its addresses in the table by def
     '0',
   );
   await page.getByRole('checkbox', { name: 'Per address' }).uncheck();
-  await expect(page.getByTestId('row-count')).toHaveText('1 functions');
+  await expect(page.getByTestId('row-count')).toHaveText('1 function');
   await page.getByRole('checkbox', { name: 'Per address' }).check();
   await page.screenshot({ path: `${SHOTS}/dcpi.png` });
 });

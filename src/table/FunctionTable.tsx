@@ -12,7 +12,7 @@ import {
   formatCellDelta,
   formatCellPercent,
   formatCellPoints,
-  formatCount,
+  formatCounted,
   formatPercent,
   type WeightUnit,
   weightUnit,
@@ -211,7 +211,7 @@ export function FunctionTable({
           </span>
         ) : (
           <span className="muted" data-testid="row-count">
-            {formatCount(order.length)} functions
+            {formatCounted(order.length, 'function')}
           </span>
         )}
         {addresses && (

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SampleAt } from '../core/analysis/session';
 import type { TimeRange } from '../core/model/timeline';
+import { formatCounted } from '../core/text/units';
 import { sizedContext } from '../flamegraph/useGraphPaint';
 import { cpuColor, formatNs, nsPerPixel, spanOf, type TimeAxis, timeAt } from './geometry';
 import { AXIS, activity, paintTimeline, ROW, type TimelineData } from './paintTimeline';
@@ -168,7 +169,7 @@ function trackTitle(t: TimelineData['tracks'][number]): string {
   const ids = [t.pid !== undefined ? `pid ${t.pid}` : '', t.tid !== undefined ? `tid ${t.tid}` : '']
     .filter(Boolean)
     .join(', ');
-  return `${t.name}${ids ? ` (${ids})` : ''}: ${t.samples} samples`;
+  return `${t.name}${ids ? ` (${ids})` : ''}: ${formatCounted(t.samples, 'sample')}`;
 }
 
 /**

@@ -290,7 +290,7 @@ describe('pprof: encoding corner cases', () => {
     const msgs = raw.warnings.map((w) => w.message).join('\n');
     expect(msgs).toMatch(/empty string/);
     expect(msgs).toMatch(/mapping id that no mapping has/);
-    expect(msgs).toMatch(/1 samples do not have one value per sample type/);
+    expect(msgs).toMatch(/1 sample does not have one value per sample type/);
     expect(stacksOf(raw)).toEqual(new Map([['0x1000', 2]]));
   });
 });

@@ -1020,7 +1020,7 @@ class PprofParser {
     }
     if (this.valueCountMismatch > 0 && nTypes > 0) {
       warnings.push({
-        message: `${this.valueCountMismatch} samples do not have one value per sample type (${nTypes}); missing values count as 0`,
+        message: `${this.valueCountMismatch === 1 ? '1 sample does' : `${this.valueCountMismatch} samples do`} not have one value per sample type (${nTypes}); missing values count as 0`,
       });
     }
     let def = sampleTypes.length - 1;

@@ -7,6 +7,7 @@ import {
   formatCellPoints,
   formatChangePercent,
   formatCount,
+  formatCounted,
   formatDelta,
   formatPercent,
   formatPoints,
@@ -111,6 +112,14 @@ describe('a weight in its sample type’s unit', () => {
     expect(formatWeight(350e6, NS)).toBe('350.0 ms');
     expect(formatWeight(1536, BYTES)).toBe('1.5 KiB');
     expect(formatWeight(7, unit('samples', ''))).toBe('7 samples');
+    // one of them: the noun singular; a fraction (a scaled weight) and 0 plural
+    expect(formatWeight(1, SAMPLES)).toBe('1 sample');
+    expect(formatWeight(1, OBJECTS)).toBe('1 object');
+    expect(formatWeight(0, SAMPLES)).toBe('0 samples');
+    expect(formatWeight(0.5, SAMPLES)).toBe('0.5 samples');
+    expect(formatCounted(1, 'function')).toBe('1 function');
+    expect(formatCounted(2048, 'function')).toBe('2,048 functions');
+    expect(formatCounted(1, 'address', 'addresses')).toBe('1 address');
   });
 
   it('samples with a period: the time they stand for too', () => {

@@ -131,13 +131,22 @@ function countNoun(t: SampleType): string {
   return t.type.endsWith('objects') ? 'objects' : t.type;
 }
 
+/** A count and its noun, the noun singular for one: `1 function`, `2,048 functions`. */
+export function formatCounted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+}
+
+/** The singular of the nouns countNoun gives for samples and objects; a type's own name as it is. */
+const SINGULAR: Record<string, string> = { samples: 'sample', objects: 'object' };
+
 /** A weight in its unit, alone: `1,234 samples`, `12 objects`, `1.5 MiB`, `350.0 ms`. */
 export function formatWeight(v: number, u: WeightUnit): string {
   const { unit } = u.sampleType;
   if (isBytes(unit)) return formatBytes(v);
   const us = timeUnitUs(unit);
   if (us !== undefined) return formatTime(v * us);
-  return `${formatCount(v)} ${countNoun(u.sampleType)}`;
+  const noun = countNoun(u.sampleType);
+  return formatCounted(v, SINGULAR[noun] ?? noun, noun);
 }
 
 /** The time a count of samples stands for, with a known period (`12.3 ms`); null for other weights. */
