@@ -19,7 +19,6 @@ import { runCli } from './helpers/cli';
 const DIR = 'test/fixtures/hostile';
 const at = (name: string) => join(DIR, name);
 
-
 describe('hostile fixtures', () => {
   it('are what the committed script makes', () => {
     for (const [name, make] of Object.entries(HOSTILE))
