@@ -3,20 +3,28 @@
 // apply, as they do to the flame graph — with total and self, their share, and in a comparison
 // both sides and the change. The heaviest path opens first. Keyboard: ↑/↓ move, → expands or
 // goes to the first child, ← collapses or goes to the parent, `*` expands all below, Enter
-// selects. The rows are virtualized (rows.ts keeps which nodes are shown).
+// selects. The rows are virtualized (rows.ts keeps which nodes are shown). Opening a node of
+// millions of children (a DCPI image) orders them a slice at a time, the page free between slices
+// and the progress shown; what is asked meanwhile waits for it, in order.
 
-import { useEffect, useMemo, useReducer, useRef } from 'react';
-import { type CallTree, chainOf, parentOf, selfOf, totalOf } from '../core/model/calltree';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { type CallTree, chainOf, childCountOf, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
 import { frameLabel } from '../core/text/frame-text';
 import { basename } from '../core/text/names';
 import { formatCell, formatDelta, formatPercent, type WeightUnit } from '../core/text/units';
 import { useTableRows } from '../table/useTableRows';
 import type { PageProfile } from '../worker/protocol';
-import { CallTreeRows } from './rows';
+import { CallTreeRows, type RowsWork } from './rows';
 
 const ROW = 22;
 const INDENT = 14;
+/** A change of the rows works this long in the task that asks for it (most finish in it)… */
+const FIRST_MS = 24;
+/** …and then in tasks this long, the page free between them. */
+const SLICE_MS = 12;
+/** How often the progress of a long one is shown. */
+const PROGRESS_MS = 100;
 
 export interface CallTreeViewProps {
   tree: CallTree;
@@ -49,21 +57,65 @@ export function CallTreeView(props: CallTreeViewProps) {
   const whole = totalOf(tree, 0);
   const { virtual: v, headRef, items, padTop, padBottom } = useTableRows(rows.count, ROW, scroller);
 
+  // Changes of the rows, in the order asked: one of millions of children works in slices, and the
+  // ones asked meanwhile wait for it (a collapse pressed while its node opens comes after).
+  const [pending, setPending] = useState<{ node: number; progress: number } | null>(null);
+  const queue = useRef<{ rows: CallTreeRows; todo: (() => RowsWork | null)[]; timer: number }>({
+    rows,
+    todo: [],
+    timer: 0,
+  });
+  const change = useCallback((make: () => RowsWork | null) => {
+    const q = queue.current;
+    q.todo.push(make);
+    if (q.todo.length > 1) return; // a long one runs: after it
+    let shown = performance.now();
+    const next = (budget: number): void => {
+      while (q.todo.length > 0) {
+        const w = q.todo[0]();
+        if (w && !w.step(performance.now() + budget)) {
+          q.todo[0] = () => w;
+          if (performance.now() - shown >= PROGRESS_MS || budget === FIRST_MS) {
+            shown = performance.now();
+            setPending({ node: w.ordering, progress: w.progress });
+          }
+          q.timer = window.setTimeout(() => next(SLICE_MS), 0);
+          return;
+        }
+        q.todo.shift();
+        redraw();
+      }
+      setPending(null);
+    };
+    next(FIRST_MS);
+  }, []);
+  // A new tree drops what was asked of the old one.
+  useEffect(() => {
+    const q = queue.current;
+    if (q.rows !== rows) {
+      window.clearTimeout(q.timer);
+      queue.current = { rows, todo: [], timer: 0 };
+      setPending(null);
+    }
+    return () => window.clearTimeout(queue.current.timer);
+  }, [rows]);
+
   // The selection (from the flame graph or a row) is a row: its ancestors open, scrolled to.
   useEffect(() => {
     if (selected === null || selected <= 0 || selected >= tree.count) return;
-    const before = rows.version;
-    const at = rows.reveal(selected);
-    if (rows.version !== before) redraw();
-    if (at >= 0) v.scrollToIndex(at, { align: 'auto' });
-  }, [selected, rows, tree, v]);
+    change(() => rows.work('reveal', selected));
+    change(() => {
+      const at = rows.rowOf(selected);
+      if (at >= 0) v.scrollToIndex(at, { align: 'auto' });
+      return null;
+    });
+  }, [selected, rows, tree, v, change]);
 
   // The search's places open (the first few: each path is a few rows).
   useEffect(() => {
-    const before = rows.version;
-    for (const n of reveal.slice(0, 50)) if (n > 0 && n < tree.count) rows.reveal(n);
-    if (rows.version !== before) redraw();
-  }, [reveal, rows, tree]);
+    const nodes = reveal.slice(0, 50).filter((n) => n > 0 && n < tree.count);
+    if (nodes.length > 0) change(() => rows.work('reveal', nodes));
+  }, [reveal, rows, tree, change]);
 
   const selectedRow = selected === null ? -1 : rows.rowOf(selected);
   const move = (row: number) => {
@@ -86,25 +138,26 @@ export function CallTreeView(props: CallTreeViewProps) {
     else if (node < 0) return;
     else if (e.key === 'ArrowRight')
       changed(() => {
-        if (!rows.expanded[node] && rows.hasChildren(node)) rows.expand(node);
+        if (!rows.expanded[node] && rows.hasChildren(node)) change(() => rows.work('expand', node));
         else if (rows.hasChildren(node)) move(selectedRow + 1);
       });
     else if (e.key === 'ArrowLeft')
       changed(() => {
-        if (rows.expanded[node]) rows.collapse(node);
+        if (rows.expanded[node]) change(() => collapse(node));
         else {
           const p = parentOf(tree, node);
           if (p > 0) move(rows.rowOf(p));
         }
       });
-    else if (e.key === '*') changed(() => rows.expandAll(node));
+    else if (e.key === '*') changed(() => change(() => rows.work('expandAll', node)));
     else if (e.key === 'Enter') changed(() => props.onOpen?.(node));
   };
-  const toggle = (node: number) => {
-    if (rows.expanded[node]) rows.collapse(node);
-    else rows.expand(node);
-    redraw();
+  const collapse = (node: number) => {
+    rows.collapse(node);
+    return null;
   };
+  const toggle = (node: number) =>
+    change(() => (rows.expanded[node] ? collapse(node) : rows.work('expand', node)));
 
   const cells = (node: number) => {
     const total = totalOf(tree, node);
@@ -118,8 +171,15 @@ export function CallTreeView(props: CallTreeViewProps) {
   const heads = diff ? ['Baseline total', 'Comparison total', 'Δ total'] : ['Total', 'Total %', 'Self'];
 
   const columns = heads.length + 1;
+  const busy = pending && pending.node >= 0 ? pending : null;
   return (
     <section className="calltree" aria-label="Call tree" data-testid="call-tree">
+      {busy && (
+        <p className="calltree-status" role="status">
+          Ordering {childCountOf(tree, busy.node).toLocaleString('en-US')} children…{' '}
+          {Math.floor(busy.progress * 100)} %
+        </p>
+      )}
       <div
         className="calltree-scroll"
         ref={scroller}
@@ -165,6 +225,7 @@ export function CallTreeView(props: CallTreeViewProps) {
                   aria-rowindex={it.index + 2}
                   aria-level={depth + 1}
                   aria-expanded={kids ? rows.expanded[node] === 1 : undefined}
+                  aria-busy={busy?.node === node || undefined}
                   aria-selected={node === selected}
                   className={cls || undefined}
                   style={{ height: ROW }}

@@ -3,7 +3,7 @@ import { buildCallTree, type CallTree, firstChildOf, nextSiblingOf, totalOf } fr
 import { profileFromText } from '../core/model/text-notation';
 import { frameName } from '../core/text/frame-text';
 import type { FoldedProfile } from '../core/types';
-import { CallTreeRows } from './rows';
+import { CallTreeRows, type RowsWork } from './rows';
 
 function tree(text: string): { p: FoldedProfile; t: CallTree } {
   const p = profileFromText(text);
@@ -116,5 +116,47 @@ describe('call tree rows', () => {
     expect(r.count).toBe(1);
     // Not a timed test: a bound far above what it takes (tens of ms), to catch a quadratic walk.
     expect(expanded).toBeLessThan(5_000);
+  });
+
+  it("orders a large node's children a slice at a time, the rows changing only when it is done", () => {
+    // a flat image of 5,000 addresses under a few callers; sliced from 1,000 children here
+    const lines = Array.from({ length: 5_000 }, (_, i) => `main;img;a${i} ${1 + ((i * 7919) % 89)}`);
+    lines.push('main;other 3', 'init;img;a1 4');
+    const { p, t } = tree(lines.join('\n'));
+    const whole = new CallTreeRows(t);
+    whole.expandAll(node(t, p, 'main'));
+    const r = new CallTreeRows(t, 1_000);
+    const run = (rows: CallTreeRows, w: RowsWork) => {
+      const was = shown(rows, p);
+      // a deadline passed already: each step does one chunk of the work and pauses
+      let steps = 0;
+      let ordering = -1;
+      while (!w.step(performance.now() - 1)) {
+        steps++;
+        if (w.ordering !== -1) ordering = w.ordering;
+        if (steps === 1) expect(shown(rows, p)).toBe(was);
+      }
+      return { steps, ordering };
+    };
+    const { steps, ordering } = run(r, r.work('expandAll', node(t, p, 'main')));
+    expect(steps).toBeGreaterThan(1);
+    expect(ordering).toBe(node(t, p, 'main', 'img'));
+    expect(shown(r, p)).toBe(shown(whole, p));
+    expect(r.count).toBe(5_004);
+    // kept: collapsed and expanded again, at once
+    r.collapse(node(t, p, 'main', 'img'));
+    expect(r.count).toBe(4);
+    expect(r.work('expand', node(t, p, 'main', 'img')).step(performance.now() - 1)).toBe(true);
+    expect(shown(r, p)).toBe(shown(whole, p));
+    // a work dropped half done leaves the rows as they were; reveal opens the path when done
+    const r2 = new CallTreeRows(t, 1_000);
+    const a1 = node(t, p, 'main', 'img', 'a1');
+    const dropped = r2.work('reveal', a1);
+    expect(dropped.step(performance.now() - 1)).toBe(false);
+    expect(shown(r2, p)).toBe('main\ninit');
+    expect(r2.rowOf(a1)).toBe(-1);
+    run(r2, r2.work('reveal', a1));
+    expect(r2.rows[r2.rowOf(a1)]).toBe(a1);
+    expect(r2.count).toBe(5_004);
   });
 });

@@ -9,13 +9,52 @@
 import {
   type CallTree,
   chainOf,
+  childCountOf,
   depthOf,
   firstChildOf,
   parentOf,
   subtreeEndOf,
   totalOf,
 } from '../core/model/calltree';
-import { stableByWeightDescending } from '../core/model/order';
+import { weightOrder, weightOrderSteps } from '../core/model/order';
+
+/** From this many children on, a node's children are ordered a slice at a time (`work`) and kept. */
+export const SLICED_FROM = 1 << 16;
+
+/** Ids between two looks at the clock while a large node's children are listed and ordered. */
+const CHECK = 1 << 16;
+
+/**
+ * A change of the rows that may take long, done a slice at a time: the children of a node with
+ * millions (a DCPI image: 8.75M at 400 MB, 2 s of the page's thread in one task) are listed and
+ * ordered in steps, and the rows change only in the step that finishes, all at once. Dropped half
+ * done, it leaves the rows as they were (only the children ordered so far are kept).
+ */
+export interface RowsWork {
+  /** Works until `deadline` (performance.now()); true once done (the rows have changed then). */
+  step(deadline: number): boolean;
+  /** The node whose children are being ordered, -1 while none is. */
+  readonly ordering: number;
+  /** How far that node's ordering is, 0–1. */
+  readonly progress: number;
+}
+
+/** What a step of the rows' work yields to: the clock and what it is doing. */
+interface Clock {
+  deadline: number;
+  ordering: number;
+  progress: number;
+}
+
+const UNTIMED: Clock = { deadline: Number.POSITIVE_INFINITY, ordering: -1, progress: 0 };
+
+/** Runs a step function to its end (an untimed clock never pauses it). */
+function finish<T>(g: Generator<void, T>): T {
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
+  }
+}
 
 export class CallTreeRows {
   /** Node ids in display order (`count` of them); the root (node 0) is not a row. */
@@ -26,15 +65,19 @@ export class CallTreeRows {
   /** Counts changes, for views that redraw on one. */
   version = 0;
 
-  constructor(readonly tree: CallTree) {
+  /** The children of nodes with SLICED_FROM or more, ordered once (by `work` or at once). */
+  private readonly large = new Map<number, Int32Array>();
+
+  constructor(
+    readonly tree: CallTree,
+    /** Children from which a node's are ordered a slice at a time (tests take fewer). */
+    private readonly slicedFrom = SLICED_FROM,
+  ) {
     this.expanded = new Uint8Array(tree.count);
     this.rows = new Int32Array(16);
     this.expanded[0] = 1;
     this.insert(0, this.childrenOf(0));
   }
-
-  /** Children sorted by expandAll, read again by visibleBelow (sorting them was most of `*`). */
-  private sorted: Map<number, Int32Array> | null = null;
 
   /**
    * The children of node `v`, heaviest first (ties: lower id first, as the tree links them). The
@@ -44,7 +87,16 @@ export class CallTreeRows {
    * (400 MB) took seconds, on the page's thread.
    */
   childrenOf(v: number): Int32Array {
-    const known = this.sorted?.get(v);
+    return finish(this.ordered(v, UNTIMED));
+  }
+
+  /**
+   * `childrenOf` as steps: a node of `slicedFrom` children or more pauses when the clock's deadline
+   * has passed (between chunks of its chains, between chunks of the radix passes) and is kept;
+   * `memo` keeps the others for the same work.
+   */
+  private *ordered(v: number, clock: Clock, memo?: Map<number, Int32Array>): Generator<void, Int32Array> {
+    const known = this.large.get(v) ?? memo?.get(v);
     if (known) return known;
     const t = this.tree;
     const { start, end, depth, parent, total, children, count } = t.chains;
@@ -52,13 +104,65 @@ export class CallTreeRows {
     if (v < end[cv] - 1) return Int32Array.of(v + 1);
     const d = depth[cv] + (v - start[cv]);
     const all = new Int32Array(children[cv]);
+    const large = all.length >= this.slicedFrom;
+    const due = () => performance.now() >= clock.deadline;
+    if (large) {
+      clock.ordering = v;
+      clock.progress = 0;
+    }
     let n = 0;
-    for (let k = cv + 1; k < count && depth[k] > d && n < all.length; k++) if (parent[k] === v) all[n++] = k;
+    for (let k = cv + 1; k < count && depth[k] > d && n < all.length; ) {
+      const stop = large ? Math.min(count, k + CHECK) : count;
+      for (; k < stop && depth[k] > d && n < all.length; k++) if (parent[k] === v) all[n++] = k;
+      if (large && due()) yield;
+    }
     const kids = all.subarray(0, n);
-    stableByWeightDescending(kids, total);
-    for (let i = 0; i < n; i++) kids[i] = start[kids[i]];
-    this.sorted?.set(v, kids);
+    const passes = large ? yield* weightOrderSteps(kids, total, due) : weightOrder(kids, total);
+    if (passes && large)
+      while (!passes.run(due)) {
+        clock.progress = passes.progress;
+        yield;
+      }
+    else passes?.run();
+    for (let i = 0; i < n; ) {
+      const stop = large ? Math.min(n, i + CHECK) : n;
+      for (; i < stop; i++) kids[i] = start[kids[i]];
+      if (large && i < n && due()) yield;
+    }
+    if (large) {
+      this.large.set(v, kids);
+      clock.ordering = -1;
+    } else memo?.set(v, kids);
     return kids;
+  }
+
+  /**
+   * `expand`, `expandAll` or `reveal` (of each of some nodes) as a work done a slice at a time (see
+   * RowsWork); a revealed node's row is `rowOf` once it is done.
+   */
+  work(op: 'expand' | 'expandAll' | 'reveal', v: number | readonly number[]): RowsWork {
+    const clock: Clock = { deadline: 0, ordering: -1, progress: 0 };
+    const nodes = typeof v === 'number' ? [v] : v;
+    const g =
+      op === 'reveal'
+        ? this.revealSteps(nodes, clock)
+        : op === 'expand'
+          ? this.expandSteps(nodes[0], clock)
+          : this.expandAllSteps(nodes[0], 20_000, clock);
+    let done = false;
+    return {
+      step(deadline: number): boolean {
+        clock.deadline = deadline;
+        done ||= g.next().done === true;
+        return done;
+      },
+      get ordering() {
+        return clock.ordering;
+      },
+      get progress() {
+        return clock.progress;
+      },
+    };
   }
 
   /** The row index of node `v`, or -1 when it is not shown. */
@@ -78,16 +182,24 @@ export class CallTreeRows {
 
   /** Shows the children of `v` (a row, or the root) below it. */
   expand(v: number): void {
+    finish(this.expandSteps(v, UNTIMED));
+  }
+
+  private *expandSteps(v: number, clock: Clock): Generator<void, void> {
     if (this.expanded[v] || !this.hasChildren(v)) return;
+    // ordered first (kept when large): the rows change after, in one step
+    const memo = new Map<number, Int32Array>();
+    yield* this.ordered(v, clock, memo);
+    if (this.expanded[v]) return;
     const at = v === 0 ? -1 : this.rowOf(v);
     if (v !== 0 && at < 0) return;
     this.expanded[v] = 1;
-    this.insert(at + 1, this.visibleBelow(v));
+    this.insert(at + 1, this.visibleBelow(v, memo));
   }
 
   /** The rows below an expanded `v`: its children, and below each expanded one its own, in order. */
-  private visibleBelow(v: number): Int32Array {
-    const top = this.childrenOf(v);
+  private visibleBelow(v: number, memo?: Map<number, Int32Array>): Int32Array {
+    const top = finish(this.ordered(v, UNTIMED, memo));
     // none of them expanded (a node just opened, most often): its children are the rows
     let any = false;
     for (let i = 0; i < top.length && !any; i++)
@@ -112,7 +224,7 @@ export class CallTreeRows {
       }
       out[n++] = u;
       if (this.expanded[u] && this.hasChildren(u)) {
-        stack.push(this.childrenOf(u));
+        stack.push(finish(this.ordered(u, UNTIMED, memo)));
         at.push(0);
       }
     }
@@ -145,30 +257,49 @@ export class CallTreeRows {
 
   /** Expands `v` and everything below it, about `limit` rows at most (a huge subtree stops there). */
   expandAll(v: number, limit = 20_000): void {
-    const at = v === 0 ? -1 : this.rowOf(v);
-    if (v !== 0 && at < 0) return;
+    finish(this.expandAllSteps(v, limit, UNTIMED));
+  }
+
+  private *expandAllSteps(v: number, limit: number, clock: Clock): Generator<void, void> {
     let rows = 0;
-    this.sorted = new Map();
+    // children listed by the walk, read again by visibleBelow (sorting them was most of `*`)
+    const memo = new Map<number, Int32Array>();
+    const opened: number[] = [];
     const stack = [v];
     while (stack.length > 0 && rows < limit) {
       const u = stack.pop()!;
       if (!this.hasChildren(u)) continue;
-      this.expanded[u] = 1;
-      const kids = this.childrenOf(u);
+      opened.push(u);
+      const kids = yield* this.ordered(u, clock, memo);
       rows += kids.length;
-      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+      // past the limit none of them would be opened (a DCPI image's 8.75M pushed were 0.1 s)
+      if (rows < limit) for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
     }
+    // the rows change here, in one step
+    const at = v === 0 ? -1 : this.rowOf(v);
+    if (v !== 0 && at < 0) return;
+    for (const u of opened) this.expanded[u] = 1;
     this.removeBelow(at);
-    this.insert(at + 1, this.visibleBelow(v));
-    this.sorted = null;
+    this.insert(at + 1, this.visibleBelow(v, memo));
   }
 
   /** Expands every ancestor of `v`, so that it is a row; its row. */
   reveal(v: number): number {
-    const path: number[] = [];
-    for (let u = parentOf(this.tree, v); u > 0; u = parentOf(this.tree, u)) path.push(u);
-    for (let i = path.length - 1; i >= 0; i--) this.expand(path[i]);
+    finish(this.revealSteps([v], UNTIMED));
     return this.rowOf(v);
+  }
+
+  private *revealSteps(nodes: readonly number[], clock: Clock): Generator<void, void> {
+    const paths = nodes.map((v) => {
+      const path: number[] = [];
+      for (let u = parentOf(this.tree, v); u > 0; u = parentOf(this.tree, u)) path.push(u);
+      return path.reverse();
+    });
+    // the large ones ordered first (kept): the rows change after, in one step
+    for (const path of paths)
+      for (const u of path)
+        if (!this.expanded[u] && childCountOf(this.tree, u) >= this.slicedFrom) yield* this.ordered(u, clock);
+    for (const path of paths) for (const u of path) this.expand(u);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stableByWeightDescending } from './order';
+import { stableByWeightDescending, weightOrderSteps } from './order';
 
 function seeded(seed: number): () => number {
   let x = seed;
@@ -40,5 +40,26 @@ describe('stableByWeightDescending', () => {
         expect(Array.from(ids), `${form}, ${n} ids`).toEqual(expected);
       }
     }
+  });
+});
+
+describe('weightOrderSteps', () => {
+  it('pauses between chunks of its passes where asked, and orders as stableByWeightDescending', () => {
+    const rand = seeded(11);
+    const n = 200_000;
+    const weight = Float64Array.from({ length: n }, () => Math.floor(rand() * 1000));
+    const ids = Int32Array.from({ length: n }, (_, i) => n - 1 - i);
+    const expected = ids.slice();
+    stableByWeightDescending(expected, weight);
+    const steps = weightOrderSteps(ids, weight, () => true);
+    let pauses = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) pauses++;
+    // the largest weight and the keys: 200,000 ids in chunks of 65,536, a pause after each but the last
+    expect(pauses).toBe(6);
+    const passes = r.value;
+    expect(passes).not.toBeNull();
+    while (!passes!.run(() => true, 4096));
+    expect(Array.from(ids)).toEqual(Array.from(expected));
   });
 });
