@@ -1374,7 +1374,9 @@ function roundTripDiffers(loaded: Loaded, fileName: string): string {
     // (its first sample type is the folded one: a gperftools CPU profile's counts have pprof's
     // cpu/nanoseconds beside them, the default)
     const pb = writePprof(profile, { gzip: false });
-    const fromPb = toFoldedText(fold(parse(pb, 'x.pb'), { granularity: 'addresses', sampleType: '0' }).profile);
+    const fromPb = toFoldedText(
+      fold(parse(pb, 'x.pb'), { granularity: 'addresses', sampleType: '0' }).profile,
+    );
     if (fromPb !== want) return `the pprof profile differs (${firstDiff(want, fromPb)})`;
   }
   return '';
