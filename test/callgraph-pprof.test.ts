@@ -11,6 +11,7 @@ import { gunzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { dotOptions, dotText } from '../src/cli/dot.ts';
 import { buildCallGraph, type CallGraph, inlineCallsOf } from '../src/core/model/callgraph.ts';
+import { callGraphDot } from '../src/core/model/callgraph-dot.ts';
 import { fold, parse } from '../src/core/pipeline.ts';
 import { runCli } from './helpers/cli.ts';
 
@@ -190,6 +191,66 @@ describe('flamelens dot', () => {
     expect(r.out).toBe(expectedDot('cxx_demangle.nodecount10.dot'));
     const f = await runCli(['dot', '--nodefraction=0.05', `${PPROF}corpus/cxx_demangle.pb.gz`]);
     expect(f.out).toBe(expectedDot('cxx_demangle.nodefraction05.dot'));
+  });
+
+  // Label filters: pprof's total (so every share, the units, the Duration line and the "Dropped"
+  // cutoffs of the legend) is the whole profile's, taken before -tagfocus/-tagignore, and its legend
+  // lists them as "Active filters:". pprof also hangs label nodelets (`N1_0`, numeric `NN1_0`)
+  // under nodes and lengthens their out-edges (`minlen=2`); flamelens draws no nodelets
+  // (docs/DESIGN.md "Call graph"), so those lines and that attribute are taken out of pprof's text
+  // first, and nothing else.
+  const FILTERS = readFileSync(`${DOTS}filters.txt`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const [name, profile, ...flags] = l.split(' ');
+      const args = flags.map((f) => {
+        const m = /^-(\w+)=(.*)$/.exec(f)!;
+        return `--${m[1] === 'sample_index' ? 'sample-type' : m[1]}=${m[2]}`;
+      });
+      return { name, profile, args };
+    });
+  const withoutNodelets = (dot: string) =>
+    dot
+      .split('\n')
+      .filter((l) => !/^N?N\d+(?:_\d+)+ \[/.test(l) && !/^N?N\d+(?:_\d+)* -> N?N\d+_\d+ \[/.test(l))
+      .map((l) => l.replace(/ minlen=2\]$/, ']'))
+      .join('\n');
+  it("has its label-filter fixtures, with pprof's nodelets", () => {
+    expect(FILTERS.length).toBe(8);
+    const all = FILTERS.map((f) => readFileSync(`${DOTS}filters/${f.name}.dot`, 'utf8')).join('');
+    expect(all).toMatch(/^N1_0 \[label = "worker:alpha"/m);
+    expect(all).toMatch(/^NN1_0 \[label = "3kB"/m);
+  });
+  for (const f of FILTERS) {
+    it(`${f.name} (${f.args.join(' ')}): pprof's text, shares of the unfiltered total`, async () => {
+      const want = withoutNodelets(readFileSync(`${DOTS}filters/${f.name}.dot`, 'utf8'));
+      expect(want).toContain('\\lActive filters:\\l');
+      const r = await runCli(['dot', `${PPROF}${f.profile}`, ...f.args]);
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(want);
+    });
+  }
+
+  it("the app's seam (filters from the fold, no option text) lists them as pprof does", () => {
+    const profile = (file: string, spec: Parameters<typeof fold>[1]) =>
+      fold(parse(new Uint8Array(readFileSync(`${PPROF}${file}`)), 'p.pb.gz'), spec).profile;
+    const labels = profile('labels/labels.pb.gz', {
+      labelFilters: [{ key: 'worker', op: 'focus', values: ['alpha', 'gamma'] }],
+    });
+    const raw = parse(new Uint8Array(readFileSync(`${PPROF}labels/labels.pb.gz`)), 'p.pb.gz').raw;
+    const text = dotText({ profile: labels, raw, names: 'short', granularity: 'functions' }, {});
+    expect(text).toBe(withoutNodelets(readFileSync(`${DOTS}filters/labels-alpha-gamma.dot`, 'utf8')));
+    // A range in the label's base unit, as parseLabelFilter reads it back; tagfocus first.
+    const heap = profile('go/heap.pb.gz', {
+      labelFilters: [
+        { key: 'bytes', op: 'ignore', max: 512 },
+        { key: 'bytes', op: 'focus', min: 1024, max: 4096 },
+      ],
+    });
+    const legend = callGraphDot(buildCallGraph(heap), heap.meta);
+    expect(legend).toContain('\\lActive filters:\\l   tagfocus=bytes=1024:4096\\l   tagignore=bytes=:512\\l');
   });
 
   it('says which option is wrong', async () => {

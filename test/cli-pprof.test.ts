@@ -107,7 +107,8 @@ describe('flamelens CLI on pprof profiles', () => {
     const w = await runCli(['proto', fix('gperf/tiny.prof'), '-o', out]);
     expect(w.code, w.err).toBe(0);
     const a = await runCli(['fold', fix('gperf/tiny.prof')]);
-    const b = await runCli(['fold', out]);
+    // written as pprof reads the .prof: its counts as samples/count, cpu/nanoseconds the default
+    const b = await runCli(['fold', out, '--sample-type', 'samples']);
     expect(b.out).toBe(a.out);
     const bad = await runCli(['proto', fix('gperf/tiny.prof')]);
     expect(bad.code).toBe(2);

@@ -209,9 +209,19 @@ describe('pprof: export', () => {
       const back = parseProfile(writePprof(folded));
       expect(back.format).toBe('pprof');
       expect(back.warnings).toEqual([]);
-      expect(plain(back)).toBe(toFoldedText(folded));
-      expect(back.meta.periodUs).toBe(prof.meta.periodUs);
-      expect(back.sampleTypes).toEqual([{ type: 'samples', unit: 'count' }]);
+      // The sample types, period and default Go pprof's legacy reader gives the .prof (its -proto
+      // of it: fixtures/pprof/corpus): samples/count and cpu/nanoseconds, cpu shown.
+      const go = parseProfile(read(join(PPROF, 'corpus', `${name}.pb.gz`)));
+      expect(back.sampleTypes).toEqual(go.sampleTypes);
+      expect(back.meta.period).toEqual(go.meta.period);
+      expect(back.defaultSampleType).toBe(go.defaultSampleType);
+      expect(back.meta.periodUs).toBe(go.meta.periodUs);
+      // The samples read back are the .prof's; the time is the same either way.
+      expect(plain(counts(back))).toBe(toFoldedText(folded));
+      expect(counts(back).meta.periodUs).toBe(prof.meta.periodUs);
+      const ns = foldProfile(back, { fileName: 'x' });
+      expect(ns.meta.totalSamples).toBe(folded.meta.totalSamples * prof.meta.periodUs * 1000);
+      expect(ns.meta.samplingTimeUs).toBe(folded.meta.samplingTimeUs);
     });
   }
 
@@ -222,8 +232,12 @@ describe('pprof: export', () => {
       const r = await runCli(['proto', join(GPERF, `${name}.prof`), ...bins, '-o', out]);
       expect(r.code, r.err).toBe(0);
       const fold = await runCli(['fold', join(GPERF, `${name}.prof`), ...bins]);
-      const again = await runCli(['fold', out]);
+      // the export's samples/count is the .prof's; its default, cpu, is that × the period
+      const periodNs = parseProfile(read(join(GPERF, `${name}.prof`))).meta.periodUs * 1000;
+      const again = await runCli(['fold', out, '--sample-type', 'samples']);
       expect(again.out).toBe(fold.out);
+      const cpu = await runCli(['fold', out]);
+      expect(cpu.out).toBe(fold.out.replace(/ (\d+)$/gm, (_, n) => ` ${Number(n) * periodNs}`));
     }, 30_000);
   }
 
@@ -251,7 +265,8 @@ describe('pprof: export', () => {
         continue;
       }
       if (section === 'Samples') {
-        const m = /^\s+(\d+): ([\d ]+)$/.exec(line);
+        // the first value (samples/count), then the others
+        const m = /^\s+(\d+)(?: +\d+)*: ([\d ]+)$/.exec(line);
         if (m) samples.push([Number(m[1]), m[2].trim().split(' ').map(Number)]);
       } else if (section === 'Locations') {
         const named = /^\s+(\d+): 0x0 M=\d+ (.*) :0 s=0$/.exec(line);
@@ -296,10 +311,29 @@ describe('pprof: export', () => {
       const fold = await runCli(['fold', join(GPERF, `${name}.prof`), ...bins]);
       const raw = readFileSync(join(PPROF, 'export', `${name}.go-raw.txt`), 'utf8');
       expect(goRaw(raw)).toEqual(parseFolded(fold.out));
+      // Go reads the export as it reads the .prof: the same sample types, period and values
+      // per sample (counts and nanoseconds), the same type shown and total.
+      const source = readFileSync(join(PPROF, 'export', `${name}.source.go-raw.txt`), 'utf8');
+      const head = (t: string) =>
+        t.slice(t.indexOf('PeriodType:'), t.indexOf('\n', t.indexOf('Samples:\n') + 9));
+      expect(head(raw)).toBe(head(source));
+      expect(head(raw)).toContain('Samples:\nsamples/count cpu/nanoseconds');
+      // per column, the sum over samples (Go merges samples of equal locations: ours name functions)
+      const sums = (t: string) =>
+        [...t.matchAll(/^ +(\d+) +(\d+): /gm)].reduce(
+          ([c, n], m) => [c + Number(m[1]), n + Number(m[2])],
+          [0, 0],
+        );
+      expect(sums(raw)).toEqual(sums(source));
+      const period = Number(/^Period: (\d+)$/m.exec(source)![1]);
+      expect(sums(raw)[1]).toBe(sums(raw)[0] * period);
       const top = readFileSync(join(PPROF, 'export', `${name}.go-top.txt`), 'utf8');
-      const total = [...parseFolded(fold.out).values()].reduce((a, b) => a + b, 0);
-      expect(top).toContain(`Showing nodes accounting for ${total}, 100% of ${total} total`);
-      expect(top).toMatch(/^Type: samples$/m);
+      const sourceTop = readFileSync(join(PPROF, 'export', `${name}.source.go-top.txt`), 'utf8');
+      // (how much the shown nodes account for differs: the .prof's nodes are addresses, some
+      // under -nodefraction; ours are functions)
+      const summary = (t: string) => [/^Type: .*$/m.exec(t)?.[0], / of (\S+) total$/m.exec(t)?.[1]];
+      expect(summary(top)).toEqual(summary(sourceTop));
+      expect(summary(top)[0]).toBe('Type: cpu');
     }, 30_000);
   }
 });

@@ -12,6 +12,8 @@ export interface DotInput {
   raw: RawProfile;
   names: 'short' | 'full';
   granularity: 'functions' | 'lines' | 'addresses';
+  /** The legend's "Active filters:" lines (DotOptions.activeFilters); default: from the profile's. */
+  filters?: string[];
 }
 
 /** The options' values, or a message saying which one is wrong. */
@@ -43,5 +45,5 @@ export function dotText(input: DotInput, opts: CallGraphOptions): string {
     granularity: input.granularity,
     inlineCalls: inlineCallsOf(input.raw, input.names),
   });
-  return callGraphDot(graph, input.profile.meta);
+  return callGraphDot(graph, input.profile.meta, input.filters ? { activeFilters: input.filters } : {});
 }

@@ -253,6 +253,11 @@ async function run(argv: string[], io: CliIo): Promise<number> {
             raw: session.loadedProfile().raw,
             names,
             granularity: view.granularity,
+            // pprof lists its filter flags as given (`tagfocus=bytes=1kb:4kb`), tagfocus first
+            filters: [
+              ...(args.options.get('tagfocus') ?? []).map((t) => `tagfocus=${t}`),
+              ...(args.options.get('tagignore') ?? []).map((t) => `tagignore=${t}`),
+            ],
           },
           opts,
         ),

@@ -9,7 +9,8 @@
 // sample of it that the fold kept, on its folded stack, with every sample type's value and its
 // labels (so counts of samples per label stay), the view's type as default_sample_type; without
 // it, one per folded stack with its weight as the one value (the profile's sample type, or
-// samples/count).
+// samples/count). A count of samples at a known period (gperftools CPU) gets pprof's
+// cpu/nanoseconds column beside it, the default, as pprof's legacy reader makes it.
 // Period: FoldedMeta.period, else cpu/nanoseconds from periodUs when it is known, else for a heap
 // profile space/bytes 1 (as Go's legacy heap reader: every allocation recorded).
 
@@ -17,7 +18,7 @@ import { gzipSync } from 'fflate';
 import { bigOf } from '../address.ts';
 import { sampleTypesOf } from '../model/sample-types.ts';
 import { frameName } from '../text/frame-text.ts';
-import { type FoldedProfile, FrameKind, type RawProfile, SAMPLES_COUNT } from '../types.ts';
+import { type FoldedProfile, FrameKind, type RawProfile, SAMPLES_COUNT, type SampleType } from '../types.ts';
 
 /** A growable protobuf byte buffer (also the benchmark's generator of pprof files). */
 export class Writer {
@@ -137,6 +138,32 @@ export function stringTable(): { strings: string[]; str: (s: string) => number }
   return { strings, str };
 }
 
+const CPU_NANOSECONDS: SampleType = { type: 'cpu', unit: 'nanoseconds' };
+
+/**
+ * The period in nanoseconds of a profile that only counts samples at a known period (a gperftools
+ * CPU profile: one `samples/count` column, periodUs from its header, no pprof period of its own),
+ * else 0. pprof's legacy reader (profile/legacy_profile.go `cpuProfile`) makes such a profile
+ * `samples/count` and `cpu/nanoseconds` (count × period) with the period `cpu/nanoseconds`, so
+ * `go tool pprof` reads it as CPU time: the export says the same.
+ */
+function legacyCpuPeriodNs(
+  types: readonly SampleType[],
+  meta: { periodUs: number; period?: { value: number } },
+): number {
+  if (types.length !== 1 || types[0].type !== SAMPLES_COUNT.type || types[0].unit !== SAMPLES_COUNT.unit)
+    return 0;
+  if (meta.period || !(meta.periodUs > 0)) return 0;
+  return Math.round(meta.periodUs * 1000);
+}
+
+/** count × periodNs as an int64, exact past 2^53. */
+function timesPeriod(w: Writer, count: number, periodNs: number): void {
+  const v = count * periodNs;
+  if (Number.isSafeInteger(v) || !Number.isSafeInteger(count)) w.int64(v);
+  else w.varintBig(BigInt(count) * BigInt(periodNs));
+}
+
 /** The profile as profile.proto bytes, gzipped unless `opts.gzip` is false. */
 export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint8Array {
   const { strings, str } = stringTable();
@@ -145,9 +172,12 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
   const sub2 = new Writer();
   const meta = p.meta;
 
-  // sample_type: the source's every type, else the folded profile's own
+  // sample_type: the source's every type, else the folded profile's own; a count of samples at a
+  // known period (gperftools CPU) with pprof's cpu/nanoseconds beside it
   const src = opts.source;
-  const types = src ? sampleTypesOf(src.raw) : [meta.sampleType ?? SAMPLES_COUNT];
+  const types = src ? [...sampleTypesOf(src.raw)] : [meta.sampleType ?? SAMPLES_COUNT];
+  const cpuNs = legacyCpuPeriodNs(types, src ? src.raw.meta : meta);
+  if (cpuNs > 0) types.push(CPU_NANOSECONDS);
   for (const t of types)
     out.message(1, sub, (w) => {
       w.uint(1, str(t.type));
@@ -169,7 +199,11 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
       labels?.(w);
     });
   if (!src) {
-    for (let s = 0; s < p.stacks.count; s++) writeSample(s, (v) => v.int64(weight[s]));
+    for (let s = 0; s < p.stacks.count; s++)
+      writeSample(s, (v) => {
+        v.int64(weight[s]);
+        if (cpuNs > 0) timesPeriod(v, weight[s], cpuNs);
+      });
   } else {
     const raw = src.raw;
     const columns = raw.samples.values ?? [raw.samples.weight];
@@ -186,6 +220,7 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
         stack,
         (v) => {
           for (const column of columns) v.int64(column[s]);
+          if (cpuNs > 0) timesPeriod(v, columns[0][s], cpuNs);
         },
         (w) => {
           for (const { l, key, unit } of labels) {
@@ -295,7 +330,9 @@ export function writePprof(p: FoldedProfile, opts: PprofWriteOptions = {}): Uint
     period = 1;
   }
   const periodIdx = periodType ? [str(periodType.type), str(periodType.unit)] : null;
-  const defaultType = src ? str(types[src.sampleType].type) : 0;
+  // the view's type; none where cpu was added, as pprof's reading of the .prof and its `-proto`
+  // of it have none: pprof takes the last type (cpu)
+  const defaultType = cpuNs === 0 && src ? str(types[src.sampleType].type) : 0;
   const comment = str(`written by flamelens from ${meta.fileName} (${meta.format})`);
 
   const enc = new TextEncoder();

@@ -5,8 +5,9 @@
 
 import { basename } from '../text/names';
 import { pprofLabel, pprofPercentage, pprofScale, pprofScaledLabel } from '../text/pprof-measure';
-import type { FoldedMeta } from '../types';
+import type { FoldedMeta, LabelFilter } from '../types';
 import type { CallGraph } from './callgraph';
+import { isRangeFilter } from './labels';
 
 /** escapeForDot: backslashes and quotes escaped, newlines as left-justified breaks. */
 export function escapeForDot(s: string): string {
@@ -126,13 +127,40 @@ function profileLabels(meta: FoldedMeta, total: number, format: (v: number) => s
 }
 
 export interface DotOptions {
-  /** Filters in effect, listed in the legend as pprof's "Active filters:" (e.g. `focus=main`). */
+  /**
+   * Filters in effect, listed in the legend as pprof's "Active filters:" (`tagfocus=worker=alpha`:
+   * the CLI gives its options as typed, as pprof prints its flags). Default: the profile's label
+   * filters (FoldedMeta.labelFilters) as `pprofFilterLines` writes them.
+   */
   activeFilters?: string[];
   /**
    * Draw inlined calls dashed (`style="dashed"`, the issue's look for the app). pprof itself only
    * labels them ` (inline)`: off by default, so the text is pprof's.
    */
   dashedInline?: boolean;
+}
+
+/**
+ * Label filters as pprof's driver lists its flags among the active filters (reportOptions:
+ * `tagfocus=…` before `tagignore=…`), each as `parseLabelFilter` reads it back: `key=v1,v2`, or a
+ * range `key=min:max` in the label's base unit (bytes, not `4kb`).
+ */
+export function pprofFilterLines(filters: readonly LabelFilter[]): string[] {
+  const out: string[] = [];
+  for (const op of ['focus', 'ignore'] as const)
+    for (const f of filters) {
+      if (f.op !== op) continue;
+      const value = isRangeFilter(f) ? `${f.min ?? ''}:${f.max ?? ''}` : f.values.join(',');
+      out.push(`tag${op}=${f.key}=${value}`);
+    }
+  return out;
+}
+
+/** `s` cut after `max` UTF-8 bytes and followed by `…` when longer (Go's `s[:80] + "…"`). */
+function cutBytes(s: string, max: number): string {
+  const bytes = new TextEncoder().encode(s);
+  if (bytes.length <= max) return s;
+  return `${new TextDecoder().decode(bytes.subarray(0, max))}…`;
 }
 
 /** The DOT text `pprof -dot` writes for this graph of a profile with `meta`. */
@@ -150,9 +178,11 @@ export function callGraphDot(g: CallGraph, meta: FoldedMeta, opts: DotOptions = 
 
   // Legend (report.reportLabels with full headers).
   const labels = profileLabels(meta, total, format);
-  if (opts.activeFilters && opts.activeFilters.length > 0) {
+  const filters = opts.activeFilters ?? pprofFilterLines(meta.labelFilters ?? []);
+  if (filters.length > 0) {
     labels.push('Active filters:');
-    for (const f of opts.activeFilters) labels.push(`   ${f.length > 80 ? `${f.slice(0, 80)}…` : f}`);
+    // legendActiveFilters: cut at 80 bytes (Go slices the UTF-8 string)
+    for (const f of filters) labels.push(`   ${cutBytes(f, 80)}`);
   }
   let flatSum = 0;
   for (let i = 0; i < nodes.count; i++) flatSum += nodes.flat[i];

@@ -74,7 +74,13 @@ export interface CallGraph {
     /** 1: every call counted on this edge is an inlined one (pprof draws it dashed). */
     inline: Uint8Array;
   };
-  /** The sum of |weight| over every sample: what shares are shares of (pprof's report total). */
+  /**
+   * What shares are shares of (pprof's report total): the sum of |weight| over every sample, with
+   * the weight the label filters left out (FoldedMeta.labelDropped) — pprof takes its total before
+   * `-tagfocus`/`-tagignore` (driver.go: the report is made before applyFocus), so a filtered graph
+   * shows its nodes as shares of the whole profile. Node and edge cutoffs are not shares of it:
+   * pprof takes them from the filtered graph's flat sum (report.go newTrimmedGraph).
+   */
   total: number;
   /** Nodes after the nodefraction cut, before the nodecount cut (pprof's "out of N"). */
   origCount: number;
@@ -552,7 +558,7 @@ function finish(
   for (let e = 0; e < g.edgeCount; e++)
     if (g.alive[e] === 1 && index[g.src[e]] >= 0 && index[g.dst[e]] >= 0) edges.push(e);
   edges.sort(edgeOrder(g, names));
-  let total = 0;
+  let total = Math.abs(p.meta.labelDropped?.weight ?? 0);
   const sw = p.stacks.weight;
   for (let s = 0; s < p.stacks.count; s++) total += Math.abs(sw[s]);
   return {
