@@ -58,7 +58,10 @@ function digestOf(bytes: Uint8Array, name: string, gran: Granularity): string {
   arr(p.stacks.frames);
   arr(p.stacks.weight);
   const { fileName: _, ...meta } = p.meta;
-  h.update(JSON.stringify(meta, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
+  // mappingSamples[].of (the weight of every sample counted, for the Symbols panel's shares) is
+  // the stacks' weight, digested above: left out, so the digests of before it still hold.
+  const mappingSamples = meta.mappingSamples?.map(({ of: _of, ...m }) => m);
+  h.update(JSON.stringify({ ...meta, mappingSamples }, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
   for (const col of treeColumns(t)) arr(col);
   h.update(String(t.maxDepth));
   arr(f.self);

@@ -109,7 +109,6 @@ export function SymbolsPanel() {
     (p) => p !== '' && !p.startsWith('['),
   );
   paths.sort((a, b) => (held.get(b)?.total ?? 0) - (held.get(a)?.total ?? 0));
-  const total = meta?.totalSamples ?? 0;
   // Files without samples wait behind a toggle: nothing there to name (all are listed while counting).
   const heavy = counted === null ? paths : paths.filter((p) => held.has(p));
   const shown = all ? paths : heavy.slice(0, SHOWN);
@@ -139,7 +138,7 @@ export function SymbolsPanel() {
                 className="sym-samples"
                 title="samples whose leaf is in this file; samples with any frame in it"
               >
-                {pct(h.self, total)} self · {pct(h.total, total)} total
+                {pct(h.self, h.of)} self · {pct(h.total, h.of)} total
               </span>
             ) : (
               <span className="sym-samples muted">{counted ? 'no samples' : 'counting samples…'}</span>

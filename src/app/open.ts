@@ -5,6 +5,7 @@
 // this browser (workspaceStore.ts), so that a reload opens exactly what was shown.
 
 import { looksLikeElf } from '../core/symbols/elf';
+import type { MappingSamples } from '../core/symbols/modules';
 import type { FoldedMeta, InputNote } from '../core/types';
 import {
   DEFAULT_VIEW,
@@ -670,7 +671,7 @@ export function keepView(): void {
 // ─── remembered symbol files ────────────────────────────────────────────────────────────────
 
 /** Per mapped file, the samples in it: counted by the worker when the fold put that off. */
-export function mappingSamplesOf(meta: FoldedMeta): Promise<{ path: string; self: number; total: number }[]> {
+export function mappingSamplesOf(meta: FoldedMeta): Promise<MappingSamples[]> {
   return meta.mappingSamplesPending
     ? ask(() => client.mappingSamples())
     : Promise.resolve(meta.mappingSamples ?? []);

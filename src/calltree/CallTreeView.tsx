@@ -2,12 +2,18 @@
 // the call paths of the tree on screen — transforms, inversion (bottom-up), labels and granularity
 // apply, as they do to the flame graph — with total and self, their share, and in a comparison
 // both sides and the change. The heaviest path opens first. Keyboard: ↑/↓ move, → expands or
-// goes to the first child, ← collapses or goes to the parent, `*` expands all below, Enter
-// selects. The rows are virtualized (rows.ts keeps which nodes are shown). Opening a node of
-// millions of children (a DCPI image) orders them a slice at a time, the page free between slices
-// and the progress shown; what is asked meanwhile waits for it, in order.
+// goes to the first child, ← collapses or goes to the parent, Home/End, `*` expands all below,
+// Enter opens the sandwich. The rows are virtualized (rows.ts keeps which nodes are shown).
+// Opening a node of millions of children (a DCPI image) orders them a slice at a time, the page
+// free between slices and the progress shown; what is asked meanwhile waits for it, in order.
+//
+// For assistive technology it is a WAI-ARIA treegrid (APG "Treegrid", rows focused): a screen
+// reader honours the rows' aria-level/aria-expanded only there. One row is in the Tab order (the
+// selected one, else the first: a roving tabindex) and the keys move the focus with the
+// selection. A row scrolled out of the drawn window is not in the page: the scroller is then
+// the Tab stop, and gives the focus to that row when it gets it.
 
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { type CallTree, chainOf, childCountOf, parentOf, selfOf, totalOf } from '../core/model/calltree';
 import type { DiffTotals } from '../core/model/diff';
 import { frameLabel } from '../core/text/frame-text';
@@ -118,6 +124,27 @@ export function CallTreeView(props: CallTreeViewProps) {
   }, [reveal, rows, tree, change]);
 
   const selectedRow = selected === null ? -1 : rows.rowOf(selected);
+  // The row in the Tab order: the selected one, else the first.
+  const activeRow = selectedRow >= 0 ? selectedRow : rows.count > 0 ? 0 : -1;
+  const activeNode = activeRow >= 0 ? rows.rows[activeRow] : -1;
+  const activeDrawn =
+    items.length > 0 && activeRow >= items[0].index && activeRow <= items[items.length - 1].index;
+  // The focus is to go to the active row once it is drawn (a key moved it; the scroller got the
+  // focus; the rows were drawn anew under a focused row).
+  const focusRow = useRef(false);
+  const focusedInside = useRef(false);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    // A focused row taken out of the page (a new tree) leaves the focus on the body: the tree keeps it.
+    const lost =
+      focusedInside.current && (document.activeElement === document.body || document.activeElement === null);
+    if (!focusRow.current && !lost) return;
+    const tr = activeNode < 0 ? null : el.querySelector<HTMLElement>(`tr[data-node="${activeNode}"]`);
+    if (!tr) return;
+    focusRow.current = false;
+    if (document.activeElement !== tr) tr.focus({ preventScroll: true });
+  });
   const move = (row: number) => {
     if (rows.count === 0) return;
     const r = Math.max(0, Math.min(rows.count - 1, row));
@@ -125,21 +152,23 @@ export function CallTreeView(props: CallTreeViewProps) {
     v.scrollToIndex(r, { align: 'auto' });
   };
   const onKey = (e: React.KeyboardEvent) => {
-    const node = selectedRow >= 0 ? rows.rows[selectedRow] : -1;
+    // The keys act on the focused row: the selected one, else the first.
+    const node = activeNode;
     const changed = (f: () => void) => {
       e.preventDefault();
+      focusRow.current = true;
       f();
       redraw();
     };
-    if (e.key === 'ArrowDown') changed(() => move(selectedRow + 1));
-    else if (e.key === 'ArrowUp') changed(() => move(selectedRow < 0 ? 0 : selectedRow - 1));
+    if (e.key === 'ArrowDown') changed(() => move(activeRow + 1));
+    else if (e.key === 'ArrowUp') changed(() => move(activeRow - 1));
     else if (e.key === 'Home') changed(() => move(0));
     else if (e.key === 'End') changed(() => move(rows.count - 1));
     else if (node < 0) return;
     else if (e.key === 'ArrowRight')
       changed(() => {
         if (!rows.expanded[node] && rows.hasChildren(node)) change(() => rows.work('expand', node));
-        else if (rows.hasChildren(node)) move(selectedRow + 1);
+        else if (rows.hasChildren(node)) move(activeRow + 1);
       });
     else if (e.key === 'ArrowLeft')
       changed(() => {
@@ -184,10 +213,33 @@ export function CallTreeView(props: CallTreeViewProps) {
         className="calltree-scroll"
         ref={scroller}
         onKeyDown={onKey}
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: the tree is keyboard-navigable
-        tabIndex={0}
+        onFocus={(e) => {
+          focusedInside.current = true;
+          // The scroller itself (the Tab stop while the active row is not drawn): to that row.
+          if (e.target === e.currentTarget && activeRow >= 0) {
+            focusRow.current = true;
+            v.scrollToIndex(activeRow, { align: 'auto' });
+            redraw();
+          }
+        }}
+        onBlur={(e) => {
+          const inside = e.currentTarget;
+          if (e.relatedTarget !== null) {
+            if (!inside.contains(e.relatedTarget as Node)) focusedInside.current = false;
+            return;
+          }
+          // Nowhere (a click on the page's background) or a row taken out of the page: only the
+          // latter keeps the focus in the tree.
+          const row = e.target;
+          queueMicrotask(() => {
+            if (row.isConnected && !inside.contains(document.activeElement)) focusedInside.current = false;
+          });
+        }}
+        // the Tab stop while the row in the Tab order is not drawn
+        tabIndex={activeDrawn ? -1 : 0}
       >
-        <table aria-rowcount={rows.count + 1}>
+        {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: APG's treegrid is a table with this role */}
+        <table role="treegrid" aria-label="Call tree" aria-rowcount={rows.count + 1}>
           <thead ref={headRef}>
             <tr>
               {heads.map((h) => (
@@ -222,6 +274,8 @@ export function CallTreeView(props: CallTreeViewProps) {
               return (
                 <tr
                   key={node}
+                  data-node={node}
+                  tabIndex={it.index === activeRow ? 0 : -1}
                   aria-rowindex={it.index + 2}
                   aria-level={depth + 1}
                   aria-expanded={kids ? rows.expanded[node] === 1 : undefined}

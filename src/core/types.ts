@@ -332,8 +332,8 @@ export interface FoldedMeta {
   extra?: Record<string, string>;
   /** How many mappings were symbolized, by path. */
   symbolized?: string[];
-  /** Per mapped file, the weight of the samples in it (self: leaf there; total: any frame there). */
-  mappingSamples?: { path: string; self: number; total: number }[];
+  /** Per mapped file, the weight of the samples in it (self: leaf there; total: any frame there; of: every sample counted). */
+  mappingSamples?: { path: string; self: number; total: number; of: number }[];
   /** `mappingSamples` are not counted yet: the worker counts them when asked (WorkerSession.mappingSamples). */
   mappingSamplesPending?: true;
   /** What the weights are (the sample type chosen), and every sample type the profile has. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/helpers/cli';
 import { type FunctionTable, firstChildOf, nextSiblingOf, totalOf } from '../model/calltree';
 import { findFrame, frameNames } from '../model/frames';
-import { frameName } from '../text/frame-text';
+import { frameName, functionOf } from '../text/frame-text';
 import { shortFunctionName } from '../text/names';
 import { FrameKind, ProfileError } from '../types';
 import { DEFAULT_VIEW, type WorkerView, workerViewOf } from '../view/schema';
@@ -305,6 +305,45 @@ describe('AnalysisSession', () => {
     await fromLines.add([...rest, debug], V({ granularity: 'lines' }));
     expect(names(await fromLines.apply(V()))).toEqual(expect.arrayContaining(inlined));
   });
+});
+
+describe('AnalysisSession transforms at another granularity', () => {
+  // tiny with its -g binary folds to `_start;[libc.so.6];[libc.so.6];main;alpha;spin 8`,
+  // `…;main;beta;gamma_;spin 7` and `…;main;beta;spin 3` (go pprof -traces agrees). A transform
+  // made at Frames = functions names the function; at lines or addresses its frames are
+  // `alpha tiny.c:12` or `alpha+0x1b`, and the transform matched none of them: focus emptied the
+  // view, hide did nothing.
+  const cases: { t: WorkerView['transforms'][number]; total: number; without: string }[] = [
+    { t: { kind: 'focus-function', name: 'alpha' }, total: 8, without: 'beta' },
+    { t: { kind: 'focus-function', name: 'beta' }, total: 10, without: 'alpha' },
+    { t: { kind: 'hide-function', name: 'beta' }, total: 18, without: 'beta' },
+  ];
+  for (const granularity of ['lines', 'addresses'] as const) {
+    for (const { t, total, without } of cases) {
+      it(`${t.kind} ${'name' in t ? t.name : ''} keeps the function's ${granularity}`, async () => {
+        const s = new AnalysisSession();
+        const r = await s.add(
+          [file('gperf/tiny.prof'), file('gperf/bin/tiny')],
+          V({ granularity, transforms: [t] }),
+        );
+        const a = r.analysis!;
+        expect(totalOf(a.tree, 0)).toBe(total);
+        const frames = a.profile.frames;
+        // What the view shows: every function but the hidden one (or, focused, the other branch).
+        const shown = new Set<string>();
+        const tree = a.tree;
+        for (let n = 1; n < tree.count; n++) shown.add(functionOf(frames, tree.frame[n]) ?? '');
+        if (t.kind === 'focus-function') expect(functionOf(frames, tree.frame[1])).toBe(t.name);
+        expect(shown).not.toContain(without);
+        expect(shown).toContain('spin');
+        // Line or address frames, not functions.
+        let spin = 1;
+        while (functionOf(frames, tree.frame[spin]) !== 'spin') spin++;
+        const f = tree.frame[spin];
+        expect(frames.kind[f]).toBe(granularity === 'lines' ? FrameKind.Line : FrameKind.Address);
+      });
+    }
+  }
 });
 
 describe('AnalysisSession.proto', () => {

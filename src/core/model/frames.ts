@@ -68,6 +68,34 @@ export function framesNamed(t: FrameTable, name: string): Uint8Array {
 }
 
 /**
+ * 1 for every frame of the function `name`: the frames named so and, at Frames = lines or
+ * addresses, the line and address frames in it (`func`). A transform of a function (focus, hide,
+ * collapse recursion) names the function as Frames = functions names it, and keeps its frames at
+ * any granularity: a transform made on functions and then lines asked matched no frame.
+ */
+export function framesOfFunction(t: FrameTable, name: string): Uint8Array {
+  const out = framesNamed(t, name);
+  const func = t.func;
+  if (func === undefined) return out;
+  // (every index of the name: a table copied into another may hold a string twice)
+  const named = new Uint8Array(t.strings.length);
+  let any = false;
+  for (let i = 0; i < t.strings.length; i++)
+    if (t.strings[i] === name) {
+      named[i] = 1;
+      any = true;
+    }
+  if (!any) return out;
+  const kind = t.kind;
+  for (let f = 0; f < t.count; f++) {
+    const fn = func[f];
+    if (fn >= 0 && named[fn] === 1 && (kind[f] === FrameKind.Line || kind[f] === FrameKind.Address))
+      out[f] = 1;
+  }
+  return out;
+}
+
+/**
  * The typed columns of a frame table: their element types and, for the optional ones (left out of
  * a table where every frame has the default: a table of functions carries no line, file or
  * address), their default.

@@ -6,7 +6,9 @@
 // Semantics (Firefox Profiler's transforms, pprof's focus/ignore and speedscope are the models):
 // - Functions are named by frame NAME, not by id, so a transform list serializes into a URL and
 //   survives re-parsing and re-symbolization. A name that occurs in several modules matches all
-//   of its frames; they stay distinct frames (one node per module) in the result.
+//   of its frames; they stay distinct frames (one node per module) in the result. A function's
+//   name also matches its line and address frames (Frames = lines, addresses: framesOfFunction),
+//   so a transform made on functions holds when another granularity is asked.
 // - focus-function: keep only stacks through the function, each cut to start at its first
 //   (outermost) occurrence. Deeper recursive occurrences stay in the subtree. Other stacks dropped.
 // - focus-subtree: keep only stacks whose first path.length frames are named path[0..], each cut
@@ -28,7 +30,7 @@
 
 import { basename } from '../text/names';
 import { type FoldedMeta, type FoldedProfile, FrameKind, type FrameTable } from '../types';
-import { FrameRows, isNamed, framesNamed as namedIn, pickFrames } from './frames';
+import { FrameRows, framesOfFunction, isNamed, framesNamed as namedIn, pickFrames } from './frames';
 
 export type Transform =
   | { kind: 'focus-function'; name: string }
@@ -116,7 +118,7 @@ export function framesNamed(p: FoldedProfile, name: string): Uint8Array {
 // The transforms. Each is one loop over the stacks writing into a StackSink.
 
 function focusFunction(p: FoldedProfile, name: string, sink: StackSink): FoldedProfile {
-  const match = framesNamed(p, name);
+  const match = framesOfFunction(p.frames, name);
   const { start, frames, weight } = p.stacks;
   for (let s = 0; s < p.stacks.count; s++) {
     const e = start[s + 1];
@@ -147,7 +149,7 @@ function focusSubtree(p: FoldedProfile, path: readonly string[], sink: StackSink
 }
 
 function hideFunction(p: FoldedProfile, name: string, sink: StackSink): FoldedProfile {
-  const match = framesNamed(p, name);
+  const match = framesOfFunction(p.frames, name);
   const { start, frames, weight } = p.stacks;
   for (let s = 0; s < p.stacks.count; s++) {
     const e = start[s + 1];
@@ -205,7 +207,7 @@ function mergeModule(
 }
 
 function collapseRecursion(p: FoldedProfile, name: string, sink: StackSink): FoldedProfile {
-  const match = framesNamed(p, name);
+  const match = framesOfFunction(p.frames, name);
   const { start, frames, weight } = p.stacks;
   for (let s = 0; s < p.stacks.count; s++) {
     const b = start[s];
@@ -226,7 +228,7 @@ function collapseRecursion(p: FoldedProfile, name: string, sink: StackSink): Fol
 }
 
 function collapseDirectRecursion(p: FoldedProfile, name: string, sink: StackSink): FoldedProfile {
-  const match = framesNamed(p, name);
+  const match = framesOfFunction(p.frames, name);
   const { start, frames, weight } = p.stacks;
   for (let s = 0; s < p.stacks.count; s++) {
     const e = start[s + 1];

@@ -56,18 +56,20 @@ describe('samplesByMapping', () => {
     stacks: number[][],
     weights: number[],
     paths: string[],
-  ): { path: string; self: number; total: number }[] {
+  ): { path: string; self: number; total: number; of: number }[] {
     const self = new Map<string, number>();
     const total = new Map<string, number>();
+    let of = 0;
     stacks.forEach((st, s) => {
       if (st.length === 0) return;
+      of += weights[s];
       const leaf = fileOfLoc[st[0]];
       if (leaf >= 0) self.set(paths[leaf], (self.get(paths[leaf]) ?? 0) + weights[s]);
       for (const f of new Set(st.map((l) => fileOfLoc[l]).filter((f) => f >= 0)))
         total.set(paths[f], (total.get(paths[f]) ?? 0) + weights[s]);
     });
     return [...total.keys()]
-      .map((path) => ({ path, self: self.get(path) ?? 0, total: total.get(path)! }))
+      .map((path) => ({ path, self: self.get(path) ?? 0, total: total.get(path)!, of }))
       .sort((x, y) => y.total - x.total || (x.path < y.path ? -1 : 1));
   }
 

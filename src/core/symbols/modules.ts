@@ -140,6 +140,11 @@ export interface MappingSamples {
   path: string;
   self: number;
   total: number;
+  /**
+   * The weight of every sample counted (whatever its file): the whole the file's shares are of. The
+   * view's total is not it: transforms, label filters and a fold's dropped frames change that one.
+   */
+  of: number;
 }
 
 /**
@@ -199,6 +204,7 @@ function countByFile(
   const { count, start, items, weight, leafFirst } = stacks;
   const self = new Float64Array(paths.length);
   const total = new Float64Array(paths.length);
+  let whole = 0;
   if (paths.length <= 31) {
     // Few files (nearly always): each item's file as a bit, the files a sample touches as the
     // bits of one integer, summed once per sample (at 400 MB ~95 ms, against ~145 ms checking each
@@ -210,6 +216,7 @@ function countByFile(
       const b = start[s + 1];
       if (b <= a) continue;
       const w = weight[s];
+      whole += w;
       const leaf = fileOf[items[leafFirst ? a : b - 1]];
       if (leaf >= 0) self[leaf] += w;
       let touched = 0;
@@ -223,6 +230,7 @@ function countByFile(
       const b = start[s + 1];
       if (b <= a) continue;
       const w = weight[s];
+      whole += w;
       const leaf = fileOf[items[leafFirst ? a : b - 1]];
       if (leaf >= 0) self[leaf] += w;
       for (let q = a; q < b; q++) {
@@ -234,13 +242,18 @@ function countByFile(
       }
     }
   }
-  return heaviestFiles(paths, self, total);
+  return heaviestFiles(paths, self, total, whole);
 }
 
 /** The files with samples, heaviest first. */
-function heaviestFiles(paths: string[], self: Float64Array, total: Float64Array): MappingSamples[] {
+function heaviestFiles(
+  paths: string[],
+  self: Float64Array,
+  total: Float64Array,
+  of: number,
+): MappingSamples[] {
   const out: MappingSamples[] = [];
   for (let i = 0; i < paths.length; i++)
-    if (total[i] !== 0) out.push({ path: paths[i], self: self[i], total: total[i] });
+    if (total[i] !== 0) out.push({ path: paths[i], self: self[i], total: total[i], of });
   return out.sort((x, y) => y.total - x.total || (x.path < y.path ? -1 : 1));
 }

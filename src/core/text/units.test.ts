@@ -52,8 +52,8 @@ describe('counts', () => {
     expect(formatPercent(1997, 1_115_622_000)).toBe('0.00018 %');
     expect(formatPercent(1, 10_000)).toBe('0.01 %');
     expect(formatPercent(-1, 1_000_000)).toBe(`${MINUS}0.0001 %`);
-    expect(formatPercent(1, 4_400_000_000)).toBe('< 0.0001 %');
-    expect(formatPercent(-1, 4_400_000_000)).toBe(`> ${MINUS}0.0001 %`);
+    expect(formatPercent(1, 4_400_000_000)).toBe('<0.0001 %');
+    expect(formatPercent(-1, 4_400_000_000)).toBe(`>${MINUS}0.0001 %`);
     expect(formatPercent(5, 0)).toBe('–');
   });
 });

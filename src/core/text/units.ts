@@ -64,13 +64,13 @@ export function formatCount(n: number): string {
  * A share of `whole` in percent: one decimal from 10 %, two below; under 0.01 % two significant
  * digits (as pprof's `%.2g` below 1 %), so a share that is not 0 never reads `0.00 %` (one address
  * of a flat profile's millions holds a few ten-thousandths of a percent), and under 0.0001 % a
- * bound (`< 0.0001 %`), which a table's column holds.
+ * bound (`<0.0001 %`), which a table's column holds.
  */
 export function formatPercent(part: number, whole: number): string {
   if (whole <= 0) return '–';
   const p = (100 * part) / whole;
   const a = Math.abs(p);
-  if (a > 0 && a < TINY_PERCENT) return p < 0 ? `> ${MINUS}${TINY_PERCENT} %` : `< ${TINY_PERCENT} %`;
+  if (a > 0 && a < TINY_PERCENT) return p < 0 ? `>${MINUS}${TINY_PERCENT} %` : `<${TINY_PERCENT} %`;
   const text = a >= 10 ? a.toFixed(1) : a >= 0.01 || a === 0 ? a.toFixed(2) : FRACTION.format(a);
   return signed(p < 0, `${text} %`);
 }
