@@ -67,9 +67,12 @@ describe('heap samples', () => {
     const raw = parseHeap(fixture(`heap/${ALLOCS[ALLOCS.length - 1]}`));
     expect(raw.format).toBe('heap');
     expect(raw.sampleTypes).toEqual(HEAP_SAMPLE_TYPES);
-    expect(raw.defaultSampleType).toBe(1);
+    // pprof's order (go tool pprof -raw's `Samples:` line), so an index is pprof's -sample_index
+    const goTypes = /^Samples:\n(.*)$/m.exec(text('heap/synthetic-v2.go-raw.txt'))![1].trim().split(/\s+/);
+    expect(raw.sampleTypes!.map((t) => `${t.type}/${t.unit}`)).toEqual(goTypes);
+    expect(raw.sampleTypes![raw.defaultSampleType!].type).toBe('inuse_space');
     expect(raw.samples.values).toHaveLength(4);
-    expect(raw.samples.weight).toBe(raw.samples.values![1]);
+    expect(raw.samples.weight).toBe(raw.samples.values![raw.defaultSampleType!]);
     expect(raw.adjustCallers).toBe(true);
     expect(raw.meta.dropFrames).toMatch(/^calloc\|cfree\|malloc\|/);
     expect(raw.meta.keepFrames).toBe('runtime\\.panic|runtime\\.reflectcall|runtime\\.call[0-9]*');
@@ -90,7 +93,8 @@ describe('heap samples', () => {
       const raw = parseHeap(fixture(`heap/${f}`));
       const h = /heap profile:\s*(\d+):\s*(\d+)\s*\[\s*(\d+):\s*(\d+)\]/.exec(text(`heap/${f}`))!;
       const v = raw.samples.values!;
-      expect([sum(v[0]), sum(v[1]), sum(v[2]), sum(v[3])], f).toEqual(h.slice(1, 5).map(Number));
+      // the header: `inuse_objects: inuse_space [alloc_objects: alloc_space]`; the columns: alloc, then inuse
+      expect([sum(v[2]), sum(v[3]), sum(v[0]), sum(v[1])], f).toEqual(h.slice(1, 5).map(Number));
       expect(raw.meta.extra?.sampling).toMatch(/no scaling/);
     }
   });
@@ -104,11 +108,11 @@ describe('heap samples', () => {
     // go tool pprof -raw: `alloc_objects alloc_space inuse_objects inuse_space: locations`
     const oracle = [
       ...text('heap/synthetic-v2.go-raw.txt').matchAll(/^\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+):/gm),
-    ].map((m) => [Number(m[3]), Number(m[4]), Number(m[1]), Number(m[2])]);
+    ].map((m) => [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])]);
     const v = raw.samples.values!;
     const ours = [];
     for (let s = 0; s < raw.samples.count; s++) {
-      if (v[2][s] === 0 && v[0][s] === 0) continue; // Go drops the all-zero sample
+      if (v[0][s] === 0 && v[2][s] === 0) continue; // Go drops the all-zero sample
       ours.push([v[0][s], v[1][s], v[2][s], v[3][s]]);
     }
     expect(ours).toEqual(oracle);
@@ -265,13 +269,13 @@ describe('heap profiles against perl google-pprof', () => {
   it('xz (Debian, stripped): totals equal the header and perl; every stack starts in xz', async () => {
     const raw = parseHeap(fixture('heap/xz.0001.heap'));
     for (const [col, oracle] of [
-      [1, 'collapsed'],
-      [3, 'alloc-collapsed'],
+      [3, 'collapsed'], // inuse_space
+      [1, 'alloc-collapsed'], // alloc_space
     ] as const) {
       const perlTotal = [...stacksOf(text(`heap/xz.0001.${oracle}.txt`)).values()].reduce((a, b) => a + b, 0);
       expect(sum(raw.samples.values![col])).toBe(perlTotal);
     }
-    const folded = stacksOf(toFoldedText(foldProfile(withSampleType(raw, 3), { fileName: 'xz' })));
+    const folded = stacksOf(toFoldedText(foldProfile(withSampleType(raw, 1), { fileName: 'xz' }))); // alloc_space
     for (const k of folded.keys()) expect(k).toMatch(/^xz\+0x[0-9a-f]+;/);
     // with liblzma from the sysroot, its exported functions are named (perl names the rest after
     // the preceding dynamic symbol, so its names are not compared)

@@ -19,14 +19,18 @@ import { ProfileError } from '../types.ts';
 import { parseMapsText } from './gperftools.ts';
 import { joinBytes } from './text-preview.ts';
 
-/** The value columns of a heap profile, in this order; the default is in-use bytes (index 1). */
+/**
+ * The value columns of a heap profile, in pprof's order (legacy_profile.go parseHeap: allocations,
+ * then what is in use), so a sample type's index is pprof's `-sample_index`; the default is in-use
+ * bytes (index 3, pprof's default too).
+ */
 export const HEAP_SAMPLE_TYPES: readonly SampleType[] = [
-  { type: 'inuse_objects', unit: 'count' },
-  { type: 'inuse_space', unit: 'bytes' },
   { type: 'alloc_objects', unit: 'count' },
   { type: 'alloc_space', unit: 'bytes' },
+  { type: 'inuse_objects', unit: 'count' },
+  { type: 'inuse_space', unit: 'bytes' },
 ];
-export const HEAP_DEFAULT_SAMPLE_TYPE = 1;
+export const HEAP_DEFAULT_SAMPLE_TYPE = 3;
 
 /**
  * pprof's allocRxStr (legacy_profile.go): allocator entry points and internals. The fold drops the
@@ -307,11 +311,11 @@ export class HeapLineParser {
     const rate = this.sampling.rate;
     const [n1, b1] = scaleHeapSample(inuseN, inuseB, rate);
     const [n2, b2] = scaleHeapSample(allocN, allocB, rate);
-    const cols = this.cols;
-    cols[0].push(n1);
-    cols[1].push(b1);
-    cols[2].push(n2);
-    cols[3].push(b2);
+    const cols = this.cols; // HEAP_SAMPLE_TYPES' order: allocations, then in use
+    cols[0].push(n2);
+    cols[1].push(b2);
+    cols[2].push(n1);
+    cols[3].push(b1);
     // pprof's `bytes` label: the (unscaled) average block size, from the in-use pair when it has one
     this.blockSize.push(
       inuseN !== 0 ? Math.trunc(inuseB / inuseN) : allocN !== 0 ? Math.trunc(allocB / allocN) : 0,

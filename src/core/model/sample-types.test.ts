@@ -10,10 +10,10 @@ describe('withSampleType', () => {
   const heap = parseHeap(enc('heap profile: 1: 10 [3: 40] @ heapprofile\n1: 10 [3: 40] @ 0x10 0x20\n'));
 
   it('returns the profile with another column as its weight, sharing the rest', () => {
-    const a = withSampleType(heap, 3);
-    expect(a.samples.weight).toBe(heap.samples.values![3]);
+    const a = withSampleType(heap, 1); // alloc_space (pprof's order: alloc_*, then inuse_*)
+    expect(a.samples.weight).toBe(heap.samples.values![1]);
     expect([...a.samples.weight]).toEqual([40]);
-    expect(a.defaultSampleType).toBe(3);
+    expect(a.defaultSampleType).toBe(1);
     expect(a.samples.stackLocs).toBe(heap.samples.stackLocs);
     expect(heap.samples.weight[0]).toBe(10); // the original is untouched
   });
@@ -27,11 +27,11 @@ describe('withSampleType', () => {
   });
 
   it('finds columns by name or index', () => {
-    expect(sampleTypeIndex(heap, 'alloc_objects')).toBe(2);
+    expect(sampleTypeIndex(heap, 'alloc_objects')).toBe(0);
     expect(sampleTypeIndex(heap, '1')).toBe(1);
-    expect(() => sampleTypeIndex(heap, '7')).toThrow(/no sample type "7".*0: inuse_objects/);
+    expect(() => sampleTypeIndex(heap, '7')).toThrow(/no sample type "7".*0: alloc_objects/);
     expect(() => sampleTypeIndex(heap, 'cycles')).toThrow(ProfileError);
-    expect(sampleTypeIndex(heap)).toBe(1); // the default: in-use bytes
+    expect(sampleTypeIndex(heap)).toBe(3); // the default: in-use bytes
     expect(sampleTypeIndex(parseFolded(enc('a 1\n')), 'samples')).toBe(0);
   });
 });
