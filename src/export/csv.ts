@@ -2,6 +2,7 @@
 // overrides written as escapes (text/escape.ts).
 
 import { type CallTree, type FunctionTable, totalOf } from '../core/model/calltree';
+import { sortFunctions } from '../core/model/table-order';
 import { visibleText } from '../core/text/escape';
 import { frameName } from '../core/text/frame-text';
 import { unitName, weightUnit } from '../core/text/units';
@@ -39,7 +40,7 @@ export const CSV_PART_ROWS = 1024;
 /**
  * Columns Function, Module, Self (UNIT), Self %, Total (UNIT), Total % (percent of all samples, as
  * numbers; UNIT the weights' as units.ts names it: `samples`, `bytes`, `nanoseconds`…), one row per
- * function with samples, in `order` (frame ids; default: by self, then total, heaviest first).
+ * function with samples, in `order` (frame ids; default: the table's, by self, then total, heaviest first).
  * The text comes in parts (the header, then CSV_PART_ROWS rows each), so a table of millions of
  * rows is written a part at a time between the page's other work, and given to a Blob as parts: as
  * one string it would pass V8's limit on a string's length (~512M characters) at ~5M rows.
@@ -54,7 +55,7 @@ export function* functionTableCsvParts(
 ): Generator<string, void, undefined> {
   const { profile, functions, tree } = a;
   const whole = totalOf(tree, 0);
-  const ids = order ?? defaultOrder(functions);
+  const ids = order ?? sortFunctions(a, { key: 'self', desc: true, filter: '' });
   const unit = unitName(weightUnit(profile.meta));
   yield csvRow(['Function', 'Module', `Self (${unit})`, 'Self %', `Total (${unit})`, 'Total %']);
   // A module's column written once per module, not once per row.
@@ -86,15 +87,4 @@ export function functionTableCsv(
   let out = '';
   for (const part of functionTableCsvParts(a, order)) out += part;
   return out;
-}
-
-/** The functions with samples, by self, then total, heaviest first, ties by id (the table's default). */
-function defaultOrder(functions: FunctionTable): ArrayLike<number> {
-  if (functions.bySelf) return functions.bySelf;
-  const all: number[] = [];
-  for (let f = 0; f < functions.count; f++) if (functions.total[f] > 0) all.push(f);
-  all.sort(
-    (x, y) => functions.self[y] - functions.self[x] || functions.total[y] - functions.total[x] || x - y,
-  );
-  return all;
 }
